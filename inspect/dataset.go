@@ -1,0 +1,71 @@
+package inspect
+
+// Dataset is everything connectscope read about one Connect cluster, from a
+// file or a live cluster. Every inspect view and every plan starts from it.
+type Dataset struct {
+	Source     string     // what was read: "file:PATH" or "kafka:BOOTSTRAP"
+	TakenAtMs  int64      // when reading began (0 when unknown)
+	Topics     TopicNames // which topic names hold config, offsets and status
+	Isolation  string     // read_committed or read_uncommitted (live reads)
+	Records    []Record   // records of the internal topics, in read order
+	Problems   []Problem  // input entries that could not even be turned into a Record
+	Group      *GroupDescription
+	SinkGroups []SinkGroup
+	// EndOffsets holds the end offset of each internal-topic partition at the
+	// time of reading, when known (topic -> partition -> offset).
+	EndOffsets map[string]map[int32]int64
+}
+
+// GroupDescription is a DescribeGroups answer for the Connect group, with the
+// member metadata and assignment bytes kept raw so our own codecs decode them.
+type GroupDescription struct {
+	Group        string        `json:"group"`
+	State        string        `json:"state"`
+	ProtocolType string        `json:"protocol_type"`
+	Protocol     string        `json:"protocol"`
+	Members      []GroupMember `json:"members"`
+	ErrorCode    int16         `json:"error_code"`
+}
+
+// GroupMember is one member of a described group.
+type GroupMember struct {
+	MemberID   string `json:"member_id"`
+	InstanceID string `json:"instance_id"`
+	ClientID   string `json:"client_id"`
+	ClientHost string `json:"client_host"`
+	Metadata   []byte `json:"metadata_base64"`
+	Assignment []byte `json:"assignment_base64"`
+}
+
+// SinkGroup is a sink connector's consumer group with its committed offsets.
+type SinkGroup struct {
+	Group        string            `json:"group"`
+	Connector    string            `json:"connector"`
+	State        string            `json:"state"`
+	ProtocolType string            `json:"protocol_type"`
+	Protocol     string            `json:"protocol"`
+	Members      []SinkMember      `json:"members"`
+	Offsets      []PartitionOffset `json:"offsets"`
+}
+
+// SinkMember is one consumer (one sink task) of a sink connector's group.
+type SinkMember struct {
+	MemberID   string            `json:"member_id"`
+	ClientID   string            `json:"client_id"`
+	ClientHost string            `json:"client_host"`
+	Partitions []TopicPartitions `json:"partitions"`
+}
+
+// TopicPartitions lists partitions of one topic.
+type TopicPartitions struct {
+	Topic      string  `json:"topic"`
+	Partitions []int32 `json:"partitions"`
+}
+
+// PartitionOffset is a committed offset and the partition's end offset.
+type PartitionOffset struct {
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
+	Committed int64  `json:"committed"`
+	End       int64  `json:"end"`
+}
