@@ -14,6 +14,21 @@ type Dataset struct {
 	// EndOffsets holds the end offset of each internal-topic partition at the
 	// time of reading, when known (topic -> partition -> offset).
 	EndOffsets map[string]map[int32]int64
+	// TopicDescriptions describe the internal topics (live reads and snapshots
+	// taken live); empty when the input was a plain dump.
+	TopicDescriptions []TopicDescription
+	// BrokerConfigs holds broker settings the checks need (for example
+	// group.min.session.timeout.ms), when read live.
+	BrokerConfigs map[string]string
+}
+
+// TopicDescription is what the topic checks need to know about one topic.
+type TopicDescription struct {
+	Name              string            `json:"name"`
+	Exists            bool              `json:"exists"`
+	Partitions        int               `json:"partitions"`
+	ReplicationFactor int               `json:"replication_factor"`
+	Configs           map[string]string `json:"configs"`
 }
 
 // GroupDescription is a DescribeGroups answer for the Connect group, with the
