@@ -1,18 +1,27 @@
 // Package format turns a command's typed result into a table, JSON, JSONL,
 // YAML, or the output of a --jq expression. It depends on nothing of ours.
+//
+// Every command hands its result to Write; the machine formats (json, jsonl,
+// yaml, --jq) all start from the result's encoding/json form, so their field
+// names and order are the JSON contract and cannot drift apart.
 package format
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"sort"
+	"strings"
 )
 
 // Options choose how a result is printed.
 type Options struct {
-	Output  string // table (default), wide, json, jsonl, yaml
-	JQ      string // gojq expression run on the JSON form
-	NoColor bool
+	Output  string // table (default when empty), wide, json, jsonl, yaml, schema, or a result's own format
+	JQ      string // gojq expression run on the JSON form; when set, Output only has to be valid
+	NoColor bool   // never colour tables
+	// ForceColor colours tables even when w is not a terminal (tests, and a
+	// future --color=always). NoColor wins over it.
+	ForceColor bool
 }
 
 // Table is one table of a result.
@@ -21,6 +30,8 @@ type Table struct {
 	Header []string
 	Rows   [][]string
 	Wide   []int // indexes of columns shown only with -o wide
+	// Footer holds notes printed under the table, one line each (record
+	// counts, problems worth a glance).
 	Footer []string
 }
 
@@ -30,12 +41,106 @@ type Tabler interface{ Tables() []Table }
 // Lister is implemented by results that print one JSON line per item with -o jsonl.
 type Lister interface{ Items() []any }
 
-// Write prints result to w as opts say. (Skeleton: the format engineer replaces it.)
-func Write(w io.Writer, result any, opts Options) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(result); err != nil {
-		return fmt.Errorf("writing json: %w", err)
+// Extra is implemented by results that offer output formats of their own
+// (plan's mermaid diagram, for example). The names join the built-in ones in
+// -o and in the list an unknown format error shows.
+type Extra interface {
+	ExtraFormats() []string
+	WriteExtra(w io.Writer, format string) error
+}
+
+// Built-in output formats, in the order help and errors list them.
+const (
+	OutputTable  = "table"
+	OutputWide   = "wide"
+	OutputJSON   = "json"
+	OutputJSONL  = "jsonl"
+	OutputYAML   = "yaml"
+	OutputSchema = "schema" // the JSON form's fields and types, without the values
+)
+
+// Outputs lists the built-in output formats.
+func Outputs() []string {
+	return []string{OutputTable, OutputWide, OutputJSON, OutputJSONL, OutputYAML, OutputSchema}
+}
+
+// UsageError is a mistake in how connectscope was asked to print: an unknown
+// output format or a --jq expression that does not parse, compile or run.
+// Callers map it to the usage exit status.
+type UsageError struct {
+	Flag    string // the flag at fault: "--jq" or "--output"
+	Problem string // what is wrong, one line
+}
+
+func (e *UsageError) Error() string { return e.Flag + ": " + e.Problem }
+
+// CheckOutput reports whether name is a built-in format or one of extra,
+// before any work is done, so a typo fails fast.
+func CheckOutput(name string, extra ...string) error {
+	if name == "" {
+		return nil
 	}
-	return nil
+	allowed := append(Outputs(), extra...)
+	for _, a := range allowed {
+		if a == name {
+			return nil
+		}
+	}
+	return &UsageError{Flag: "--output", Problem: fmt.Sprintf("unknown output format %q: use one of %s", name, strings.Join(allowed, ", "))}
+}
+
+// Write prints result to w as opts say.
+func Write(w io.Writer, result any, opts Options) error {
+	var extra []string
+	if x, ok := result.(Extra); ok {
+		extra = x.ExtraFormats()
+		sort.Strings(extra)
+	}
+	if err := CheckOutput(opts.Output, extra...); err != nil {
+		return err
+	}
+	if opts.JQ != "" {
+		return writeJQ(w, result, opts.JQ)
+	}
+	switch opts.Output {
+	case "", OutputTable, OutputWide:
+		t, ok := result.(Tabler)
+		if !ok {
+			// A result without a table view is still readable as YAML.
+			return writeYAML(w, result)
+		}
+		return writeTables(w, t.Tables(), opts.Output == OutputWide, useColor(w, opts))
+	case OutputJSON:
+		return writeJSON(w, result)
+	case OutputJSONL:
+		return writeJSONL(w, result)
+	case OutputYAML:
+		return writeYAML(w, result)
+	case OutputSchema:
+		return writeSchema(w, result)
+	default:
+		return result.(Extra).WriteExtra(w, opts.Output)
+	}
+}
+
+// useColor is true only for a terminal that has not asked for plain text.
+func useColor(w io.Writer, opts Options) bool {
+	if opts.NoColor {
+		return false
+	}
+	if opts.ForceColor {
+		return true
+	}
+	return IsTerminal(w) && os.Getenv("TERM") != "dumb"
+}
+
+// IsTerminal reports whether w is a character device (a terminal), the test
+// the standard library allows without a terminal package.
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -2,17 +2,18 @@
 package main
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/connectscope/connectscope/commands"
 )
 
-var version = "dev"
+// Stamped at release time: go build -ldflags "-X main.version=… -X main.commit=… -X main.date=…".
+var (
+	version = ""
+	commit  = ""
+	date    = ""
+)
 
 func main() {
-	if err := commands.NewApp(version).Run(os.Args); err != nil {
-		fmt.Fprintln(os.Stderr, "connectscope:", err)
-		os.Exit(1)
-	}
+	os.Exit(commands.Main(os.Args, commands.StdStreams(), commands.BuildInfo{Version: version, Commit: commit, Date: date}))
 }

@@ -1,0 +1,146 @@
+package check
+
+import (
+	"github.com/connectscope/connectscope/inspect"
+)
+
+// Options are the settings shared by the checks (command-line flags).
+type Options struct {
+	KafkaVersion   string
+	WorkerVersions map[string]string
+	RestartTimeMs  int64
+	MaxDowntimeMs  int64
+	MaxPutTimeMs   int64
+	Target         string // upgrade target; "" = sessioned in check all
+	ExactlyOnce    string
+	Capacity       int
+	Zones          map[string]string
+	Group          string // the Connect group.id (for K7)
+}
+
+// AllInput is everything `check all` may use; any part may be missing.
+type AllInput struct {
+	Workers []*inspect.WorkerConfig
+	Data    *Decoded // nil when no dataset was read
+	Options Options
+}
+
+// CheckRun says whether a check ran and, if not, why.
+type CheckRun struct {
+	Check  string  `json:"check"`
+	Ran    bool    `json:"ran"`
+	Reason *string `json:"reason"`
+}
+
+// AllReport is the result of `check all`: one list of findings, one summary.
+type AllReport struct {
+	Findings []Finding       `json:"findings"`
+	Summary  Summary         `json:"summary"`
+	Checks   []CheckRun      `json:"checks"`
+	Timeouts *TimeoutsReport `json:"timeouts"`
+	Upgrade  *UpgradeReport  `json:"upgrade"`
+	Topics   *TopicsReport   `json:"topics"`
+	Balance  *BalanceReport  `json:"balance"`
+	Notes    []string        `json:"notes"`
+}
+
+// TimeoutsFor builds the timeouts input from files, dataset and options.
+func TimeoutsFor(workers []*inspect.WorkerConfig, d *Decoded, o Options) TimeoutsInput {
+	in := TimeoutsInput{Workers: workers, KafkaVersion: o.KafkaVersion, WorkerVersions: o.WorkerVersions,
+		RestartTimeMs: o.RestartTimeMs, MaxDowntimeMs: o.MaxDowntimeMs, MaxPutTimeMs: o.MaxPutTimeMs}
+	if d != nil {
+		in.Connectors = d.Connectors()
+		in.TasksPerWorker = d.MaxTasksPerWorker()
+		if d.Dataset != nil {
+			in.Broker = d.Dataset.BrokerConfigs
+		}
+	}
+	return in
+}
+
+// UpgradeFor builds the upgrade input.
+func UpgradeFor(workers []*inspect.WorkerConfig, d *Decoded, o Options) UpgradeInput {
+	in := UpgradeInput{Workers: workers, Target: o.Target, ExactlyOnce: o.ExactlyOnce, KafkaVersion: o.KafkaVersion, WorkerVersions: o.WorkerVersions}
+	if in.Target == "" {
+		in.Target = "sessioned"
+	}
+	d.UpgradeGroup(&in)
+	return in
+}
+
+// All runs every check whose inputs exist.
+func All(in AllInput) (*AllReport, error) {
+	rep := &AllReport{Checks: []CheckRun{}, Notes: []string{}}
+	skip := func(name, why string) {
+		rep.Checks = append(rep.Checks, CheckRun{Check: name, Reason: &why})
+	}
+	ran := func(name string) { rep.Checks = append(rep.Checks, CheckRun{Check: name, Ran: true}) }
+	var f Findings
+	if len(in.Workers) > 0 {
+		t, err := Timeouts(TimeoutsFor(in.Workers, in.Data, in.Options))
+		if err != nil {
+			return nil, err
+		}
+		rep.Timeouts = t
+		f.Merge(t.Findings)
+		ran("timeouts")
+	} else {
+		skip("timeouts", "no --worker-config files")
+	}
+	if len(in.Workers) > 0 || in.Data.HasGroup() {
+		u, err := Upgrade(UpgradeFor(in.Workers, in.Data, in.Options))
+		if err != nil {
+			return nil, err
+		}
+		rep.Upgrade = u
+		f.Merge(u.Findings)
+		ran("upgrade")
+	} else {
+		skip("upgrade", "neither worker files nor the group")
+	}
+	if in.Data != nil && in.Data.Dataset != nil {
+		group := in.Options.Group
+		ti := in.Data.TopicsInput(group)
+		ti.Workers = in.Workers
+		t := Topics(ti)
+		rep.Topics = t
+		f.Merge(t.Findings)
+		ran("topics")
+		if len(ti.Descriptions) == 0 {
+			rep.Notes = append(rep.Notes, "topics: no topic descriptions in the input (read live or from a live snapshot for K1, K2, K5, K12–K15)")
+		}
+	} else {
+		skip("topics", "no dataset (--from FILE or a live cluster)")
+	}
+	if in.Data.HasGroup() {
+		bi := in.Data.BalanceInput()
+		bi.Capacity, bi.Zones = in.Options.Capacity, in.Options.Zones
+		b := Balance(bi)
+		rep.Balance = b
+		f.Merge(b.Findings)
+		ran("balance")
+	} else {
+		skip("balance", "no Connect group in the input")
+	}
+	rep.Findings = dedupe(f.List())
+	rep.Summary = Summarize(rep.Findings)
+	return rep, nil
+}
+
+// dedupe drops findings two checks both produced (same rule, subject, message).
+func dedupe(list []Finding) []Finding {
+	seen := map[[3]string]bool{}
+	out := list[:0:0]
+	for _, f := range list {
+		k := [3]string{f.Rule, f.Subject, f.Message}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, f)
+	}
+	if out == nil {
+		out = []Finding{}
+	}
+	return out
+}

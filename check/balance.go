@@ -1,0 +1,328 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/plan"
+)
+
+// BalanceInput is what `check balance` audits: who owns what in the group,
+// what is configured, and what the status topic says.
+type BalanceInput struct {
+	Protocol     string                `json:"protocol"` // eager, compatible or sessioned ("" = sessioned)
+	MaxDelayMs   int64                 `json:"max_delay_ms"`
+	DelayPending bool                  `json:"delay_pending"` // an assignment announces a scheduled rebalance
+	Workers      []WorkerLoad          `json:"workers"`
+	Configured   []ConfiguredConnector `json:"configured"`
+	Status       []PieceStatus         `json:"status"`
+	Broker       map[string]string     `json:"-"`
+	Capacity     int                   `json:"-"` // --capacity tasks per worker; 0 = not given
+	Zones        map[string]string     `json:"-"` // worker id → zone; nil = not given
+}
+
+// WorkerLoad is one group member and what it owns.
+type WorkerLoad struct {
+	ID         string   `json:"id"` // worker id, host:port as in status records
+	MemberID   string   `json:"member_id"`
+	Connectors []string `json:"connectors"`
+	Tasks      []string `json:"tasks"`
+}
+
+// ConfiguredConnector is a connector of the config topic with its task count.
+type ConfiguredConnector struct {
+	Name  string `json:"name"`
+	Tasks int    `json:"tasks"`
+}
+
+// PieceStatus is the status topic's latest word on a connector or task.
+type PieceStatus struct {
+	ID         string `json:"id"` // connector name, or CONNECTOR-N for a task
+	Task       bool   `json:"task"`
+	State      string `json:"state"`
+	WorkerID   string `json:"worker_id"`
+	Generation int64  `json:"generation"`
+}
+
+// BalanceReport is the result of `check balance`.
+type BalanceReport struct {
+	Findings []Finding       `json:"findings"`
+	Summary  Summary         `json:"summary"`
+	Workers  []WorkerBalance `json:"workers"`
+	Capacity *int            `json:"capacity"`
+}
+
+// WorkerBalance compares a worker's load with what the assignor would give it.
+type WorkerBalance struct {
+	Worker             string  `json:"worker"`
+	Zone               *string `json:"zone"`
+	Connectors         int     `json:"connectors"`
+	Tasks              int     `json:"tasks"`
+	ExpectedConnectors *int    `json:"expected_connectors"` // from the assignor (plan); null if it could not run
+	ExpectedTasks      *int    `json:"expected_tasks"`
+}
+
+// Balance runs B1–B9 and K8.
+func Balance(in BalanceInput) *BalanceReport {
+	var f Findings
+	rep := &BalanceReport{Workers: []WorkerBalance{}}
+	if in.Capacity > 0 {
+		c := in.Capacity
+		rep.Capacity = &c
+	}
+	workers := append([]WorkerLoad{}, in.Workers...)
+	sort.SliceStable(workers, func(i, j int) bool { return workers[i].ID < workers[j].ID })
+	expected := simulate(in, workers)
+	totalConn, totalTasks := 0, 0
+	for _, c := range in.Configured {
+		totalConn++
+		totalTasks += c.Tasks
+	}
+	for _, w := range workers {
+		wb := WorkerBalance{Worker: w.ID, Connectors: len(w.Connectors), Tasks: len(w.Tasks)}
+		if z, ok := in.Zones[w.ID]; ok {
+			wb.Zone = &z
+		}
+		if e, ok := expected[w.ID]; ok {
+			c, t := len(e.Connectors), len(e.Tasks)
+			wb.ExpectedConnectors, wb.ExpectedTasks = &c, &t
+		}
+		rep.Workers = append(rep.Workers, wb)
+	}
+	n := len(workers)
+	if n >= 2 {
+		for _, w := range workers {
+			cLo, cHi := totalConn/n, (totalConn+n-1)/n
+			tLo, tHi := totalTasks/n, (totalTasks+n-1)/n
+			if len(w.Connectors) < cLo || len(w.Connectors) > cHi || len(w.Tasks) < tLo || len(w.Tasks) > tHi {
+				f.Add("B1", "worker "+w.ID, fmt.Sprintf("%d connectors and %d tasks; an even spread gives %s connectors and %s tasks",
+					len(w.Connectors), len(w.Tasks), span(cLo, cHi), span(tLo, tHi)),
+					map[string]any{"connectors": len(w.Connectors), "tasks": len(w.Tasks), "connectors_even": []int{cLo, cHi}, "tasks_even": []int{tLo, tHi}})
+			}
+		}
+	}
+	if in.Capacity > 0 && n > 0 {
+		busiest := 0
+		for _, w := range workers {
+			if len(w.Tasks) > busiest {
+				busiest = len(w.Tasks)
+			}
+		}
+		if room := in.Capacity * (n - 1); totalTasks > room {
+			f.Add("B2", "cluster", fmt.Sprintf("%d tasks need more than %d workers × %d once one of %d workers fails (busiest holds %d)", totalTasks, n-1, in.Capacity, n, busiest),
+				map[string]any{"tasks": totalTasks, "workers": n, "capacity": in.Capacity, "busiest_worker_tasks": busiest})
+		}
+	}
+	if in.Zones != nil && n > 0 {
+		checkZones(&f, in, workers, totalTasks)
+	}
+	checkOwnership(&f, in, workers)
+	if max := brokerValue(in.Broker, "group.max.size", Version{}); n > 0 && int64(n) > max.N {
+		f.Add("K8", "group", fmt.Sprintf("%d workers but group.max.size is %d", n, max.N), map[string]any{"workers": n, "group.max.size": max.N})
+	}
+	rep.Findings = f.List()
+	rep.Summary = Summarize(rep.Findings)
+	return rep
+}
+
+func span(lo, hi int) string {
+	if lo == hi {
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d–%d", lo, hi)
+}
+
+// simulate asks the assignor (package plan) what it would settle on from the
+// current ownership; nil when it cannot run on this input.
+func simulate(in BalanceInput, workers []WorkerLoad) map[string]plan.Pieces {
+	protocol := in.Protocol
+	if protocol == "" {
+		protocol = "sessioned"
+	}
+	sim, err := plan.NewSim(plan.SimConfig{Protocol: protocol, MaxDelayMs: in.MaxDelayMs})
+	if err != nil || len(workers) == 0 {
+		return nil
+	}
+	specs := make([]plan.ConnectorSpec, 0, len(in.Configured))
+	for _, c := range in.Configured {
+		specs = append(specs, plan.ConnectorSpec{Name: c.Name, Tasks: c.Tasks})
+	}
+	sim.SetConnectors(specs)
+	for _, w := range workers {
+		owned := plan.Pieces{Connectors: append([]string{}, w.Connectors...)}
+		for _, t := range w.Tasks {
+			id, err := plan.ParseTaskID(t)
+			if err != nil {
+				return nil
+			}
+			owned.Tasks = append(owned.Tasks, id)
+		}
+		if err := sim.Join(w.ID, owned); err != nil {
+			return nil
+		}
+	}
+	sim.Settle(20)
+	out := map[string]plan.Pieces{}
+	for _, w := range workers {
+		out[w.ID] = sim.Owned(w.ID)
+	}
+	return out
+}
+
+func checkZones(f *Findings, in BalanceInput, workers []WorkerLoad, totalTasks int) {
+	perZone := map[string][]string{}
+	var missing []string
+	for _, w := range workers {
+		z, ok := in.Zones[w.ID]
+		if !ok {
+			missing = append(missing, w.ID)
+			continue
+		}
+		perZone[z] = append(perZone[z], w.ID)
+	}
+	if len(missing) > 0 {
+		f.Add("B4", "zones", "workers missing from the zones file: "+strings.Join(missing, ", "), map[string]any{"workers": missing})
+	}
+	if len(perZone) == 1 && len(missing) == 0 {
+		for z := range perZone {
+			f.Add("B4", "zone "+z, fmt.Sprintf("all %d workers are in zone %s", len(workers), z), map[string]any{"zone": z, "workers": len(workers)})
+		}
+	}
+	if in.Capacity <= 0 {
+		return
+	}
+	zones := make([]string, 0, len(perZone))
+	for z := range perZone {
+		zones = append(zones, z)
+	}
+	sort.Strings(zones)
+	for _, z := range zones {
+		left := len(workers) - len(perZone[z])
+		if totalTasks > left*in.Capacity {
+			f.Add("B3", "zone "+z, fmt.Sprintf("losing zone %s (%d workers) leaves %d workers × %d for %d tasks", z, len(perZone[z]), left, in.Capacity, totalTasks),
+				map[string]any{"zone": z, "zone_workers": len(perZone[z]), "remaining_workers": left, "capacity": in.Capacity, "tasks": totalTasks})
+		}
+	}
+}
+
+// checkOwnership compares the group's ownership with the status topic and
+// the configuration: B5–B9.
+func checkOwnership(f *Findings, in BalanceInput, workers []WorkerLoad) {
+	owners := map[string][]string{} // piece → workers ("c:" connectors, "t:" tasks)
+	for _, w := range workers {
+		for _, c := range w.Connectors {
+			owners["c:"+c] = append(owners["c:"+c], w.ID)
+		}
+		for _, t := range w.Tasks {
+			owners["t:"+t] = append(owners["t:"+t], w.ID)
+		}
+	}
+	keys := make([]string, 0, len(owners))
+	for k := range owners {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if ws := owners[k]; len(ws) > 1 {
+			f.Add("B5", pieceName(k), fmt.Sprintf("%s is owned by %s", pieceName(k), strings.Join(ws, " and ")), map[string]any{"workers": ws})
+		}
+	}
+	members := map[string]bool{}
+	for _, w := range workers {
+		members[w.ID] = true
+	}
+	for _, s := range in.Status {
+		key := "c:" + s.ID
+		if s.Task {
+			key = "t:" + s.ID
+		}
+		own := owners[key]
+		values := map[string]any{"state": s.State, "status_worker_id": s.WorkerID, "generation": s.Generation, "owners": append([]string{}, own...)}
+		switch {
+		case s.State == "RUNNING" && s.WorkerID != "" && !members[s.WorkerID]:
+			f.Add("B7", pieceName(key), fmt.Sprintf("status RUNNING on %s (generation %d), which is not in the group", s.WorkerID, s.Generation), values)
+		case s.State == "RUNNING" && len(own) > 0 && !contains(own, s.WorkerID):
+			f.Add("B6", pieceName(key), fmt.Sprintf("status RUNNING on %s but the group gives it to %s", s.WorkerID, strings.Join(own, ", ")), values)
+		case s.Task && len(own) > 0 && (s.State == "FAILED" || s.State == "UNASSIGNED"):
+			f.Add("B8", pieceName(key), fmt.Sprintf("owned by %s but %s in the status topic", strings.Join(own, ", "), s.State), values)
+		}
+	}
+	if in.DelayPending || len(workers) == 0 {
+		return
+	}
+	var unowned []string
+	for _, c := range in.Configured {
+		if len(owners["c:"+c.Name]) == 0 {
+			unowned = append(unowned, c.Name)
+		}
+		for i := 0; i < c.Tasks; i++ {
+			id := fmt.Sprintf("%s-%d", c.Name, i)
+			if len(owners["t:"+id]) == 0 {
+				unowned = append(unowned, id)
+			}
+		}
+	}
+	if len(unowned) > 0 {
+		sort.Strings(unowned)
+		f.Add("B9", "cluster", fmt.Sprintf("%d configured pieces are owned by no worker: %s", len(unowned), strings.Join(unowned, ", ")), map[string]any{"pieces": unowned})
+	}
+}
+
+func pieceName(key string) string {
+	if strings.HasPrefix(key, "c:") {
+		return "connector " + key[2:]
+	}
+	return "task " + key[2:]
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseZones reads a zones file: one `WORKER=ZONE` per line (worker ids are
+// host:port, so '=' is the only separator), '#' and '!' comment lines.
+func ParseZones(name string, data []byte) (map[string]string, error) {
+	zones := map[string]string{}
+	for i, line := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' || line[0] == '!' {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok || k == "" || v == "" {
+			return nil, fmt.Errorf("%s: line %d: want WORKER=ZONE (e.g. 10.0.0.1:8083=eu-west-1a), got %q", name, i+1, line)
+		}
+		zones[strings.ReplaceAll(k, `\:`, ":")] = v
+	}
+	return zones, nil
+}
+
+// WorkerIDFromMember derives a worker id (host:port) from a member's REST URL
+// or, failing that, its client id connect-host:port.
+func WorkerIDFromMember(m inspect.MemberView) string {
+	if m.URL != nil {
+		u := *m.URL
+		if i := strings.Index(u, "://"); i >= 0 {
+			u = u[i+3:]
+		}
+		u = strings.TrimSuffix(u, "/")
+		if j := strings.IndexByte(u, '/'); j >= 0 {
+			u = u[:j]
+		}
+		if u != "" {
+			return u
+		}
+	}
+	if id, ok := strings.CutPrefix(m.ClientID, "connect-"); ok && strings.Contains(id, ":") {
+		return id
+	}
+	return m.MemberID
+}

@@ -1,0 +1,202 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/connectscope/connectscope/inspect"
+)
+
+// checkAcrossWorkers applies the rules on what must match across the workers
+// of one Connect cluster (same group.id), and K4/K10 across clusters.
+func checkAcrossWorkers(f *Findings, workers []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]Version) {
+	if len(workers) == 0 {
+		return
+	}
+	groups := map[string][]*inspect.WorkerConfig{}
+	var ids []string
+	for _, w := range workers {
+		if _, ok := groups[w.GroupID]; !ok {
+			ids = append(ids, w.GroupID)
+		}
+		groups[w.GroupID] = append(groups[w.GroupID], w)
+	}
+	sort.Strings(ids)
+	if len(ids) > 1 {
+		m := map[string]any{}
+		for _, id := range ids {
+			m[id] = fileNames(groups[id])
+		}
+		f.Add("K10", "worker files", fmt.Sprintf("%d group.ids: %s", len(ids), strings.Join(ids, ", ")), m)
+		// Different clusters must not share topic names.
+		owner := map[string]string{}
+		for _, id := range ids {
+			for _, t := range topicSet(groups[id]) {
+				if other, ok := owner[t]; ok && other != id {
+					f.Add("K4", "topic "+t, fmt.Sprintf("topic %s is used by group.id %q and %q", t, other, id),
+						map[string]any{"topic": t, "group.ids": []string{other, id}})
+				} else {
+					owner[t] = id
+				}
+			}
+		}
+	}
+	for _, id := range ids {
+		ws := groups[id]
+		subject := "group " + id
+		if id == "" {
+			subject = "group (unset)"
+		}
+		if len(ws) < 2 {
+			continue
+		}
+		differ(f, "K4", subject, ws, "topic names differ between workers of one group", func(w *inspect.WorkerConfig) string {
+			t := w.TopicNames()
+			return t.Config + "," + t.Offset + "," + t.Status
+		})
+		differ(f, "P1", subject, ws, "connect.protocol differs", func(w *inspect.WorkerConfig) string {
+			return effectiveProtocol(w, versions[w])
+		})
+		eos := map[string]bool{}
+		for _, w := range ws {
+			eos[eosOf(w)] = true
+		}
+		if eos["enabled"] && eos["disabled"] {
+			differ(f, "P5", subject, ws, "exactly.once.source.support enabled and disabled at once", eosOf)
+		} else if len(eos) > 1 {
+			differ(f, "P11", subject, ws, "exactly.once.source.support differs", eosOf)
+		}
+		differ(f, "P7", subject, ws, "session key generation differs", func(w *inspect.WorkerConfig) string {
+			alg := w.Str("inter.worker.key.generation.algorithm")
+			if alg == "" {
+				alg = "HmacSHA256"
+			}
+			size := w.Str("inter.worker.key.size")
+			if size == "" {
+				size = "default"
+			}
+			return alg + "/" + size
+		})
+		if !allAtLeast(ws, versions, ver(2, 0, 0)) {
+			d := differ(f, "K9", subject, ws, "internal converters differ", func(w *inspect.WorkerConfig) string {
+				return w.Str("internal.key.converter") + " " + w.Str("internal.value.converter")
+			})
+			if d != nil && !allKnown(ws, versions) {
+				s := "before 2.0.0 (ignored since)"
+				d.AppliesTo = &s
+			}
+		}
+		checkSignatures(f, ws, versions)
+	}
+}
+
+// differ adds one finding of rule id when key gives different values for
+// the workers, with each file's value.
+func differ(f *Findings, id, subject string, ws []*inspect.WorkerConfig, what string, key func(*inspect.WorkerConfig) string) *Finding {
+	values := map[string]any{}
+	distinct := map[string]bool{}
+	for _, w := range ws {
+		k := key(w)
+		values[w.Name()] = k
+		distinct[k] = true
+	}
+	if len(distinct) < 2 {
+		return nil
+	}
+	keys := make([]string, 0, len(distinct))
+	for k := range distinct {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return f.Add(id, subject, fmt.Sprintf("%s: %s", what, strings.Join(keys, " / ")), values)
+}
+
+func eosOf(w *inspect.WorkerConfig) string {
+	if w.ExactlyOnceSourceSupport == "" {
+		return "disabled"
+	}
+	return w.ExactlyOnceSourceSupport
+}
+
+// checkSignatures applies P6: every worker's signature algorithm must be
+// accepted by every other worker.
+func checkSignatures(f *Findings, ws []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]Version) {
+	sig := func(w *inspect.WorkerConfig) string {
+		if s := w.Str("inter.worker.signature.algorithm"); s != "" {
+			return s
+		}
+		return "HmacSHA256"
+	}
+	accepts := func(w *inspect.WorkerConfig) []string {
+		if l := w.List("inter.worker.verification.algorithms"); len(l) > 0 {
+			return l
+		}
+		return []string{"HmacSHA256"}
+	}
+	for _, from := range ws {
+		for _, to := range ws {
+			if from == to {
+				continue
+			}
+			s, acc := sig(from), accepts(to)
+			found := false
+			for _, a := range acc {
+				if a == s {
+					found = true
+				}
+			}
+			if !found {
+				fd := f.Add("P6", from.Name()+" → "+to.Name(),
+					fmt.Sprintf("%s signs with %s; %s accepts only %s", from.Name(), s, to.Name(), strings.Join(acc, ", ")),
+					map[string]any{"inter.worker.signature.algorithm": s, "inter.worker.verification.algorithms": acc})
+				if !allKnown([]*inspect.WorkerConfig{from, to}, versions) {
+					a := "2.4.0 and later"
+					fd.AppliesTo = &a
+				}
+			}
+		}
+	}
+}
+
+func fileNames(ws []*inspect.WorkerConfig) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.Name()
+	}
+	sort.Strings(out)
+	return out
+}
+
+func topicSet(ws []*inspect.WorkerConfig) []string {
+	set := map[string]bool{}
+	for _, w := range ws {
+		t := w.TopicNames()
+		set[t.Config], set[t.Offset], set[t.Status] = true, true, true
+	}
+	out := make([]string, 0, len(set))
+	for t := range set {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func allKnown(ws []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]Version) bool {
+	for _, w := range ws {
+		if !versions[w].Known {
+			return false
+		}
+	}
+	return true
+}
+
+func allAtLeast(ws []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]Version, min Version) bool {
+	for _, w := range ws {
+		v := versions[w]
+		if !v.Known || v.less(min) {
+			return false
+		}
+	}
+	return true
+}

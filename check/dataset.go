@@ -1,0 +1,166 @@
+package check
+
+import (
+	"strings"
+
+	"github.com/connectscope/connectscope/inspect"
+)
+
+// Decoded is a dataset decoded once for all checks.
+type Decoded struct {
+	Dataset *inspect.Dataset
+	Configs *inspect.ConfigsResult
+	Status  *inspect.StatusResult
+	Members *inspect.MembersResult // nil when the dataset has no group
+}
+
+// Decode decodes the dataset's records and group.
+func Decode(ds *inspect.Dataset) *Decoded {
+	d := &Decoded{Dataset: ds}
+	if ds == nil {
+		return d
+	}
+	cfg, st, _, _ := inspect.SplitTopics(ds.Records, ds.Topics)
+	d.Configs = inspect.DecodeConfigs(cfg, inspect.DecodeOptions{ShowSecrets: true, Topic: ds.Topics.Config})
+	d.Status = inspect.DecodeStatus(st, inspect.DecodeOptions{Topic: ds.Topics.Status})
+	if ds.Group != nil {
+		m := inspect.Members(ds.Group)
+		d.Members = &m
+	}
+	return d
+}
+
+// Connectors lists the configured connectors with flattened configs.
+func (d *Decoded) Connectors() []ConnectorInfo {
+	if d == nil || d.Configs == nil {
+		return nil
+	}
+	out := make([]ConnectorInfo, 0, len(d.Configs.Connectors))
+	for _, c := range d.Configs.Connectors {
+		out = append(out, ConnectorInfo{Name: c.Name, Type: inspect.ConnectorType(c.Config), Config: inspect.ConfigStrings(c.Config)})
+	}
+	return out
+}
+
+// MaxTasksPerWorker is the most tasks any member owns (0 when unknown).
+func (d *Decoded) MaxTasksPerWorker() int {
+	max := 0
+	if d == nil || d.Members == nil {
+		return 0
+	}
+	for _, m := range d.Members.Members {
+		if m.Owned != nil && len(m.Owned.Tasks) > max {
+			max = len(m.Owned.Tasks)
+		}
+	}
+	return max
+}
+
+// UpgradeGroup fills the group part of an upgrade input.
+func (d *Decoded) UpgradeGroup(in *UpgradeInput) {
+	if d == nil || d.Members == nil {
+		return
+	}
+	if d.Members.State == "Stable" {
+		in.GroupProtocol = d.Members.Protocol
+	}
+	in.GroupState = d.Members.State
+	for _, m := range d.Members.Members {
+		v := -1
+		if m.Version != nil {
+			v = int(*m.Version)
+		}
+		in.Members = append(in.Members, UpgradeMember{MemberID: m.MemberID, WorkerID: WorkerIDFromMember(m), MetadataVersion: v})
+	}
+}
+
+// TopicsInput builds the topics check's input from the dataset.
+func (d *Decoded) TopicsInput(group string) TopicsInput {
+	in := TopicsInput{Group: group}
+	if d == nil || d.Dataset == nil {
+		return in
+	}
+	ds := d.Dataset
+	in.ConfigTopic, in.OffsetTopic, in.StatusTopic = ds.Topics.Config, ds.Topics.Offset, ds.Topics.Status
+	in.Descriptions = ds.TopicDescriptions
+	in.Connectors = d.Connectors()
+	if d.Members != nil {
+		for _, m := range d.Members.Members {
+			in.Members = append(in.Members, WorkerIDFromMember(m))
+		}
+	}
+	for _, r := range ds.Records {
+		if r.Topic != ds.Topics.Offset && r.Topic != ds.Topics.Status {
+			continue
+		}
+		kr := KeyRecord{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, Key: string(r.Key)}
+		if r.Value != nil {
+			v := string(r.Value)
+			kr.Value = &v
+		}
+		in.Records = append(in.Records, kr)
+	}
+	return in
+}
+
+// BalanceInput builds the balance check's input from the dataset.
+func (d *Decoded) BalanceInput() BalanceInput {
+	in := BalanceInput{Protocol: "sessioned"}
+	if d == nil || d.Dataset == nil {
+		return in
+	}
+	in.Broker = d.Dataset.BrokerConfigs
+	if d.Configs != nil {
+		for _, c := range d.Configs.Connectors {
+			in.Configured = append(in.Configured, ConfiguredConnector{Name: c.Name, Tasks: len(c.Tasks)})
+		}
+	}
+	if d.Status != nil {
+		for _, c := range d.Status.Connectors {
+			in.Status = append(in.Status, PieceStatus{ID: c.Name, State: c.State, WorkerID: deref(c.WorkerID), Generation: int64(c.Generation)})
+		}
+		for _, t := range d.Status.Tasks {
+			in.Status = append(in.Status, PieceStatus{ID: t.ID, Task: true, State: t.State, WorkerID: deref(t.WorkerID), Generation: int64(t.Generation)})
+		}
+	}
+	if d.Members != nil {
+		if p := settingName(d.Members.Protocol); p != "" {
+			in.Protocol = p
+		}
+		for _, m := range d.Members.Members {
+			wl := WorkerLoad{ID: WorkerIDFromMember(m), MemberID: m.MemberID, Connectors: []string{}, Tasks: []string{}}
+			if m.Owned != nil {
+				wl.Connectors = append(wl.Connectors, m.Owned.Connectors...)
+				wl.Tasks = append(wl.Tasks, m.Owned.Tasks...)
+			}
+			if m.Assignment != nil && m.Assignment.DelayMs > 0 {
+				in.DelayPending = true
+			}
+			in.Workers = append(in.Workers, wl)
+		}
+	}
+	return in
+}
+
+// HasGroup reports whether the dataset described the Connect group.
+func (d *Decoded) HasGroup() bool { return d != nil && d.Members != nil && len(d.Members.Members) > 0 }
+
+// MemberURL returns the REST URL of the member whose worker id is id.
+func (d *Decoded) MemberURL(id string) string {
+	if d == nil || d.Members == nil || id == "" {
+		return ""
+	}
+	for _, m := range d.Members.Members {
+		if m.URL != nil && WorkerIDFromMember(m) == id {
+			return *m.URL
+		}
+	}
+	return ""
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return strings.TrimSpace(*s)
+}

@@ -1,0 +1,204 @@
+package check
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/connectscope/connectscope/format"
+)
+
+// findingsTable lists findings; -o wide adds title, applies-to and fix.
+func findingsTable(list []Finding, s Summary) format.Table {
+	t := format.Table{Title: "FINDINGS", Header: []string{"SEVERITY", "RULE", "SUBJECT", "MESSAGE", "TITLE", "APPLIES TO", "FIX"}, Wide: []int{4, 5, 6}}
+	for _, f := range list {
+		applies := "-"
+		if f.AppliesTo != nil {
+			applies = *f.AppliesTo
+		}
+		t.Rows = append(t.Rows, []string{string(f.Severity), f.Rule, f.Subject, f.Message, f.Title, applies, f.Fix})
+	}
+	t.Footer = []string{fmt.Sprintf("%d error, %d warn, %d info; `connectscope check explain RULE` tells why and how to fix", s.Error, s.Warn, s.Info)}
+	return t
+}
+
+func findingItems(list []Finding) []any {
+	out := make([]any, len(list))
+	for i := range list {
+		out[i] = list[i]
+	}
+	return out
+}
+
+// Tables implements format.Tabler.
+func (r *TimeoutsReport) Tables() []format.Table {
+	var out []format.Table
+	if len(r.Workers) > 0 {
+		t := format.Table{Title: "EFFECTIVE WORKER SETTINGS (ms)", Header: []string{"SETTING"}}
+		for _, w := range r.Workers {
+			h := w.File
+			if w.KafkaVersion != nil {
+				h += " (" + *w.KafkaVersion + ")"
+			}
+			t.Header = append(t.Header, h)
+		}
+		for i, key := range timeoutKeys {
+			row := []string{key}
+			for _, w := range r.Workers {
+				row = append(row, showSetting(w.Settings[i]))
+			}
+			t.Rows = append(t.Rows, row)
+		}
+		var broker []string
+		for _, b := range r.Broker {
+			broker = append(broker, b.Key+"="+showSetting(b))
+		}
+		t.Footer = []string{"broker: " + strings.Join(broker, ", ")}
+		out = append(out, t)
+	}
+	return append(out, findingsTable(r.Findings, r.Summary))
+}
+
+// Items implements format.Lister: one finding per line.
+func (r *TimeoutsReport) Items() []any { return findingItems(r.Findings) }
+
+func showSetting(s SettingValue) string {
+	switch {
+	case s.Invalid:
+		return "invalid"
+	case s.Value == nil:
+		return "-"
+	case s.Default:
+		return strconv.FormatInt(*s.Value, 10) + " (default)"
+	}
+	return strconv.FormatInt(*s.Value, 10)
+}
+
+// Tables implements format.Tabler.
+func (r *UpgradeReport) Tables() []format.Table {
+	group := "-"
+	if r.GroupProtocol != nil {
+		group = *r.GroupProtocol
+	}
+	held := strings.Join(r.HeldBackBy, ", ")
+	if held == "" {
+		held = "-"
+	}
+	summary := format.Table{Title: "PROTOCOL", Header: []string{"NOW", "GROUP SAYS", "TARGET", "AFTER PLAN", "HELD BACK BY"},
+		Rows: [][]string{{r.ProtocolNow, group, r.Target, r.ProtocolFinal, held}}, Footer: []string{"why: " + r.Reason}}
+	workers := format.Table{Title: "WORKERS", Header: []string{"WORKER", "KAFKA", "CONNECT.PROTOCOL", "OFFERS", "EXACTLY-ONCE", "MEMBER"}, Wide: []int{5}}
+	for _, w := range r.Workers {
+		workers.Rows = append(workers.Rows, []string{w.Worker, orDash(w.KafkaVersion), orDash(w.ConnectProtocol), strings.Join(w.Offers, ","), orDash(w.ExactlyOnce), orDash(w.MemberID)})
+	}
+	plan := format.Table{Title: "ROLLING PLAN (one worker restart per step)", Header: []string{"STEP", "WORKER", "SETTING", "FROM", "TO", "KAFKA AT LEAST", "PROTOCOL AFTER", "EXACTLY-ONCE AFTER", "NOTE"}}
+	for _, s := range r.Steps {
+		plan.Rows = append(plan.Rows, []string{strconv.Itoa(s.Step), s.Worker, s.Setting, s.From, s.To, orDash(s.KafkaAtLeast), s.ProtocolAfter, s.ExactlyOnceAfter, orDash(s.Note)})
+	}
+	if len(r.Steps) == 0 {
+		plan.Footer = []string{"nothing to change"}
+	}
+	return []format.Table{summary, workers, plan, findingsTable(r.Findings, r.Summary)}
+}
+
+// Items implements format.Lister.
+func (r *UpgradeReport) Items() []any { return findingItems(r.Findings) }
+
+// Tables implements format.Tabler.
+func (r *TopicsReport) Tables() []format.Table {
+	t := format.Table{Title: "INTERNAL TOPICS", Header: []string{"ROLE", "TOPIC", "EXISTS", "PARTITIONS", "RF", "CLEANUP.POLICY", "MIN.ISR"}}
+	for _, v := range r.Topics {
+		t.Rows = append(t.Rows, []string{v.Role, v.Name, boolOr(v.Exists), intOr(v.Partitions), intOr(v.ReplicationFactor), orDash(v.CleanupPolicy), orDash(v.MinInsyncReplicas)})
+	}
+	return []format.Table{t, findingsTable(r.Findings, r.Summary)}
+}
+
+// Items implements format.Lister.
+func (r *TopicsReport) Items() []any { return findingItems(r.Findings) }
+
+// Tables implements format.Tabler.
+func (r *BalanceReport) Tables() []format.Table {
+	t := format.Table{Title: "LOAD PER WORKER", Header: []string{"WORKER", "ZONE", "CONNECTORS", "TASKS", "ASSIGNOR CONNECTORS", "ASSIGNOR TASKS"}}
+	for _, w := range r.Workers {
+		t.Rows = append(t.Rows, []string{w.Worker, orDash(w.Zone), strconv.Itoa(w.Connectors), strconv.Itoa(w.Tasks), intOr(w.ExpectedConnectors), intOr(w.ExpectedTasks)})
+	}
+	return []format.Table{t, findingsTable(r.Findings, r.Summary)}
+}
+
+// Items implements format.Lister.
+func (r *BalanceReport) Items() []any { return findingItems(r.Findings) }
+
+// Tables implements format.Tabler.
+func (r *AllReport) Tables() []format.Table {
+	t := format.Table{Title: "CHECKS", Header: []string{"CHECK", "RAN", "WHY NOT"}}
+	for _, c := range r.Checks {
+		t.Rows = append(t.Rows, []string{c.Check, strconv.FormatBool(c.Ran), orDash(c.Reason)})
+	}
+	t.Footer = r.Notes
+	out := []format.Table{t}
+	if r.Upgrade != nil && len(r.Upgrade.Steps) > 0 {
+		out = append(out, r.Upgrade.Tables()[2])
+	}
+	return append(out, findingsTable(r.Findings, r.Summary))
+}
+
+// Items implements format.Lister.
+func (r *AllReport) Items() []any { return findingItems(r.Findings) }
+
+// Catalogue is the result of `check rules`.
+type Catalogue struct {
+	Rules []Rule `json:"rules"`
+}
+
+// Tables implements format.Tabler.
+func (c *Catalogue) Tables() []format.Table {
+	t := format.Table{Title: "RULES", Header: []string{"ID", "SEVERITY", "CHECK", "ENFORCED BY", "TITLE", "APPLIES TO", "WHY", "FIX"}, Wide: []int{5, 6, 7}}
+	for _, r := range c.Rules {
+		t.Rows = append(t.Rows, []string{r.ID, string(r.Severity), r.Check, r.Enforced, r.Title, orDash(r.AppliesTo), r.Why, r.Fix})
+	}
+	t.Footer = []string{fmt.Sprintf("%d rules; -o wide adds why and fix; `connectscope check explain ID` shows one", len(c.Rules))}
+	return []format.Table{t}
+}
+
+// Items implements format.Lister.
+func (c *Catalogue) Items() []any {
+	out := make([]any, len(c.Rules))
+	for i := range c.Rules {
+		out[i] = c.Rules[i]
+	}
+	return out
+}
+
+// Explanation is the result of `check explain ID`.
+type Explanation struct {
+	Rule
+}
+
+// Tables implements format.Tabler.
+func (e *Explanation) Tables() []format.Table {
+	t := format.Table{Title: "RULE " + e.ID, Header: []string{"FIELD", "VALUE"}, Rows: [][]string{
+		{"id", e.ID}, {"severity", string(e.Severity)}, {"check", e.Check}, {"enforced by", e.Enforced},
+		{"title", e.Title}, {"applies to", orDash(e.AppliesTo)}, {"why", e.Why}, {"fix", e.Fix},
+	}}
+	return []format.Table{t}
+}
+
+func orDash(s *string) string {
+	if s == nil || *s == "" {
+		return "-"
+	}
+	return *s
+}
+
+func intOr(n *int) string {
+	if n == nil {
+		return "-"
+	}
+	return strconv.Itoa(*n)
+}
+
+func boolOr(b *bool) string {
+	if b == nil {
+		return "-"
+	}
+	return strconv.FormatBool(*b)
+}

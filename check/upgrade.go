@@ -1,0 +1,461 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/connectscope/connectscope/inspect"
+)
+
+// UpgradeInput is what `check upgrade` plans from: the worker files and,
+// when read, the group.
+type UpgradeInput struct {
+	Workers        []*inspect.WorkerConfig `json:"-"`
+	Target         string                  `json:"-"` // eager, compatible or sessioned
+	ExactlyOnce    string                  `json:"-"` // wanted exactly.once.source.support; "" = keep
+	KafkaVersion   string                  `json:"-"`
+	WorkerVersions map[string]string       `json:"-"` // file path → version (REST root)
+	// GroupProtocol is the protocol DescribeGroups reports (default,
+	// compatible, sessioned); "" when unknown.
+	GroupProtocol string          `json:"group_protocol"`
+	GroupState    string          `json:"group_state"`
+	Members       []UpgradeMember `json:"members"`
+}
+
+// UpgradeMember is one group member as the upgrade plan needs it.
+type UpgradeMember struct {
+	MemberID string `json:"member_id"`
+	// WorkerID is host:port from the member's REST URL (or its client id).
+	WorkerID        string `json:"worker_id"`
+	MetadataVersion int    `json:"metadata_version"` // -1 when unknown
+}
+
+// UpgradeReport is the result of `check upgrade`.
+type UpgradeReport struct {
+	Findings      []Finding       `json:"findings"`
+	Summary       Summary         `json:"summary"`
+	Target        string          `json:"target"`
+	ProtocolNow   string          `json:"protocol_now"`   // eager, compatible or sessioned
+	GroupProtocol *string         `json:"group_protocol"` // as DescribeGroups named it; null when not read
+	Reason        string          `json:"reason"`
+	HeldBackBy    []string        `json:"held_back_by"`
+	Workers       []UpgradeWorker `json:"workers"`
+	Steps         []UpgradeStep   `json:"steps"`
+	ProtocolFinal string          `json:"protocol_final"`
+}
+
+// UpgradeWorker is a worker's protocol-relevant state.
+type UpgradeWorker struct {
+	Worker          string   `json:"worker"` // file name, or member id when no file matched
+	MemberID        *string  `json:"member_id"`
+	KafkaVersion    *string  `json:"kafka_version"`
+	ConnectProtocol *string  `json:"connect_protocol"` // effective; null when no file
+	Offers          []string `json:"offers"`           // JoinGroup protocol names, in order
+	ExactlyOnce     *string  `json:"exactly_once_source_support"`
+}
+
+// UpgradeStep is one worker restart of the rolling plan.
+type UpgradeStep struct {
+	Step             int     `json:"step"`
+	Worker           string  `json:"worker"`
+	Setting          string  `json:"setting"`
+	From             string  `json:"from"`
+	To               string  `json:"to"`
+	KafkaAtLeast     *string `json:"kafka_at_least"` // the worker must first run at least this version
+	ProtocolAfter    string  `json:"protocol_after"`
+	ExactlyOnceAfter string  `json:"exactly_once_after"`
+	Note             *string `json:"note"`
+}
+
+var protocolRank = map[string]int{"eager": 0, "compatible": 1, "sessioned": 2}
+
+// offersFor is what a worker with this effective connect.protocol offers in JoinGroup.
+func offersFor(protocol string) []string {
+	switch protocol {
+	case "eager":
+		return []string{inspect.ProtocolEager}
+	case "compatible":
+		return []string{inspect.ProtocolCompatible, inspect.ProtocolEager}
+	}
+	return []string{inspect.ProtocolSessioned, inspect.ProtocolCompatible, inspect.ProtocolEager}
+}
+
+// settingName maps a JoinGroup protocol name to its connect.protocol value.
+func settingName(joinName string) string {
+	switch joinName {
+	case inspect.ProtocolEager:
+		return "eager"
+	case inspect.ProtocolCompatible:
+		return "compatible"
+	case inspect.ProtocolSessioned:
+		return "sessioned"
+	}
+	return ""
+}
+
+// minVersionFor is the first Kafka release that knows a protocol.
+func minVersionFor(protocol string) Version {
+	switch protocol {
+	case "compatible":
+		return ver(2, 3, 0)
+	case "sessioned":
+		return ver(2, 4, 0)
+	}
+	return ver(0, 9, 0)
+}
+
+type planWorker struct {
+	name     string
+	file     *inspect.WorkerConfig
+	member   *UpgradeMember
+	version  Version
+	protocol string // effective connect.protocol; for a member without file: assumed
+	eos      string
+	assumed  bool
+}
+
+// Upgrade plans the rolling change of connect.protocol (and optionally of
+// exactly.once.source.support) to the target.
+func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
+	target := strings.ToLower(strings.TrimSpace(in.Target))
+	if _, ok := protocolRank[target]; !ok {
+		return nil, fmt.Errorf("--target %q: want eager, compatible or sessioned", in.Target)
+	}
+	eosTarget := strings.ToLower(strings.TrimSpace(in.ExactlyOnce))
+	switch eosTarget {
+	case "", "disabled", "preparing", "enabled":
+	default:
+		return nil, fmt.Errorf("--exactly-once %q: want disabled, preparing or enabled", in.ExactlyOnce)
+	}
+	if eosTarget != "" && eosTarget != "disabled" && target != "sessioned" {
+		return nil, fmt.Errorf("--exactly-once %s needs --target sessioned (fencing requests are only signed under sessioned)", eosTarget)
+	}
+	global, err := ParseVersion(in.KafkaVersion)
+	if err != nil {
+		return nil, err
+	}
+	var f Findings
+	workers := matchWorkers(in, global, target)
+	rep := &UpgradeReport{Target: target, HeldBackBy: []string{}, Workers: []UpgradeWorker{}, Steps: []UpgradeStep{}}
+	offers := func() [][]string {
+		out := make([][]string, len(workers))
+		for i, w := range workers {
+			out[i] = offersFor(w.protocol)
+		}
+		return out
+	}
+	computed := settingName(inspect.SelectProtocol(offers()))
+	rep.ProtocolNow = computed
+	if in.GroupProtocol != "" {
+		gp := in.GroupProtocol
+		rep.GroupProtocol = &gp
+		if s := settingName(in.GroupProtocol); s != "" {
+			rep.ProtocolNow = s
+		}
+	}
+	for _, w := range workers {
+		uw := UpgradeWorker{Worker: w.name, Offers: offersFor(w.protocol)}
+		if w.member != nil {
+			id := w.member.MemberID
+			uw.MemberID = &id
+		}
+		if w.version.Known {
+			s := w.version.String()
+			uw.KafkaVersion = &s
+		}
+		if w.file != nil {
+			p, e := w.protocol, w.eos
+			uw.ConnectProtocol, uw.ExactlyOnce = &p, &e
+		}
+		rep.Workers = append(rep.Workers, uw)
+	}
+	rep.Reason, rep.HeldBackBy = explainProtocol(workers, rep.ProtocolNow)
+	if in.GroupProtocol != "" && computed != "" && computed != rep.ProtocolNow {
+		rep.Reason += fmt.Sprintf(" (the worker files alone would give %s: a member offers less than its file says, or the files are not all the workers)", computed)
+	}
+	upgradeFindings(&f, workers, rep.ProtocolNow, target, eosTarget)
+
+	// Rolling plan: raise workers below the target first, then lower the
+	// ones above it, so the group never runs below min(now, target).
+	step := 0
+	emit := func(w *planWorker, setting, from, to string, atLeast *Version, note string) {
+		step++
+		s := UpgradeStep{Step: step, Worker: w.name, Setting: setting, From: from, To: to,
+			ProtocolAfter: settingName(inspect.SelectProtocol(offers())), ExactlyOnceAfter: eosSummary(workers)}
+		if atLeast != nil {
+			v := atLeast.String()
+			s.KafkaAtLeast = &v
+		}
+		if note != "" {
+			s.Note = &note
+		}
+		rep.Steps = append(rep.Steps, s)
+	}
+	// Exactly-once must be off before leaving sessioned.
+	if target != "sessioned" && anyEOS(workers) {
+		eosTarget = "disabled"
+	}
+	if protocolRank[target] < protocolRank["sessioned"] {
+		planEOS(workers, eosTarget, emit)
+	}
+	for _, w := range sortedWorkers(workers) {
+		if w.file == nil || protocolRank[w.protocol] >= protocolRank[target] {
+			continue
+		}
+		from := w.protocol
+		var atLeast *Version
+		if min := minVersionFor(target); w.version.Known && w.version.less(min) {
+			atLeast = &min
+			w.version = min
+		}
+		w.protocol = target
+		emit(w, "connect.protocol", from, target, atLeast, "")
+	}
+	for _, w := range sortedWorkers(workers) {
+		if w.file == nil || protocolRank[w.protocol] <= protocolRank[target] {
+			continue
+		}
+		from := w.protocol
+		w.protocol = target
+		emit(w, "connect.protocol", from, target, nil, "")
+	}
+	if protocolRank[target] == protocolRank["sessioned"] {
+		planEOS(workers, eosTarget, emit)
+	}
+	rep.ProtocolFinal = settingName(inspect.SelectProtocol(offers()))
+	rep.Findings = f.List()
+	rep.Summary = Summarize(rep.Findings)
+	return rep, nil
+}
+
+// planEOS adds the rolls that bring exactly.once.source.support to want
+// without ever mixing enabled with disabled.
+func planEOS(workers []*planWorker, want string, emit func(*planWorker, string, string, string, *Version, string)) {
+	if want == "" {
+		return
+	}
+	roll := func(from, to string) {
+		for _, w := range sortedWorkers(workers) {
+			if w.file == nil || w.eos != from {
+				continue
+			}
+			var atLeast *Version
+			if min := ver(3, 3, 0); to != "disabled" && w.version.Known && w.version.less(min) {
+				atLeast = &min
+				w.version = min
+			}
+			w.eos = to
+			note := ""
+			if to == "enabled" {
+				note = "second roll: start only after every worker runs preparing"
+			}
+			emit(w, "exactly.once.source.support", from, to, atLeast, note)
+		}
+	}
+	switch want {
+	case "enabled":
+		roll("disabled", "preparing")
+		roll("preparing", "enabled")
+	case "preparing":
+		roll("disabled", "preparing")
+		roll("enabled", "preparing")
+	case "disabled":
+		roll("enabled", "preparing")
+		roll("preparing", "disabled")
+	}
+}
+
+func anyEOS(workers []*planWorker) bool {
+	for _, w := range workers {
+		if w.file != nil && w.eos != "disabled" {
+			return true
+		}
+	}
+	return false
+}
+
+func eosSummary(workers []*planWorker) string {
+	count := map[string]int{}
+	n := 0
+	for _, w := range workers {
+		if w.file != nil {
+			count[w.eos]++
+			n++
+		}
+	}
+	if len(count) == 1 {
+		for k := range count {
+			return k
+		}
+	}
+	var parts []string
+	for _, k := range []string{"disabled", "preparing", "enabled"} {
+		if count[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d/%d", k, count[k], n))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sortedWorkers(ws []*planWorker) []*planWorker {
+	out := append([]*planWorker{}, ws...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// matchWorkers pairs worker files with group members (by REST host:port);
+// members without a file are kept, assumed to offer the target.
+func matchWorkers(in UpgradeInput, global Version, target string) []*planWorker {
+	var out []*planWorker
+	used := map[int]bool{}
+	for _, w := range in.Workers {
+		v := global
+		if s, ok := in.WorkerVersions[w.Path]; ok {
+			if pv, err := ParseVersion(s); err == nil && pv.Known {
+				v = pv
+			}
+		}
+		pw := &planWorker{name: w.Name(), file: w, version: v, protocol: effectiveProtocol(w, v), eos: eosOf(w)}
+		if id := WorkerIDOf(w); id != "" {
+			for i := range in.Members {
+				if !used[i] && in.Members[i].WorkerID == id {
+					used[i] = true
+					m := in.Members[i]
+					pw.member = &m
+					break
+				}
+			}
+		}
+		out = append(out, pw)
+	}
+	for i := range in.Members {
+		if used[i] {
+			continue
+		}
+		m := in.Members[i]
+		name := m.WorkerID
+		if name == "" {
+			name = m.MemberID
+		}
+		out = append(out, &planWorker{name: name, member: &m, protocol: target, eos: "disabled", assumed: true, version: global})
+	}
+	return out
+}
+
+// WorkerIDOf is the worker id (advertised host:port) a worker file gives its
+// worker, or "" when the file does not say.
+func WorkerIDOf(w *inspect.WorkerConfig) string {
+	host := w.Str("rest.advertised.host.name")
+	port := w.Str("rest.advertised.port")
+	if host == "" || port == "" {
+		for _, l := range append(w.List("rest.advertised.listener"), w.List("listeners")...) {
+			if i := strings.Index(l, "://"); i >= 0 {
+				hp := l[i+3:]
+				if h, p, ok := strings.Cut(hp, ":"); ok {
+					if host == "" {
+						host = h
+					}
+					if port == "" {
+						port = p
+					}
+				}
+			}
+		}
+	}
+	if host == "" || port == "" {
+		return ""
+	}
+	return host + ":" + port
+}
+
+// explainProtocol applies the broker's selection rule and names the workers
+// that keep the group below sessioned.
+func explainProtocol(workers []*planWorker, now string) (string, []string) {
+	held := []string{}
+	best := "sessioned"
+	for _, w := range workers {
+		if protocolRank[w.protocol] < protocolRank[best] {
+			best = w.protocol
+		}
+	}
+	for _, w := range sortedWorkers(workers) {
+		if w.protocol == best && best != "sessioned" && !w.assumed {
+			held = append(held, w.name)
+		}
+	}
+	reason := "the broker selects the protocol every member offers, each member voting for its first such choice"
+	switch {
+	case len(workers) == 0:
+		reason = "no workers known"
+	case now == "sessioned":
+		reason += "; every worker offers sessioned"
+	case len(held) > 0:
+		reason += fmt.Sprintf("; %s offer%s at most %s (%s)", strings.Join(held, ", "), plural(len(held)), best, offersText(best))
+	}
+	return reason, held
+}
+
+func offersText(p string) string { return "offers " + strings.Join(offersFor(p), ", ") }
+
+func plural(n int) string {
+	if n == 1 {
+		return "s"
+	}
+	return ""
+}
+
+// upgradeFindings applies P2, P3, P4, P5, P11, P12, P13.
+func upgradeFindings(f *Findings, workers []*planWorker, now, target, eosTarget string) {
+	anySessioned := false
+	for _, w := range workers {
+		if w.protocol == "sessioned" && !w.assumed {
+			anySessioned = true
+		}
+	}
+	var files []*inspect.WorkerConfig
+	versions := map[*inspect.WorkerConfig]Version{}
+	for _, w := range sortedWorkers(workers) {
+		if w.assumed {
+			f.Add("P13", w.name, fmt.Sprintf("member %s has no worker file; assumed to offer %s", w.member.MemberID, target),
+				map[string]any{"member_id": w.member.MemberID, "metadata_version": w.member.MetadataVersion})
+			continue
+		}
+		files = append(files, w.file)
+		versions[w.file] = w.version
+		reason := "connect.protocol=eager"
+		if w.version.Known && w.version.less(ver(2, 3, 0)) {
+			reason = "Kafka " + w.version.String() + " (before 2.3.0)"
+		}
+		if w.protocol == "eager" {
+			f.Add("P2", w.name, w.name+" offers only default: "+reason, map[string]any{"connect.protocol": w.protocol})
+		}
+		if w.protocol == "compatible" && anySessioned {
+			f.Add("P3", w.name, w.name+" offers compatible while other workers offer sessioned", map[string]any{"connect.protocol": w.protocol})
+		}
+		if w.eos != "disabled" && now != "sessioned" {
+			fd := f.Add("P4", w.name, fmt.Sprintf("exactly.once.source.support=%s while the group runs %s", w.eos, now),
+				map[string]any{"exactly.once.source.support": w.eos, "group_protocol": now})
+			if !w.version.Known {
+				s := "3.3.0 and later"
+				fd.AppliesTo = &s
+			}
+		}
+		if min := minVersionFor(target); w.version.Known && w.version.less(min) {
+			f.Add("P12", w.name, fmt.Sprintf("%s runs Kafka %s; %s needs %s or later", w.name, w.version, target, min),
+				map[string]any{"kafka_version": w.version.String(), "needs": min.String()})
+		}
+		if eosTarget != "" && eosTarget != "disabled" && w.version.Known && w.version.less(ver(3, 3, 0)) {
+			f.Add("P12", w.name, fmt.Sprintf("%s runs Kafka %s; exactly-once source needs 3.3.0 or later", w.name, w.version),
+				map[string]any{"kafka_version": w.version.String(), "needs": "3.3.0"})
+		}
+	}
+	// EOS consistency is shared with check timeouts.
+	var cf Findings
+	checkAcrossWorkers(&cf, files, versions)
+	for _, fd := range cf.list {
+		if fd.Rule == "P5" || fd.Rule == "P11" {
+			f.list = append(f.list, fd)
+		}
+	}
+}

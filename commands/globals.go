@@ -1,0 +1,331 @@
+package commands
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/connectscope/connectscope/format"
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/urfave/cli/v2"
+)
+
+// Globals are the global flags after the worker config file and the
+// environment have been laid under them. Commands read these, never the flags.
+type Globals struct {
+	// Bootstrap is -b, or the first worker config's bootstrap.servers. Empty
+	// means nothing live was asked for.
+	Bootstrap []string
+	// WorkerConfigs are the --worker-config files (globs expanded), parsed, in
+	// the order given. Connection settings and names come from the first.
+	WorkerConfigs []*inspect.WorkerConfig
+	Group         string
+	Topics        inspect.TopicNames
+	From          string // --from FILE; "" = read live
+	Output        string // table, wide, json, jsonl, yaml, schema (or a command's own format)
+	JQ            string
+	ShowSecrets   bool
+	NoColor       bool
+	Timeout       time.Duration
+	TLS           TLSOptions
+	SASL          SASLOptions
+	// Isolation is read_committed or read_uncommitted: --isolation, else what
+	// the workers use (exactly.once.source.support=enabled means committed).
+	Isolation string
+
+	explicit map[string]bool // flags given on the command line or in the environment
+}
+
+// TLSOptions are the --tls* flags.
+type TLSOptions struct {
+	Enabled            bool
+	CAFile             string
+	CertFile, KeyFile  string
+	ServerName         string
+	InsecureSkipVerify bool
+}
+
+// SASLOptions are the --sasl-* flags.
+type SASLOptions struct {
+	Mechanism string // PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512 (upper-cased); "" = none
+	User      string
+	Password  string
+}
+
+// Explicit reports whether a global flag was given (on the command line or
+// through its environment variable), as opposed to a default or a value taken
+// from the worker config.
+func (g Globals) Explicit(flag string) bool { return g.explicit[flag] }
+
+// Live reports whether the command should read a live cluster.
+func (g Globals) Live() bool { return g.From == "" && len(g.Bootstrap) > 0 }
+
+// FormatOptions are the options every command's output goes through.
+func (g Globals) FormatOptions() format.Options {
+	return format.Options{Output: g.Output, JQ: g.JQ, NoColor: g.NoColor}
+}
+
+// globalsFrom resolves the global flags for the command running in c: a flag
+// typed after the command name beats one typed before it, which beats the
+// environment, which beats the worker config file, which beats the default.
+func globalsFrom(c *cli.Context) (Globals, error) {
+	r := flagResolver{c: c}
+	g := Globals{
+		Bootstrap:   splitList([]string{r.string(flagBootstrap)}),
+		Group:       r.string(flagGroup),
+		Topics:      inspect.TopicNames{Config: r.string(flagConfigTopic), Offset: r.string(flagOffsetTopic), Status: r.string(flagStatusTopic)},
+		From:        r.string(flagFrom),
+		Output:      r.string(flagOutput),
+		JQ:          r.string(flagJQ),
+		ShowSecrets: r.bool(flagShowSecrets),
+		NoColor:     r.bool(flagNoColor) || os.Getenv("NO_COLOR") != "",
+		Timeout:     r.duration(flagTimeout),
+		TLS: TLSOptions{
+			Enabled:            r.bool(flagTLS),
+			CAFile:             r.string(flagTLSCA),
+			CertFile:           r.string(flagTLSCert),
+			KeyFile:            r.string(flagTLSKey),
+			ServerName:         r.string(flagTLSServerName),
+			InsecureSkipVerify: r.bool(flagTLSInsecure),
+		},
+		SASL: SASLOptions{
+			Mechanism: strings.ToUpper(r.string(flagSASLMechanism)),
+			User:      r.string(flagSASLUser),
+			Password:  r.string(flagSASLPassword),
+		},
+		Isolation: r.string(flagIsolation),
+		explicit:  map[string]bool{},
+	}
+	for _, f := range globalFlags(false) {
+		name := f.Names()[0]
+		if r.isSet(name) {
+			g.explicit[name] = true
+		}
+	}
+	if err := g.validate(); err != nil {
+		return g, err
+	}
+	if err := g.loadWorkerConfigs(r.strings(flagWorkerConfig)); err != nil {
+		return g, err
+	}
+	if g.Isolation == "" {
+		eos := ""
+		if len(g.WorkerConfigs) > 0 {
+			eos = g.WorkerConfigs[0].ExactlyOnceSourceSupport
+		}
+		g.Isolation = inspect.IsolationFor(eos)
+	}
+	return g, nil
+}
+
+// validate rejects flag values and combinations that cannot work, before
+// anything is read.
+func (g Globals) validate() error {
+	// A command's own formats (plan's mermaid) pass here; format.Write
+	// rejects them, listing what that result offers, if it does not.
+	if !slices.Contains(customOutputs, g.Output) {
+		if err := format.CheckOutput(g.Output); err != nil {
+			return err
+		}
+	}
+	if g.JQ != "" {
+		if _, err := format.CompileJQ(g.JQ); err != nil {
+			return err
+		}
+		if g.explicit[flagOutput] && g.Output != format.OutputJSON && g.Output != format.OutputJSONL {
+			return UsageErrorf("--jq prints values of the JSON output; it cannot be combined with -o %s", g.Output)
+		}
+	}
+	if g.From != "" {
+		for _, f := range []string{flagBootstrap, flagTLS, flagTLSCA, flagTLSCert, flagTLSKey, flagSASLMechanism, flagSASLUser, flagIsolation} {
+			if g.explicit[f] {
+				return UsageErrorf("--from reads a file; it cannot be combined with --%s, which is for live clusters", f)
+			}
+		}
+	}
+	if g.Timeout <= 0 {
+		return UsageErrorf("--timeout must be positive, not %s", g.Timeout)
+	}
+	if (g.TLS.CertFile == "") != (g.TLS.KeyFile == "") {
+		return UsageErrorf("--tls-cert and --tls-key go together")
+	}
+	switch g.SASL.Mechanism {
+	case "", "PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512":
+	default:
+		return UsageErrorf("--sasl-mechanism %q is not supported: use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512", g.SASL.Mechanism)
+	}
+	if g.SASL.Mechanism == "" && (g.SASL.User != "" || g.SASL.Password != "") && !g.explicit[flagWorkerConfig] {
+		return UsageErrorf("--sasl-user and --sasl-password need --sasl-mechanism")
+	}
+	switch g.Isolation {
+	case "", inspect.ReadCommitted, inspect.ReadUncommitted:
+	default:
+		return UsageErrorf("--isolation %q: use %s or %s", g.Isolation, inspect.ReadCommitted, inspect.ReadUncommitted)
+	}
+	return nil
+}
+
+// loadWorkerConfigs reads the --worker-config files and takes from the first
+// whatever the flags left unset.
+func (g *Globals) loadWorkerConfigs(patterns []string) error {
+	if len(patterns) == 0 {
+		return nil
+	}
+	paths, err := inspect.ExpandWorkerConfigPaths(patterns)
+	if err != nil {
+		return InputError(err)
+	}
+	for _, p := range paths {
+		w, err := inspect.LoadWorkerConfig(p)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				return InputError(err) // missing or unreadable
+			}
+			return Exit(ExitUsage, err) // read, but not a properties file we can use
+		}
+		g.WorkerConfigs = append(g.WorkerConfigs, w)
+	}
+	first := g.WorkerConfigs[0]
+	if !g.explicit[flagBootstrap] && g.From == "" {
+		g.Bootstrap = first.BootstrapServers
+	}
+	if !g.explicit[flagGroup] && first.GroupID != "" {
+		g.Group = first.GroupID
+	}
+	names := first.TopicNames()
+	if !g.explicit[flagConfigTopic] {
+		g.Topics.Config = names.Config
+	}
+	if !g.explicit[flagOffsetTopic] {
+		g.Topics.Offset = names.Offset
+	}
+	if !g.explicit[flagStatusTopic] {
+		g.Topics.Status = names.Status
+	}
+	return nil
+}
+
+// ConnOptions are the connection settings for a live read: the flags laid
+// over the first worker config's security settings. Errors (a JKS store, a
+// config-provider reference, an unsupported SASL mechanism) are usage errors
+// worded by the worker config reader.
+func (g Globals) ConnOptions() (inspect.ConnOptions, error) {
+	o := inspect.ConnOptions{
+		Bootstrap:          g.Bootstrap,
+		TLS:                g.TLS.Enabled || g.TLS.CAFile != "" || g.TLS.CertFile != "" || g.TLS.InsecureSkipVerify || g.TLS.ServerName != "",
+		CAFile:             g.TLS.CAFile,
+		CertFile:           g.TLS.CertFile,
+		KeyFile:            g.TLS.KeyFile,
+		ServerName:         g.TLS.ServerName,
+		InsecureSkipVerify: g.TLS.InsecureSkipVerify,
+		SASLMechanism:      g.SASL.Mechanism,
+		SASLUser:           g.SASL.User,
+		SASLPassword:       g.SASL.Password,
+		Timeout:            g.Timeout,
+	}
+	if len(g.WorkerConfigs) == 0 {
+		return o, nil
+	}
+	w := g.WorkerConfigs[0]
+	if !g.explicit[flagBootstrap] {
+		servers, err := w.Bootstrap()
+		if err != nil {
+			return o, Exit(ExitUsage, err)
+		}
+		o.Bootstrap = servers
+	}
+	if w.UsesTLS() && !g.explicit[flagTLS] {
+		o.TLS = true
+	}
+	if o.TLS {
+		m, err := w.TLSMaterial()
+		if err != nil {
+			return o, Exit(ExitUsage, err)
+		}
+		if o.CAFile == "" && len(m.CAPEM) > 0 {
+			o.CAPEM = m.CAPEM
+		}
+		if o.CertFile == "" && len(m.CertPEM) > 0 {
+			o.CertPEM, o.KeyPEM = m.CertPEM, m.KeyPEM
+		}
+	}
+	if w.UsesSASL() && o.SASLMechanism == "" {
+		mech, user, pass, err := w.SASLCredentials()
+		if err != nil {
+			return o, Exit(ExitUsage, err)
+		}
+		o.SASLMechanism, o.SASLUser, o.SASLPassword = mech, user, pass
+	}
+	return o, nil
+}
+
+// splitList accepts both repeated and comma-separated values.
+func splitList(in []string) []string {
+	var out []string
+	for _, v := range in {
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// customOutputs are output formats some command offers besides the built-in
+// ones (its result implements format.Extra); -o accepts them everywhere and
+// format.Write rejects them for results that do not offer them.
+var customOutputs = []string{"mermaid"}
+
+// flagResolver finds the value of a global flag in the nearest command of
+// the chain that has it set. The application's copy also holds the
+// environment and the default.
+type flagResolver struct{ c *cli.Context }
+
+func (r flagResolver) ctx(name string) *cli.Context {
+	lineage := r.c.Lineage()
+	var root *cli.Context
+	for _, ctx := range lineage {
+		if ctx.Command == nil || ctx.App == nil || !hasGlobalFlag(ctx.App, ctx.Command, name) {
+			continue
+		}
+		root = ctx
+		if ctx.IsSet(name) {
+			return ctx
+		}
+	}
+	if root == nil {
+		return r.c
+	}
+	return root
+}
+
+func (r flagResolver) isSet(name string) bool       { return r.ctx(name).IsSet(name) }
+func (r flagResolver) string(name string) string    { return r.ctx(name).String(name) }
+func (r flagResolver) bool(name string) bool        { return r.ctx(name).Bool(name) }
+func (r flagResolver) strings(name string) []string { return r.ctx(name).StringSlice(name) }
+func (r flagResolver) duration(name string) time.Duration {
+	return r.ctx(name).Duration(name)
+}
+
+// hasGlobalFlag reports whether cmd carries connectscope's own copy of the
+// global flag (and not a flag of its own that happens to share the name, like
+// a command whose -o names an output file).
+func hasGlobalFlag(app *cli.App, cmd *cli.Command, name string) bool {
+	ours, _ := app.Metadata[globalFlagsKey].(map[cli.Flag]bool)
+	for _, f := range cmd.Flags {
+		if !ours[f] {
+			continue
+		}
+		for _, n := range f.Names() {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
+}

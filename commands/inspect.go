@@ -1,0 +1,179 @@
+package commands
+
+import (
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/urfave/cli/v2"
+)
+
+const flagConnector = "connector"
+
+func connectorFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagConnector, Usage: "only this connector `NAME` (records of all are still read and counted)"}
+}
+
+func init() {
+	register(&cli.Command{
+		Name:  "inspect",
+		Usage: "show what Connect stores: configs, status, offsets, connectors, members",
+		Description: "Examples:\n" +
+			"  connectscope inspect connectors --from examples/cluster.snapshot.json\n" +
+			"  connectscope inspect configs --from dump.jsonl -o json --jq '.connectors[] | select(.consistent|not) | .name'\n" +
+			"  connectscope inspect status --from dump.jsonl -o wide\n" +
+			"  connectscope inspect offsets --from dump.jsonl --connector orders\n" +
+			"  connectscope -b broker:9092 inspect members",
+		Subcommands: []*cli.Command{
+			{
+				Name:   "configs",
+				Usage:  "connector and task configs, target states, commits and consistency (config topic)",
+				Flags:  []cli.Flag{connectorFlag()},
+				Action: action(runInspectConfigs),
+			},
+			{
+				Name:   "status",
+				Usage:  "connector, task and topic statuses (status topic)",
+				Flags:  []cli.Flag{connectorFlag()},
+				Action: action(runInspectStatus),
+			},
+			{
+				Name:   "offsets",
+				Usage:  "source connector offsets (offsets topic)",
+				Flags:  []cli.Flag{connectorFlag()},
+				Action: action(runInspectOffsets),
+			},
+			{
+				Name:   "connectors",
+				Usage:  "one line per connector: class, type, target and actual state, tasks, consistency",
+				Flags:  []cli.Flag{connectorFlag()},
+				Action: action(runInspectConnectors),
+			},
+			{
+				Name:   "members",
+				Usage:  "the Connect group: protocol, leader, and what each worker owns and was assigned",
+				Action: action(runInspectMembers),
+			},
+		},
+	})
+}
+
+// topicsOf is the dataset's records split by topic, with the records that
+// fit no topic (and input entries that never became records) turned into
+// problems, so every view accounts for everything it could have shown.
+type topicsOf struct {
+	config, status, offsets []inspect.Record
+	unplaced                []inspect.Problem
+	names                   inspect.TopicNames
+	inputProblems           []inspect.Problem
+}
+
+func splitDataset(ds *inspect.Dataset) topicsOf {
+	cfg, st, off, unknown := inspect.SplitTopics(ds.Records, ds.Topics)
+	return topicsOf{config: cfg, status: st, offsets: off, unplaced: inspect.UnclassifiedProblems(unknown), names: ds.Topics, inputProblems: ds.Problems}
+}
+
+// extraProblems are the problems a view on topics must also report: records
+// that fit no topic, and bad input entries of these topics or of none known.
+func (t topicsOf) extraProblems(topics ...string) []inspect.Problem {
+	out := append([]inspect.Problem{}, t.unplaced...)
+	known := map[string]bool{t.names.Config: true, t.names.Status: true, t.names.Offset: true}
+	mine := map[string]bool{}
+	for _, n := range topics {
+		mine[n] = true
+	}
+	for _, p := range t.inputProblems {
+		if mine[p.Topic] || !known[p.Topic] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func addProblems(counts *inspect.RecordCounts, problems *[]inspect.Problem, extra []inspect.Problem) {
+	counts.Read += len(extra)
+	counts.Problems += len(extra)
+	*problems = append(*problems, extra...)
+}
+
+func decodeOptions(c *cli.Context, g Globals, topic string) inspect.DecodeOptions {
+	return inspect.DecodeOptions{ShowSecrets: g.ShowSecrets, Topic: topic, Connector: c.String(flagConnector)}
+}
+
+func runInspectConfigs(c *cli.Context, g Globals) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	ds, err := loadDataset(c, g)
+	if err != nil {
+		return err
+	}
+	t := splitDataset(ds)
+	res := inspect.DecodeConfigs(t.config, decodeOptions(c, g, ds.Topics.Config))
+	addProblems(&res.Records, &res.Problems, t.extraProblems(ds.Topics.Config))
+	return emit(c, g, res)
+}
+
+func runInspectStatus(c *cli.Context, g Globals) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	ds, err := loadDataset(c, g)
+	if err != nil {
+		return err
+	}
+	t := splitDataset(ds)
+	res := inspect.DecodeStatus(t.status, decodeOptions(c, g, ds.Topics.Status))
+	addProblems(&res.Records, &res.Problems, t.extraProblems(ds.Topics.Status))
+	return emit(c, g, res)
+}
+
+func runInspectOffsets(c *cli.Context, g Globals) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	ds, err := loadDataset(c, g)
+	if err != nil {
+		return err
+	}
+	t := splitDataset(ds)
+	res := inspect.DecodeOffsets(t.offsets, decodeOptions(c, g, ds.Topics.Offset))
+	addProblems(&res.Records, &res.Problems, t.extraProblems(ds.Topics.Offset))
+	return emit(c, g, res)
+}
+
+func runInspectConnectors(c *cli.Context, g Globals) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	ds, err := loadDataset(c, g)
+	if err != nil {
+		return err
+	}
+	t := splitDataset(ds)
+	cfg := inspect.DecodeConfigs(t.config, decodeOptions(c, g, ds.Topics.Config))
+	st := inspect.DecodeStatus(t.status, decodeOptions(c, g, ds.Topics.Status))
+	res := inspect.Connectors(cfg, st)
+	if name := c.String(flagConnector); name != "" {
+		kept := res.Connectors[:0]
+		for _, s := range res.Connectors {
+			if s.Name == name {
+				kept = append(kept, s)
+			}
+		}
+		res.Connectors = kept
+	}
+	addProblems(&res.Records, &res.Problems, t.extraProblems(ds.Topics.Config, ds.Topics.Status))
+	return emit(c, g, res)
+}
+
+func runInspectMembers(c *cli.Context, g Globals) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	ds, err := loadDataset(c, g)
+	if err != nil {
+		return err
+	}
+	if ds.Group == nil && g.From != "" {
+		return UsageErrorf("%s holds no Connect group description (a kcat dump holds topic records only); inspect members needs a snapshot file or a live cluster", g.From)
+	}
+	return emit(c, g, inspect.Members(ds.Group))
+}

@@ -1,0 +1,359 @@
+package commands
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/connectscope/connectscope/plan"
+	"github.com/urfave/cli/v2"
+)
+
+func init() { register(planCommand()) }
+
+// Flag names of the plan commands.
+const (
+	flagSynthetic      = "synthetic"
+	flagKafkaVersion   = "kafka-version"
+	flagJDK            = "jdk"
+	flagProtocol       = "protocol"
+	flagMaxDelay       = "max-delay"
+	flagRoundTime      = "round-time"
+	flagSessionTimeout = "session-timeout"
+	flagStop           = "stop"
+)
+
+func planCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "plan",
+		Usage: "dry-run the Connect assignor: replay scenarios, preview joins, leaves, connector changes and rolling restarts",
+		Description: "The what-if plans start from --from FILE (a snapshot or kcat dump with the group) or --synthetic, and\n" +
+			"print every rebalance round under the group's cooperative protocol and under eager, side by side.",
+		Subcommands: []*cli.Command{
+			planReplayCommand(),
+			planJoinCommand(),
+			planLeaveCommand(),
+			planConnectorCommand(),
+			planRollingRestartCommand(),
+		},
+	}
+}
+
+func planReplayCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "replay",
+		Usage:     "replay a scenario file (scenario-format 1) through the assignor, round by round",
+		ArgsUsage: "FILE",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: flagKafkaVersion, Usage: "replay the assignor of this Kafka `VERSION` (e.g. 3.3, 2.6.1; default: current 3.9 behaviour)"},
+			&cli.IntFlag{Name: flagJDK, Value: 17, Usage: "JDK `MAJOR` version whose HashSet sizing decides some tie-breaks (17 as the test vectors; 19+ differs)"},
+		},
+		Action: action(func(c *cli.Context, g Globals) error {
+			path, kafkaVersion, jdk := c.Args().First(), c.String(flagKafkaVersion), c.Int(flagJDK)
+			if c.NArg() > 1 {
+				// urfave/cli stops parsing flags at FILE; the issue's
+				// `plan replay FILE -o json` puts them after it.
+				if err := trailingReplayFlags(c.Args().Slice()[1:], &g, &kafkaVersion, &jdk); err != nil {
+					return err
+				}
+			}
+			if c.NArg() == 0 {
+				return UsageErrorf("plan replay takes one scenario FILE")
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return InputError(fmt.Errorf("reading scenario: %w", err))
+			}
+			sc, err := plan.ParseScenario(data)
+			if err != nil {
+				return Exit(ExitUsage, fmt.Errorf("%s: %w", path, err))
+			}
+			res, err := plan.Replay(sc, plan.ReplayOptions{KafkaVersion: kafkaVersion, JDK: jdk})
+			if err != nil {
+				return Exit(ExitUsage, fmt.Errorf("%s: %w", path, err))
+			}
+			return emit(c, g, res)
+		}),
+	}
+}
+
+// trailingReplayFlags reads the output and assignor flags given after the
+// scenario FILE, which urfave/cli leaves as arguments.
+func trailingReplayFlags(args []string, g *Globals, kafkaVersion *string, jdk *int) error {
+	fs := flag.NewFlagSet("plan replay", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&g.Output, flagOutput, g.Output, "")
+	fs.StringVar(&g.Output, "o", g.Output, "")
+	fs.StringVar(&g.JQ, flagJQ, g.JQ, "")
+	fs.BoolVar(&g.NoColor, flagNoColor, g.NoColor, "")
+	fs.StringVar(kafkaVersion, flagKafkaVersion, *kafkaVersion, "")
+	fs.IntVar(jdk, flagJDK, *jdk, "")
+	if err := fs.Parse(args); err != nil {
+		return UsageErrorf("plan replay: %v (after FILE only -o, --jq, --no-color, --kafka-version and --jdk are read)", err)
+	}
+	if fs.NArg() > 0 {
+		return UsageErrorf("plan replay takes one scenario FILE; unexpected %q", fs.Arg(0))
+	}
+	return nil
+}
+
+// planCommonFlags are the flags every what-if plan takes.
+func planCommonFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: flagSynthetic, Usage: "plan on a made-up cluster `SPEC`: workers=N,connectors=M[,tasks=K][,skew=S] (skew 0..1 moves that share of everyone's work to w1)"},
+		&cli.StringFlag{Name: flagKafkaVersion, Usage: "assignor of this Kafka `VERSION` (default: current 3.9 behaviour)"},
+		&cli.IntFlag{Name: flagJDK, Value: 17, Usage: "JDK `MAJOR` version of the leader (HashSet sizing tie-breaks)"},
+		&cli.StringFlag{Name: flagProtocol, Usage: "the group's protocol `NAME`: eager|compatible|sessioned (default: the group's selected protocol, else the worker config's connect.protocol, else sessioned); both eager and cooperative are always shown"},
+		&cli.StringFlag{Name: flagMaxDelay, Usage: "scheduled.rebalance.max.delay.ms as a `DURATION` (5m) or ms (default: the worker config's, else 300000)"},
+		&cli.StringFlag{Name: flagRoundTime, Value: "2s", Usage: "how long one rebalance round takes (join, sync, stopping and starting work), `DURATION`"},
+		&cli.StringFlag{Name: flagSessionTimeout, Usage: "session.timeout.ms as a `DURATION`: how long the group takes to notice a crashed worker (default: the worker config's, else 10s)"},
+	}
+}
+
+func planJoinCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "join",
+		Usage: "preview workers joining the group",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "add", Required: true, Usage: "`N` new workers, or their member ids NAME,NAME,..."},
+		}, planCommonFlags()...),
+		Action: action(func(c *cli.Context, g Globals) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			state, opts, err := planInputs(c, g)
+			if err != nil {
+				return err
+			}
+			add := strings.TrimSpace(c.String("add"))
+			var names []string
+			if n, err := strconv.Atoi(add); err == nil {
+				if n <= 0 || n > 10000 {
+					return UsageErrorf("--add: want 1 to 10000 workers or a list of names, got %d", n)
+				}
+				names = plan.NewWorkerNames(state, n)
+			} else {
+				names = splitList([]string{add})
+			}
+			res, err := plan.JoinPlan(state, opts, names)
+			if err != nil {
+				return Exit(ExitUsage, err)
+			}
+			return emit(c, g, res)
+		}),
+	}
+}
+
+func planLeaveCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "leave",
+		Usage: "preview a worker leaving: the lost work held for the delay, and what happens if it returns or not",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "worker", Required: true, Usage: "the leaving worker: member id, client id, REST URL or HOST:PORT (`W`)"},
+			&cli.StringFlag{Name: "returns-after", Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`"},
+			&cli.StringFlag{Name: flagStop, Value: plan.StopClean, Usage: "how it goes: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"},
+		}, planCommonFlags()...),
+		Action: action(func(c *cli.Context, g Globals) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			state, opts, err := planInputs(c, g)
+			if err != nil {
+				return err
+			}
+			var back *int64
+			if c.IsSet("returns-after") {
+				ms, err := parseDurationMs("--returns-after", c.String("returns-after"))
+				if err != nil {
+					return err
+				}
+				back = &ms
+			}
+			res, err := plan.LeavePlan(state, opts, c.String("worker"), c.String(flagStop), back)
+			if err != nil {
+				return Exit(ExitUsage, err)
+			}
+			return emit(c, g, res)
+		}),
+	}
+}
+
+func planConnectorCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "connector",
+		Usage: "preview changing task counts, adding or removing connectors",
+		Flags: append([]cli.Flag{
+			&cli.StringSliceFlag{Name: "set", Usage: "change a connector's task count, `NAME=TASKS` (repeatable)"},
+			&cli.StringSliceFlag{Name: "add", Usage: "create a connector with TASKS tasks, `NAME=TASKS` (repeatable)"},
+			&cli.StringSliceFlag{Name: "remove", Usage: "delete a connector `NAME` (repeatable)"},
+		}, planCommonFlags()...),
+		Action: action(func(c *cli.Context, g Globals) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			set, err := parseNameTasks("--set", c.StringSlice("set"))
+			if err != nil {
+				return err
+			}
+			add, err := parseNameTasks("--add", c.StringSlice("add"))
+			if err != nil {
+				return err
+			}
+			state, opts, err := planInputs(c, g)
+			if err != nil {
+				return err
+			}
+			res, err := plan.ConnectorPlan(state, opts, plan.ConnectorChange{Set: set, Add: add, Remove: splitList(c.StringSlice("remove"))})
+			if err != nil {
+				return Exit(ExitUsage, err)
+			}
+			return emit(c, g, res)
+		}),
+	}
+}
+
+func planRollingRestartCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "rolling-restart",
+		Usage: "preview restarting every worker one at a time: a timeline over the whole roll",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "restart-time", Required: true, Usage: "how long a worker is away, from stop to rejoin, `DURATION`"},
+			&cli.StringFlag{Name: "order", Usage: "restart order `W1,W2,...` (default: members in group order, the leader last)"},
+			&cli.StringFlag{Name: flagStop, Value: plan.StopClean, Usage: "how each worker stops: clean (LeaveGroup) or crash (noticed after the session timeout)"},
+		}, planCommonFlags()...),
+		Action: action(func(c *cli.Context, g Globals) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			restart, err := parseDurationMs("--restart-time", c.String("restart-time"))
+			if err != nil {
+				return err
+			}
+			state, opts, err := planInputs(c, g)
+			if err != nil {
+				return err
+			}
+			res, err := plan.RollingRestartPlan(state, opts, restart, c.String(flagStop), splitList([]string{c.String("order")}))
+			if err != nil {
+				return Exit(ExitUsage, err)
+			}
+			return emit(c, g, res)
+		}),
+	}
+}
+
+// planInputs resolves the starting state (--synthetic or the dataset) and
+// the assignor and time settings: flag, else worker config, else default.
+func planInputs(c *cli.Context, g Globals) (plan.ClusterState, plan.PlanOptions, error) {
+	var state plan.ClusterState
+	if spec := c.String(flagSynthetic); c.IsSet(flagSynthetic) {
+		if g.From != "" {
+			return state, plan.PlanOptions{}, UsageErrorf("--synthetic and --from both give the starting state; use one")
+		}
+		s, err := plan.ParseSynthetic(spec)
+		if err != nil {
+			return state, plan.PlanOptions{}, Exit(ExitUsage, err)
+		}
+		state = plan.SyntheticState(s)
+	} else {
+		ds, err := loadDataset(c, g)
+		if err != nil {
+			return state, plan.PlanOptions{}, err
+		}
+		state, err = plan.StateFromDataset(ds)
+		if err != nil {
+			return state, plan.PlanOptions{}, Exit(ExitUsage, err)
+		}
+	}
+	opts := plan.PlanOptions{KafkaVersion: c.String(flagKafkaVersion), JDK: c.Int(flagJDK)}
+	worker := func(key string) string {
+		if len(g.WorkerConfigs) == 0 {
+			return ""
+		}
+		return strings.TrimSpace(g.WorkerConfigs[0].Props[key])
+	}
+	switch p := strings.ToLower(c.String(flagProtocol)); p {
+	case "eager", "default", "compatible", "sessioned":
+		opts.Protocol = p
+	case "":
+		if state.Protocol == "" {
+			opts.Protocol = strings.ToLower(worker("connect.protocol"))
+		}
+	default:
+		return state, opts, UsageErrorf("--protocol: want eager, compatible or sessioned, got %q", p)
+	}
+	var err error
+	if opts.MaxDelayMs, err = msSetting(c, flagMaxDelay, worker("scheduled.rebalance.max.delay.ms"), plan.DefaultMaxDelayMs); err != nil {
+		return state, opts, err
+	}
+	if opts.SessionTimeoutMs, err = msSetting(c, flagSessionTimeout, worker("session.timeout.ms"), plan.DefaultSessionTimeoutMs); err != nil {
+		return state, opts, err
+	}
+	if opts.RoundTimeMs, err = parseDurationMs("--"+flagRoundTime, c.String(flagRoundTime)); err != nil {
+		return state, opts, err
+	}
+	if _, err := plan.NewSim(plan.SimConfig{Protocol: "sessioned", MaxDelayMs: opts.MaxDelayMs, KafkaVersion: opts.KafkaVersion, JDK: opts.JDK}); err != nil {
+		return state, opts, UsageErrorf("--%s/--%s: %v", flagKafkaVersion, flagMaxDelay, err)
+	}
+	return state, opts, nil
+}
+
+// msSetting is a duration flag, else the worker config's value in ms, else def.
+func msSetting(c *cli.Context, flag, fromWorker string, def int64) (int64, error) {
+	if c.IsSet(flag) {
+		return parseDurationMs("--"+flag, c.String(flag))
+	}
+	if fromWorker != "" {
+		v, err := strconv.ParseInt(fromWorker, 10, 64)
+		if err != nil || v < 0 {
+			return 0, UsageErrorf("--%s: the worker config's value %q is not a number of ms; give the flag", flag, fromWorker)
+		}
+		return v, nil
+	}
+	return def, nil
+}
+
+// parseDurationMs accepts a Go duration (90s, 5m, 1m30s) or a plain number
+// of milliseconds.
+func parseDurationMs(flag, s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n < 0 {
+			return 0, UsageErrorf("%s: must not be negative, got %s", flag, s)
+		}
+		return n, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, UsageErrorf("%s: want a duration like 90s or 5m, or milliseconds, got %q", flag, s)
+	}
+	if d < 0 {
+		return 0, UsageErrorf("%s: must not be negative, got %s", flag, s)
+	}
+	return d.Milliseconds(), nil
+}
+
+// parseNameTasks reads NAME=TASKS values.
+func parseNameTasks(flag string, vals []string) (map[string]int, error) {
+	out := map[string]int{}
+	for _, v := range splitList(vals) {
+		name, n, ok := strings.Cut(v, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			return nil, UsageErrorf("%s: want NAME=TASKS, got %q", flag, v)
+		}
+		tasks, err := strconv.Atoi(strings.TrimSpace(n))
+		if err != nil || tasks < 0 {
+			return nil, UsageErrorf("%s %s: TASKS must be a non-negative integer, got %q", flag, name, n)
+		}
+		if _, dup := out[name]; dup {
+			return nil, UsageErrorf("%s: %s given twice", flag, name)
+		}
+		out[name] = tasks
+	}
+	return out, nil
+}

@@ -1,0 +1,36 @@
+package commands
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the test binary act as connectscope inside scripts.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"connectscope": func() {
+			os.Exit(Main(os.Args, StdStreams(), BuildInfo{Version: "v0.0.0-script"}))
+		},
+	})
+}
+
+// TestScripts runs the end-to-end stories in testdata/script. With -update,
+// cmp failures rewrite the expected files inside the .txtar (review the diff).
+func TestScripts(t *testing.T) {
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:           filepath.Join("testdata", "script"),
+		UpdateScripts: *update,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("REPO", repo) // for examples/; scripts copy what they read
+			env.Setenv("NO_COLOR", "")
+			return nil
+		},
+	})
+}

@@ -1,0 +1,278 @@
+package format
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// sample is a small result shaped like connectscope's: nested lists, a map,
+// a null, strings YAML must quote, and a multi-line trace.
+type sample struct {
+	Topic      string            `json:"topic"`
+	Connectors []sampleConnector `json:"connectors"`
+	Counts     map[string]int    `json:"counts"`
+	Records    sampleCounts      `json:"records"`
+	Problems   []string          `json:"problems"`
+	Leader     *taskID           `json:"leader"`
+}
+
+// taskID writes itself as text, like plan.TaskID.
+type taskID struct {
+	connector string
+	task      int
+}
+
+func (t taskID) MarshalText() ([]byte, error) {
+	return []byte(t.connector + "-" + strconv.Itoa(t.task)), nil
+}
+
+type sampleConnector struct {
+	Name      string  `json:"name"`
+	State     string  `json:"state"`
+	WorkerID  *string `json:"worker_id"`
+	Tasks     int     `json:"tasks"`
+	Offset    int64   `json:"offset"`
+	Trace     *string `json:"trace"`
+	Note      string  `json:"note"`
+	Protected bool    `json:"protected"`
+}
+
+type sampleCounts struct {
+	Read     int `json:"read"`
+	Problems int `json:"problems"`
+}
+
+func ptr(s string) *string { return &s }
+
+// ptrSample is a pointer, as most commands' results are.
+func ptrSample() *sample { s := newSample(); return &s }
+
+func newSample() sample {
+	return sample{
+		Topic: "connect-status",
+		Connectors: []sampleConnector{
+			{Name: "inventory", State: "RUNNING", WorkerID: ptr("10.0.0.1:8083"), Tasks: 2, Offset: 9007199254740993, Note: "123"},
+			{Name: "orders", State: "FAILED", WorkerID: ptr("10.0.0.2:8083"), Tasks: 3, Offset: 17,
+				Trace: ptr("org.apache.kafka.connect.errors.ConnectException: boom\n\tat Task.run(Task.java:1)"), Note: "a: b & <c>", Protected: true},
+			{Name: "zürich-cdc", State: "UNASSIGNED", Tasks: 0, Note: "true"},
+		},
+		Counts:   map[string]int{"orders": 3, "inventory": 2},
+		Records:  sampleCounts{Read: 7, Problems: 0},
+		Problems: []string{},
+		Leader:   &taskID{"orders", 2},
+	}
+}
+
+func (s sample) Tables() []Table {
+	t := Table{Title: "Connectors", Header: []string{"name", "state", "worker", "tasks", "note"}, Wide: []int{2, 4}}
+	for _, c := range s.Connectors {
+		worker := "-"
+		if c.WorkerID != nil {
+			worker = *c.WorkerID
+		}
+		t.Rows = append(t.Rows, []string{c.Name, c.State, worker, itoa(c.Tasks), c.Note})
+	}
+	t.Footer = []string{"3 connectors, 5 tasks", "records read 7, problems 0"}
+	empty := Table{Title: "Problems", Header: []string{"topic", "offset", "reason"}, Footer: []string{"nothing to report"}}
+	return []Table{t, empty}
+}
+
+func (s sample) Items() []any {
+	out := make([]any, len(s.Connectors))
+	for i, c := range s.Connectors {
+		out[i] = c
+	}
+	return out
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// golden compares got with testdata/NAME, or rewrites it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading golden file (run go test ./format -update to create it): %v", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from golden file\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+	}
+}
+
+func TestGoldenFormats(t *testing.T) {
+	cases := []struct {
+		golden string
+		opts   Options
+	}{
+		{"sample.table", Options{Output: "table"}},
+		{"sample.table", Options{}}, // table is the default
+		{"sample.wide", Options{Output: "wide"}},
+		{"sample.color", Options{Output: "table", ForceColor: true}},
+		{"sample.table", Options{Output: "table", ForceColor: true, NoColor: true}}, // --no-color wins
+		{"sample.json", Options{Output: "json"}},
+		{"sample.jsonl", Options{Output: "jsonl"}},
+		{"sample.yaml", Options{Output: "yaml"}},
+		{"sample.schema", Options{Output: "schema"}},
+		{"sample.jq-names", Options{JQ: ".connectors[].name"}},
+		{"sample.jq-values", Options{JQ: `.connectors[] | select(.state != "RUNNING") | {name, worker_id, offset: .offset}`, Output: "json"}},
+		{"sample.jq-mixed", Options{JQ: `.topic, .records, .counts.orders, .connectors[0].trace, (.connectors[0].offset), [.connectors[].protected]`}},
+	}
+	for _, c := range cases {
+		t.Run(c.golden, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := Write(&buf, ptrSample(), c.opts); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, c.golden, buf.Bytes())
+		})
+	}
+}
+
+// A result without Tables falls back to YAML, and jsonl prints a non-Lister
+// on a single line.
+type plain struct {
+	A int      `json:"a"`
+	B []string `json:"b"`
+}
+
+func TestNonTablerAndNonLister(t *testing.T) {
+	var table, yaml, jsonl bytes.Buffer
+	p := plain{A: 1, B: []string{"x"}}
+	if err := Write(&table, p, Options{Output: "table"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(&yaml, p, Options{Output: "yaml"}); err != nil {
+		t.Fatal(err)
+	}
+	if table.String() != yaml.String() {
+		t.Errorf("table of a non-Tabler = %q, want its YAML %q", table.String(), yaml.String())
+	}
+	if err := Write(&jsonl, p, Options{Output: "jsonl"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := jsonl.String(), "{\"a\":1,\"b\":[\"x\"]}\n"; got != want {
+		t.Errorf("jsonl = %q, want %q", got, want)
+	}
+}
+
+func TestUnknownOutput(t *testing.T) {
+	err := Write(&bytes.Buffer{}, newSample(), Options{Output: "xml"})
+	var ue *UsageError
+	if !errors.As(err, &ue) {
+		t.Fatalf("error %v is %T, want *UsageError", err, err)
+	}
+	want := `--output: unknown output format "xml": use one of table, wide, json, jsonl, yaml, schema`
+	if err.Error() != want {
+		t.Errorf("error = %q, want %q", err, want)
+	}
+}
+
+func TestBadJQ(t *testing.T) {
+	cases := []struct{ expr, want string }{
+		{".connectors[] | )", `--jq: unexpected token ")" at column 17 of ".connectors[] | )" (before ")")`},
+		{".connectors[", `--jq: unexpected EOF at column 13 of ".connectors[" (before "")`},
+		{"nosuchfn(1)", `--jq: function not defined: nosuchfn/1 in "nosuchfn(1)"`},
+		{".topic | keys", `--jq: keys cannot be applied to: string ("connect-status") (running ".topic | keys")`},
+		{`error("stop here")`, `--jq: error: stop here (running "error(\"stop here\")")`},
+	}
+	for _, c := range cases {
+		var buf bytes.Buffer
+		err := Write(&buf, newSample(), Options{JQ: c.expr})
+		var ue *UsageError
+		if !errors.As(err, &ue) {
+			t.Errorf("--jq %q: error %v is %T, want *UsageError", c.expr, err, err)
+			continue
+		}
+		if err.Error() != c.want {
+			t.Errorf("--jq %q:\n got %s\nwant %s", c.expr, err, c.want)
+		}
+		if strings.Contains(err.Error(), "\n") {
+			t.Errorf("--jq %q: error spans lines: %q", c.expr, err)
+		}
+	}
+}
+
+func TestJQHaltStopsQuietly(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Write(&buf, newSample(), Options{JQ: ".topic, halt, .records"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := buf.String(); got != "connect-status\n" {
+		t.Errorf("output = %q", got)
+	}
+}
+
+func TestCheckOutput(t *testing.T) {
+	for _, ok := range append(Outputs(), "") {
+		if err := CheckOutput(ok); err != nil {
+			t.Errorf("CheckOutput(%q) = %v", ok, err)
+		}
+	}
+	if err := CheckOutput("mermaid"); err == nil {
+		t.Error("mermaid accepted without being offered")
+	}
+	if err := CheckOutput("mermaid", "mermaid"); err != nil {
+		t.Errorf("offered extra format rejected: %v", err)
+	}
+}
+
+// extra offers its own format, like plan's mermaid output.
+type extra struct{ plain }
+
+func (extra) ExtraFormats() []string { return []string{"mermaid"} }
+func (extra) WriteExtra(w io.Writer, f string) error {
+	_, err := io.WriteString(w, "sequenceDiagram\n")
+	return err
+}
+
+func TestExtraFormat(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Write(&buf, extra{}, Options{Output: "mermaid"}); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != "sequenceDiagram\n" {
+		t.Errorf("got %q", buf.String())
+	}
+	err := Write(&buf, extra{}, Options{Output: "dot"})
+	if err == nil || !strings.Contains(err.Error(), "schema, mermaid") {
+		t.Errorf("unknown format error should list the extra format: %v", err)
+	}
+}
+
+func TestNotTerminal(t *testing.T) {
+	if IsTerminal(&bytes.Buffer{}) {
+		t.Error("a buffer is not a terminal")
+	}
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if IsTerminal(f) {
+		t.Error("a regular file is not a terminal")
+	}
+	// Colour never reaches a file unless forced.
+	if err := Write(f, newSample(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(f.Name())
+	if bytes.Contains(b, []byte("\x1b[")) {
+		t.Errorf("escape codes written to a file: %q", b)
+	}
+}

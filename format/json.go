@@ -1,0 +1,51 @@
+package format
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// marshalJSON is encoding/json without HTML escaping: our output goes to
+// terminals and scripts, where "<" and "&" should read as themselves.
+func marshalJSON(v any, indent bool) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if indent {
+		enc.SetIndent("", "  ")
+	}
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encoding result as JSON: %w", err)
+	}
+	return buf.Bytes(), nil // ends in a newline, as Encode writes one
+}
+
+func writeJSON(w io.Writer, result any) error {
+	b, err := marshalJSON(result, true)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// writeJSONL prints one compact line per item of a Lister, or the whole
+// result on one line otherwise.
+func writeJSONL(w io.Writer, result any) error {
+	items := []any{result}
+	if l, ok := result.(Lister); ok {
+		items = l.Items()
+	}
+	for _, it := range items {
+		b, err := marshalJSON(it, false)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}

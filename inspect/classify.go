@@ -1,0 +1,92 @@
+package inspect
+
+import "bytes"
+
+// Key prefixes Connect writes to its config topic (connect-internals.md §6.3).
+var configKeyPrefixes = [][]byte{
+	[]byte("target-state-"), []byte("connector-"), []byte("task-"), []byte("commit-"),
+	[]byte("restart-connector-"), []byte("tasks-fencing-"), []byte("logger-cluster-"),
+}
+
+// Key prefixes Connect writes to its status topic (§7).
+var statusKeyPrefixes = [][]byte{
+	[]byte("status-connector-"), []byte("status-task-"), []byte("status-topic-"),
+}
+
+// SplitTopics sorts records into the three internal topics, keeping their
+// order. A record goes by its topic name when that is one of names;
+// otherwise by the shape of its key (a dump may not say which topic a record
+// came from, or the topics may have other names). Records that fit none are
+// returned in unknown; UnclassifiedProblems turns them into problems so they
+// are counted, never dropped.
+func SplitTopics(records []Record, names TopicNames) (config, status, offsets []Record, unknown []Record) {
+	for _, r := range records {
+		switch classifyRecord(r, names) {
+		case topicKindConfig:
+			config = append(config, r)
+		case topicKindStatus:
+			status = append(status, r)
+		case topicKindOffsets:
+			offsets = append(offsets, r)
+		default:
+			unknown = append(unknown, r)
+		}
+	}
+	return config, status, offsets, unknown
+}
+
+// UnclassifiedProblems reports the records SplitTopics could not place.
+func UnclassifiedProblems(unknown []Record) []Problem {
+	out := make([]Problem, 0, len(unknown))
+	for _, r := range unknown {
+		out = append(out, recRecordProblem(r, "record is from topic \""+r.Topic+
+			"\", which is none of the internal topics, and its key has no shape Connect writes"))
+	}
+	return out
+}
+
+type topicKind int
+
+const (
+	topicKindUnknown topicKind = iota
+	topicKindConfig
+	topicKindStatus
+	topicKindOffsets
+)
+
+func classifyRecord(r Record, names TopicNames) topicKind {
+	switch {
+	case r.Topic == "":
+	case r.Topic == names.Config:
+		return topicKindConfig
+	case r.Topic == names.Status:
+		return topicKindStatus
+	case r.Topic == names.Offset:
+		return topicKindOffsets
+	}
+	return classifyKey(r.Key)
+}
+
+// classifyKey guesses a record's topic from its key alone.
+func classifyKey(key []byte) topicKind {
+	if key == nil {
+		return topicKindUnknown
+	}
+	for _, p := range statusKeyPrefixes {
+		if bytes.HasPrefix(key, p) {
+			return topicKindStatus
+		}
+	}
+	if string(key) == "session-key" {
+		return topicKindConfig
+	}
+	for _, p := range configKeyPrefixes {
+		if bytes.HasPrefix(key, p) {
+			return topicKindConfig
+		}
+	}
+	if recFirstJSONByte(key) == '[' {
+		return topicKindOffsets
+	}
+	return topicKindUnknown
+}

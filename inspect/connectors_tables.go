@@ -1,0 +1,33 @@
+package inspect
+
+import (
+	"strconv"
+
+	"github.com/connectscope/connectscope/format"
+)
+
+// Tables shows one row per connector; wide adds class and worker.
+func (r *ConnectorsResult) Tables() []format.Table {
+	t := format.Table{
+		Title: "Connectors",
+		Header: []string{"NAME", "TYPE", "TARGET", "STATE", "TASKS", "COMMITTED", "RUNNING", "FAILED",
+			"CONSISTENT", "CLASS", "WORKER"},
+		Wide:   []int{9, 10},
+		Footer: recCountsFooter(r.Records),
+	}
+	for _, c := range r.Connectors {
+		t.Rows = append(t.Rows, []string{c.Name, recOptText(c.Type), recOptText(c.TargetState), recOptText(c.State),
+			recOptInt(c.TasksConfigured), strconv.Itoa(c.TasksCommitted), strconv.Itoa(c.TasksRunning),
+			strconv.Itoa(c.TasksFailed), strconv.FormatBool(c.Consistent), recOptText(c.Class), recOptText(c.WorkerID)})
+	}
+	return append([]format.Table{t}, recProblemTables(r.Problems)...)
+}
+
+// Items gives one JSON line per connector.
+func (r *ConnectorsResult) Items() []any {
+	out := make([]any, 0, len(r.Connectors))
+	for _, c := range r.Connectors {
+		out = append(out, c)
+	}
+	return out
+}

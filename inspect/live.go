@@ -1,0 +1,169 @@
+package inspect
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// Isolation levels, as Connect's readers use them (json-output.md).
+const (
+	ReadCommitted   = "read_committed"
+	ReadUncommitted = "read_uncommitted"
+)
+
+// LiveOptions say what to read from a live cluster.
+type LiveOptions struct {
+	Conn   ConnOptions
+	Group  string     // the Connect group; "" = connect-cluster
+	Topics TopicNames // zero fields take Connect's defaults
+	// Isolation is ReadCommitted or ReadUncommitted ("" = ReadUncommitted).
+	// Use IsolationFor to derive it from the worker config as Connect does.
+	Isolation string
+	// GroupSettle is how long to keep describing the Connect group while it
+	// is mid-rebalance, hoping to see it Stable; 0 = describe once.
+	GroupSettle time.Duration
+	// SkipSinkGroups leaves Dataset.SinkGroups empty (no group reads).
+	SkipSinkGroups bool
+}
+
+// IsolationFor returns the isolation level Connect's own readers use for a
+// worker whose exactly.once.source.support is eos ("enabled" means committed).
+func IsolationFor(eos string) string {
+	if strings.EqualFold(strings.TrimSpace(eos), "enabled") {
+		return ReadCommitted
+	}
+	return ReadUncommitted
+}
+
+// ReadLive reads a Connect cluster's internal topics, its group and its sink
+// connectors' groups from a live Kafka cluster. It is read-only: it uses no
+// consumer group, commits nothing, produces nothing and creates nothing.
+//
+// The three topics are read from their start offsets to the end offsets
+// listed when reading began (last stable offsets under read_committed), all
+// partitions concurrently. Records are returned topic by topic (config,
+// offsets, status); within a topic each partition keeps its log order and
+// partitions are merged by record timestamp (ties by partition), which is the
+// best available approximation of the order the workers wrote them in — only
+// a connector tombstone on the status topic, which drops task statuses kept
+// in other partitions, depends on cross-partition order.
+//
+// Every network operation is bounded by opts.Conn.Timeout; a long read is
+// abandoned when it makes no progress for that long. Any failure returns a
+// *LiveError and no Dataset: a partial read is never returned.
+func ReadLive(ctx context.Context, opts LiveOptions) (*Dataset, error) {
+	watch := &connWatch{}
+	cl, err := NewClient(opts.Conn, kgo.WithHooks(watch))
+	if err != nil {
+		return nil, &LiveError{What: "connecting", Err: err, Hint: "check the connection flags and --worker-config"}
+	}
+	defer cl.Close()
+	return readLive(ctx, cl, watch, opts.withDefaults())
+}
+
+func (o LiveOptions) withDefaults() LiveOptions {
+	def := DefaultTopicNames()
+	if o.Topics.Config == "" {
+		o.Topics.Config = def.Config
+	}
+	if o.Topics.Offset == "" {
+		o.Topics.Offset = def.Offset
+	}
+	if o.Topics.Status == "" {
+		o.Topics.Status = def.Status
+	}
+	if o.Group == "" {
+		o.Group = "connect-cluster"
+	}
+	if o.Isolation == "" {
+		o.Isolation = ReadUncommitted
+	}
+	return o
+}
+
+// liveReader carries one live read's client and settings.
+type liveReader struct {
+	cl    *kgo.Client
+	adm   *kadm.Client
+	watch *connWatch
+	opts  LiveOptions
+}
+
+// op runs fn, retrying retriable failures with backoff, all within the
+// per-operation timeout, and explains the error that remains.
+func (r *liveReader) op(ctx context.Context, what string, fn func(ctx context.Context) error) error {
+	octx, cancel := context.WithTimeout(ctx, r.opts.Conn.timeout())
+	defer cancel()
+	var err error
+	for tries := 1; ; tries++ {
+		if err = fn(octx); err == nil {
+			return nil
+		}
+		if ctx.Err() != nil { // the caller gave up, not the operation
+			return explain(what, ctx.Err(), r.opts.Conn, r.watch)
+		}
+		if octx.Err() != nil || !retriable(err) || !sleepCtx(octx, Backoff(tries)) {
+			break
+		}
+	}
+	return explain(what, err, r.opts.Conn, r.watch)
+}
+
+func readLive(ctx context.Context, cl *kgo.Client, watch *connWatch, opts LiveOptions) (*Dataset, error) {
+	if opts.Isolation != ReadCommitted && opts.Isolation != ReadUncommitted {
+		return nil, fmt.Errorf("isolation %q: want %s or %s", opts.Isolation, ReadCommitted, ReadUncommitted)
+	}
+	r := &liveReader{cl: cl, adm: kadm.NewClient(cl), watch: watch, opts: opts}
+	ds := &Dataset{
+		Source:    "kafka:" + strings.Join(opts.Conn.Bootstrap, ","),
+		TakenAtMs: time.Now().UnixMilli(),
+		Topics:    opts.Topics,
+		Isolation: opts.Isolation,
+	}
+	layout, err := r.topicLayout(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ds.TopicDescriptions = layout.descriptions()
+	if ds.TopicDescriptions, err = r.describeTopicConfigs(ctx, ds.TopicDescriptions); err != nil {
+		return nil, err
+	}
+	ranges, err := r.offsetRanges(ctx, layout)
+	if err != nil {
+		return nil, err
+	}
+	ds.EndOffsets = make(map[string]map[int32]int64)
+	for _, pr := range ranges {
+		if ds.EndOffsets[pr.topic] == nil {
+			ds.EndOffsets[pr.topic] = make(map[int32]int64)
+		}
+		ds.EndOffsets[pr.topic][pr.partition] = pr.end
+	}
+	perPartition, err := r.fetchAll(ctx, layout, ranges)
+	if err != nil {
+		return nil, err
+	}
+	for _, topic := range []string{opts.Topics.Config, opts.Topics.Offset, opts.Topics.Status} {
+		ds.Records = append(ds.Records, mergePartitions(perPartition[topic])...)
+	}
+	if ds.BrokerConfigs, err = r.brokerConfigs(ctx, layout); err != nil {
+		return nil, err
+	}
+	if ds.Group, err = r.describeConnectGroup(ctx); err != nil {
+		return nil, err
+	}
+	if !opts.SkipSinkGroups {
+		if ds.SinkGroups, err = r.sinkGroups(ctx, ds.Records); err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, explain("reading the cluster", err, opts.Conn, watch)
+	}
+	return ds, nil
+}

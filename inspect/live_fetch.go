@@ -1,0 +1,377 @@
+package inspect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// partRange is one partition to read: [start, end).
+type partRange struct {
+	topic     string
+	id        [16]byte
+	partition int32
+	start     int64
+	end       int64
+}
+
+// offsetRanges lists each partition's log start and, as of now, its end: the
+// high watermark, or under read_committed the last stable offset, which is
+// where Connect's own readers stop.
+func (r *liveReader) offsetRanges(ctx context.Context, l *topicLayout) ([]partRange, error) {
+	var starts, ends kadm.ListedOffsets
+	err := r.op(ctx, "listing offsets of the internal topics", func(ctx context.Context) error {
+		var err error
+		if starts, err = r.adm.ListStartOffsets(ctx, l.order...); err != nil {
+			return err
+		}
+		if r.opts.Isolation == ReadCommitted {
+			ends, err = r.adm.ListCommittedOffsets(ctx, l.order...)
+		} else {
+			ends, err = r.adm.ListEndOffsets(ctx, l.order...)
+		}
+		if err != nil {
+			return err
+		}
+		if err := starts.Error(); err != nil {
+			return err
+		}
+		return ends.Error()
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []partRange
+	seen := map[string]bool{}
+	for _, topic := range l.order {
+		if seen[topic] {
+			continue
+		}
+		seen[topic] = true
+		d := l.details[topic]
+		for p := range d.Partitions {
+			s, ok1 := starts.Lookup(topic, p)
+			e, ok2 := ends.Lookup(topic, p)
+			if !ok1 || !ok2 {
+				return nil, &LiveError{What: fmt.Sprintf("listing offsets of %s partition %d", topic, p),
+					Err: errors.New("the broker did not list this partition"), Hint: "try again; the partition may be moving"}
+			}
+			out = append(out, partRange{topic: topic, id: d.ID, partition: p, start: s.Offset, end: e.Offset})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].topic != out[j].topic {
+			return out[i].topic < out[j].topic
+		}
+		return out[i].partition < out[j].partition
+	})
+	return out, nil
+}
+
+// cursor is the read position in one partition.
+type cursor struct {
+	partRange
+	next   int64
+	leader int32
+	recs   []Record
+}
+
+// Fetch sizes: big enough that a million-record topic takes few round trips.
+const (
+	fetchMaxBytes          = 64 << 20
+	fetchMaxPartitionBytes = 16 << 20
+	fetchMaxWaitMs         = 200
+)
+
+// fetchAll reads every range to its end with plain Fetch requests sent to
+// each partition's leader, all leaders at once. Plain fetches (rather than a
+// kgo consumer) tell us the exact next offset after each response, past
+// aborted batches and transaction markers, so "read up to the end offset" is
+// exact under read_committed too. Nothing is committed: there is no group.
+func (r *liveReader) fetchAll(ctx context.Context, l *topicLayout, ranges []partRange) (map[string][][]Record, error) {
+	cursors := make([]*cursor, len(ranges))
+	for i, pr := range ranges {
+		cursors[i] = &cursor{partRange: pr, next: pr.start, leader: l.details[pr.topic].Partitions[pr.partition].Leader}
+	}
+	iso := kgo.ReadUncommitted()
+	if r.opts.Isolation == ReadCommitted {
+		iso = kgo.ReadCommitted()
+	}
+	dec := kgo.DefaultDecompressor()
+	timeout := r.opts.Conn.timeout()
+	lastProgress := time.Now()
+	var lastErr error
+	var lastWhat string
+	for tries := 0; ; tries++ {
+		active := activeCursors(cursors)
+		if len(active) == 0 {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, explain("reading the internal topics", err, r.opts.Conn, r.watch)
+		}
+		byLeader := map[int32][]*cursor{}
+		for _, c := range active {
+			byLeader[c.leader] = append(byLeader[c.leader], c)
+		}
+		results := make(map[int32]fetchResult, len(byLeader))
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for leader, cs := range byLeader {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res := r.fetchOnce(ctx, leader, cs, iso, dec)
+				mu.Lock()
+				results[leader] = res
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+
+		progress, refresh := false, false
+		for leader, res := range results {
+			if res.err != nil {
+				if fatalFetchError(res.err) {
+					return nil, explain(fmt.Sprintf("reading the internal topics from broker %d", leader), res.err, r.opts.Conn, r.watch)
+				}
+				lastErr, lastWhat, refresh = res.err, fmt.Sprintf("reading the internal topics from broker %d", leader), true
+				continue
+			}
+			progress = progress || res.progress
+			for c, perr := range res.partErrs {
+				what := fmt.Sprintf("reading %s partition %d at offset %d", c.topic, c.partition, c.next)
+				switch {
+				case errors.Is(perr, kerr.OffsetOutOfRange):
+					if err := r.restartBelowLogStart(ctx, c); err != nil {
+						return nil, err
+					}
+				case kerr.IsRetriable(perr) || errors.Is(perr, kerr.UnknownTopicOrPartition) || errors.Is(perr, kerr.UnknownTopicID):
+					lastErr, lastWhat, refresh = perr, what, true
+				default:
+					return nil, explain(what, perr, r.opts.Conn, r.watch)
+				}
+			}
+		}
+		if progress {
+			lastProgress, tries = time.Now(), 0
+		}
+		if refresh {
+			r.refreshLeaders(ctx, l, active)
+		}
+		if !progress && len(activeCursors(cursors)) > 0 {
+			if time.Since(lastProgress) > timeout {
+				if lastErr == nil {
+					lastErr = errors.New("no progress")
+				}
+				return nil, explain(lastWhat+" (no progress for "+timeout.String()+")", lastErr, r.opts.Conn, r.watch)
+			}
+			if !sleepCtx(ctx, Backoff(tries+1)) {
+				return nil, explain("reading the internal topics", ctx.Err(), r.opts.Conn, r.watch)
+			}
+		}
+	}
+	out := map[string][][]Record{}
+	for _, c := range cursors {
+		out[c.topic] = append(out[c.topic], c.recs)
+	}
+	return out, nil
+}
+
+func activeCursors(cs []*cursor) []*cursor {
+	var out []*cursor
+	for _, c := range cs {
+		if c.next < c.end {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+type fetchResult struct {
+	err      error
+	progress bool
+	partErrs map[*cursor]error
+}
+
+// fetchOnce sends one Fetch to leader for the cursors and applies the answer.
+func (r *liveReader) fetchOnce(ctx context.Context, leader int32, cs []*cursor, iso kgo.IsolationLevel, dec kgo.Decompressor) fetchResult {
+	if leader < 0 {
+		return fetchResult{err: kerr.LeaderNotAvailable}
+	}
+	req := kmsg.NewPtrFetchRequest()
+	req.ReplicaID = -1
+	req.MaxWaitMillis = fetchMaxWaitMs
+	req.MinBytes = 1
+	req.MaxBytes = fetchMaxBytes
+	req.SessionEpoch = -1 // no fetch session: every request is complete in itself
+	if r.opts.Isolation == ReadCommitted {
+		req.IsolationLevel = 1
+	}
+	byTopic := map[string]int{}
+	index := map[string]map[int32]*cursor{}
+	for _, c := range cs {
+		i, ok := byTopic[c.topic]
+		if !ok {
+			t := kmsg.NewFetchRequestTopic()
+			t.Topic, t.TopicID = c.topic, c.id
+			req.Topics = append(req.Topics, t)
+			i = len(req.Topics) - 1
+			byTopic[c.topic] = i
+			index[c.topic] = map[int32]*cursor{}
+		}
+		p := kmsg.NewFetchRequestTopicPartition()
+		p.Partition = c.partition
+		p.FetchOffset = c.next
+		p.CurrentLeaderEpoch = -1
+		p.LogStartOffset = -1
+		p.PartitionMaxBytes = fetchMaxPartitionBytes
+		req.Topics[i].Partitions = append(req.Topics[i].Partitions, p)
+		index[c.topic][c.partition] = c
+	}
+	byID := map[[16]byte]string{}
+	for _, c := range cs {
+		byID[c.id] = c.topic
+	}
+	rctx, cancel := context.WithTimeout(ctx, r.opts.Conn.timeout())
+	defer cancel()
+	kresp, err := r.cl.Broker(int(leader)).Request(rctx, req)
+	if err != nil {
+		return fetchResult{err: err}
+	}
+	resp := kresp.(*kmsg.FetchResponse)
+	if err := kerr.ErrorForCode(resp.ErrorCode); err != nil {
+		return fetchResult{err: err}
+	}
+	res := fetchResult{partErrs: map[*cursor]error{}}
+	for i := range resp.Topics {
+		rt := &resp.Topics[i]
+		name := rt.Topic
+		if name == "" {
+			name = byID[rt.TopicID]
+		}
+		for j := range rt.Partitions {
+			rp := &rt.Partitions[j]
+			c := index[name][rp.Partition]
+			if c == nil || c.next >= c.end {
+				continue
+			}
+			if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
+				res.partErrs[c] = err
+				continue
+			}
+			fp, next := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
+				Offset: c.next, IsolationLevel: iso, Topic: c.topic, Partition: c.partition,
+			}, rp, dec, nil)
+			if fp.Err != nil {
+				res.partErrs[c] = fp.Err
+				continue
+			}
+			for _, kr := range fp.Records {
+				if kr.Offset >= c.end {
+					break // written after reading began: not part of this snapshot
+				}
+				c.recs = append(c.recs, Record{Topic: c.topic, Partition: c.partition, Offset: kr.Offset,
+					Timestamp: kr.Timestamp.UnixMilli(), Key: kr.Key, Value: kr.Value})
+			}
+			if next > c.next {
+				c.next = min(next, c.end)
+				res.progress = true
+			}
+		}
+	}
+	return res
+}
+
+// fatalFetchError reports request errors no retry can fix (authentication,
+// TLS, authorization); connection losses and leader moves are retried.
+func fatalFetchError(err error) bool {
+	var kErr *kerr.Error
+	if errors.As(err, &kErr) {
+		return !kerr.IsRetriable(err) && kErr.Code != kerr.NotLeaderForPartition.Code && kErr.Code != kerr.LeaderNotAvailable.Code
+	}
+	return !retriableNetError(err)
+}
+
+// refreshLeaders re-reads the partitions' leaders after a leader moved or a
+// broker went away. Errors are left for the next round to meet again.
+func (r *liveReader) refreshLeaders(ctx context.Context, l *topicLayout, cs []*cursor) {
+	rctx, cancel := context.WithTimeout(ctx, r.opts.Conn.timeout())
+	defer cancel()
+	md, err := r.adm.Metadata(rctx, l.order...)
+	if err != nil {
+		return
+	}
+	for _, c := range cs {
+		if p, ok := md.Topics[c.topic].Partitions[c.partition]; ok {
+			c.leader = p.Leader
+		}
+	}
+}
+
+// restartBelowLogStart handles OFFSET_OUT_OF_RANGE: records below the log
+// start were deleted while we read (retention), so reading resumes at the new
+// start. An offset above the end means the log was truncated under us.
+func (r *liveReader) restartBelowLogStart(ctx context.Context, c *cursor) error {
+	var starts kadm.ListedOffsets
+	err := r.op(ctx, fmt.Sprintf("listing the start of %s partition %d", c.topic, c.partition), func(ctx context.Context) error {
+		var err error
+		starts, err = r.adm.ListStartOffsets(ctx, c.topic)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	s, ok := starts.Lookup(c.topic, c.partition)
+	if !ok || s.Err != nil || s.Offset <= c.next {
+		return &LiveError{What: fmt.Sprintf("reading %s partition %d at offset %d", c.topic, c.partition, c.next),
+			Err: kerr.OffsetOutOfRange, Hint: "the log changed under the read (truncated after a leader change?); run the command again"}
+	}
+	c.next = min(s.Offset, c.end)
+	return nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// mergePartitions merges one topic's partitions into one list: each
+// partition keeps its log order; the next record taken is the earliest by
+// timestamp among the partitions' heads (ties: lowest partition).
+func mergePartitions(parts [][]Record) []Record {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]Record, 0, n)
+	heads := make([]int, len(parts))
+	for len(out) < n {
+		best := -1
+		for i, p := range parts {
+			if heads[i] >= len(p) {
+				continue
+			}
+			if best < 0 || p[heads[i]].Timestamp < parts[best][heads[best]].Timestamp {
+				best = i
+			}
+		}
+		out = append(out, parts[best][heads[best]])
+		heads[best]++
+	}
+	return out
+}

@@ -1,0 +1,241 @@
+package inspect
+
+import (
+	"encoding/base64"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// MembersResult is the `inspect members` view of the Connect group
+// (json-output.md "inspect members").
+type MembersResult struct {
+	Group        string       `json:"group"`
+	State        string       `json:"state"`
+	ProtocolType string       `json:"protocol_type"`
+	Protocol     string       `json:"protocol"`
+	Leader       *string      `json:"leader"` // from the members' assignments; null when none says
+	Note         *string      `json:"note"`   // why the view is partial or not a Connect group; null when all is normal
+	Members      []MemberView `json:"members"`
+}
+
+// MemberView is one Connect worker in the group.
+type MemberView struct {
+	MemberID     string          `json:"member_id"`
+	ClientID     string          `json:"client_id"`
+	ClientHost   string          `json:"client_host"`
+	URL          *string         `json:"url"`
+	Version      *int16          `json:"version"` // member metadata version
+	ConfigOffset *int64          `json:"config_offset"`
+	Owned        *OwnedPieces    `json:"owned"` // null when it cannot be derived
+	Assignment   *AssignmentView `json:"assignment"`
+	// The raw bytes, only when they do not decode (or the group is not a
+	// Connect group); null otherwise.
+	MetadataBase64   *string  `json:"metadata_base64"`
+	AssignmentBase64 *string  `json:"assignment_base64"`
+	Problem          *string  `json:"problem"`
+	Warnings         []string `json:"warnings"` // odd but accepted bytes (connect-internals.md §4.5)
+}
+
+// OwnedPieces is what a worker holds now; both lists sorted.
+type OwnedPieces struct {
+	Connectors []string `json:"connectors"`
+	Tasks      []string `json:"tasks"`
+}
+
+// AssignmentView is the latest assignment the leader sent to a member; lists sorted.
+type AssignmentView struct {
+	Version           int16    `json:"version"`
+	Error             int16    `json:"error"`
+	Leader            string   `json:"leader"`
+	LeaderURL         string   `json:"leader_url"`
+	ConfigOffset      int64    `json:"config_offset"`
+	Connectors        []string `json:"connectors"`
+	Tasks             []string `json:"tasks"`
+	RevokedConnectors []string `json:"revoked_connectors"`
+	RevokedTasks      []string `json:"revoked_tasks"`
+	DelayMs           int64    `json:"delay_ms"`
+}
+
+// Members decodes a described Connect group into the members view. It never
+// fails: members whose bytes do not decode keep their entry with the raw
+// bytes and a problem, and situations where the view cannot be trusted
+// (not a Connect group, empty, rebalancing) are explained in Note.
+func Members(desc *GroupDescription) MembersResult {
+	if desc == nil {
+		note := "no group description was read (the Connect group was not described)"
+		return MembersResult{Note: &note, Members: []MemberView{}}
+	}
+	res := MembersResult{
+		Group:        desc.Group,
+		State:        desc.State,
+		ProtocolType: desc.ProtocolType,
+		Protocol:     desc.Protocol,
+		Members:      []MemberView{},
+	}
+	var notes []string
+	connect := desc.ProtocolType == "connect"
+	if desc.ErrorCode != 0 {
+		notes = append(notes, fmt.Sprintf("describing the group returned error code %d", desc.ErrorCode))
+	}
+	switch {
+	case !connect && desc.ProtocolType == "" && len(desc.Members) == 0:
+		// An empty or unknown group has no protocol type; the state note says enough.
+	case !connect:
+		notes = append(notes, fmt.Sprintf("group %q has protocol type %q, not \"connect\": it is not a Kafka Connect group, so member bytes are shown raw and not decoded", desc.Group, desc.ProtocolType))
+	}
+	switch desc.State {
+	case "Empty":
+		notes = append(notes, "the group is empty: no worker is a member right now")
+	case "Dead":
+		notes = append(notes, "the group is dead or does not exist: no worker is a member")
+	case "PreparingRebalance", "CompletingRebalance":
+		notes = append(notes, fmt.Sprintf("the group is rebalancing (%s): metadata and assignments are only reliable when the group is Stable, so what is shown may be empty or stale; look again in a few seconds", desc.State))
+	case "Stable":
+	default:
+		notes = append(notes, fmt.Sprintf("unknown group state %q", desc.State))
+	}
+	if len(desc.Members) == 0 && desc.State != "Empty" && desc.State != "Dead" {
+		notes = append(notes, "the group has no members")
+	}
+
+	leaders := map[string]bool{}
+	for _, m := range desc.Members {
+		view := MemberView{MemberID: m.MemberID, ClientID: m.ClientID, ClientHost: m.ClientHost, Warnings: []string{}}
+		if !connect {
+			view.MetadataBase64 = memberBase64(m.Metadata)
+			view.AssignmentBase64 = memberBase64(m.Assignment)
+			res.Members = append(res.Members, view)
+			continue
+		}
+		asg := decodeMember(&view, m, desc.Protocol)
+		if asg != nil && asg.Leader != "" {
+			leaders[asg.Leader] = true
+		}
+		res.Members = append(res.Members, view)
+	}
+	slices.SortFunc(res.Members, func(a, b MemberView) int { return strings.Compare(a.MemberID, b.MemberID) })
+
+	switch len(leaders) {
+	case 0:
+	case 1:
+		for l := range leaders {
+			res.Leader = &l
+		}
+	default:
+		names := make([]string, 0, len(leaders))
+		for l := range leaders {
+			names = append(names, l)
+		}
+		slices.Sort(names)
+		notes = append(notes, fmt.Sprintf("assignments name different leaders (%s): they come from different rounds", strings.Join(names, ", ")))
+	}
+	if len(notes) > 0 {
+		n := strings.Join(notes, "; ")
+		res.Note = &n
+	}
+	return res
+}
+
+// decodeMember fills view from one member's bytes and returns its decoded
+// assignment (nil when there is none or it does not decode).
+func decodeMember(view *MemberView, m GroupMember, protocol string) *Assignment {
+	var problems []string
+	var meta *MemberMetadata
+	if len(m.Metadata) > 0 {
+		md, err := DecodeMetadata(m.Metadata)
+		if err != nil {
+			problems = append(problems, err.Error())
+			view.MetadataBase64 = memberBase64(m.Metadata)
+		} else {
+			meta = md
+			view.URL = &md.URL
+			view.Version = &md.Version
+			view.ConfigOffset = &md.ConfigOffset
+			view.Warnings = append(view.Warnings, prefixWarnings("metadata: ", md.Warnings)...)
+		}
+	}
+	var asg *Assignment
+	if len(m.Assignment) > 0 {
+		a, err := DecodeAssignment(m.Assignment)
+		if err != nil {
+			problems = append(problems, err.Error())
+			view.AssignmentBase64 = memberBase64(m.Assignment)
+		} else {
+			asg = a
+			view.Assignment = assignmentView(a)
+			view.Warnings = append(view.Warnings, prefixWarnings("assignment: ", a.Warnings)...)
+		}
+	}
+	// Eager when the group selected "default"; with no selected protocol
+	// (mid-rebalance) V0 metadata is the best hint.
+	isEager := protocol == ProtocolEager || (protocol == "" && meta != nil && meta.Version == 0)
+	switch {
+	case isEager && asg != nil:
+		// An eager assignment is complete: it is what the worker runs.
+		view.Owned = memberPieces(asg.Connectors(), asg.Tasks())
+	case !isEager && meta != nil && (asg != nil || len(m.Assignment) == 0):
+		view.Owned = ownedCooperative(meta.Allocation, asg)
+	}
+	if len(problems) > 0 {
+		p := strings.Join(problems, "; ")
+		view.Problem = &p
+	}
+	return asg
+}
+
+// ownedCooperative is what a cooperative worker holds after its latest
+// assignment: the allocation's assigned lists (its own revoked lists are
+// history), minus the assignment's revoked pieces, plus its assigned ones.
+func ownedCooperative(alloc, asg *Assignment) *OwnedPieces {
+	var conns []string
+	var tasks []TaskRef
+	if alloc != nil {
+		conns, tasks = alloc.Connectors(), alloc.Tasks()
+	}
+	if asg != nil {
+		revC, revT := asg.RevokedConnectors(), asg.RevokedTasks()
+		conns = slices.DeleteFunc(conns, func(c string) bool { return slices.Contains(revC, c) })
+		tasks = slices.DeleteFunc(tasks, func(t TaskRef) bool { return slices.Contains(revT, t) })
+		conns = append(conns, asg.Connectors()...)
+		tasks = append(tasks, asg.Tasks()...)
+	}
+	return memberPieces(conns, tasks)
+}
+
+func memberPieces(conns []string, tasks []TaskRef) *OwnedPieces {
+	c := slices.Clone(conns)
+	slices.Sort(c)
+	c = slices.Compact(c)
+	if c == nil {
+		c = []string{}
+	}
+	return &OwnedPieces{Connectors: c, Tasks: SortedTaskStrings(tasks)}
+}
+
+func assignmentView(a *Assignment) *AssignmentView {
+	conns := memberPieces(a.Connectors(), a.Tasks())
+	rev := memberPieces(a.RevokedConnectors(), a.RevokedTasks())
+	return &AssignmentView{
+		Version: a.Version, Error: a.Error, Leader: a.Leader, LeaderURL: a.LeaderURL, ConfigOffset: a.ConfigOffset,
+		Connectors: conns.Connectors, Tasks: conns.Tasks,
+		RevokedConnectors: rev.Connectors, RevokedTasks: rev.Tasks,
+		DelayMs: int64(a.DelayMs),
+	}
+}
+
+func memberBase64(b []byte) *string {
+	if b == nil {
+		return nil
+	}
+	s := base64.StdEncoding.EncodeToString(b)
+	return &s
+}
+
+func prefixWarnings(prefix string, ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = prefix + s
+	}
+	return out
+}

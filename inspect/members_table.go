@@ -1,0 +1,88 @@
+package inspect
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/connectscope/connectscope/format"
+)
+
+// Tables shows the group as one table: a row per member, sorted by member
+// id; the latest assignment's delta and delay only with -o wide.
+func (r MembersResult) Tables() []format.Table {
+	title := fmt.Sprintf("group %s  state %s  protocol %s  leader %s  members %d",
+		memberCell(r.Group), memberCell(r.State), memberCell(r.Protocol), memberCell(memberDeref(r.Leader)), len(r.Members))
+	if r.ProtocolType != "" && r.ProtocolType != "connect" {
+		title += "  protocol type " + r.ProtocolType
+	}
+	t := format.Table{
+		Title:  title,
+		Header: []string{"MEMBER", "HOST/URL", "VERSION", "CONFIG OFFSET", "CONNECTORS", "TASKS", "ASSIGNED", "REVOKED", "DELAY MS"},
+		Rows:   [][]string{},
+		Wide:   []int{6, 7, 8},
+	}
+	var footer []string
+	if r.Note != nil {
+		footer = append(footer, "note: "+*r.Note)
+	}
+	for _, m := range r.Members {
+		host := m.ClientHost
+		if m.URL != nil {
+			host = strings.TrimSpace(host + " " + *m.URL)
+		}
+		row := []string{m.MemberID, memberCell(host), "?", "?", "?", "?", "?", "?", "?"}
+		if m.Version != nil {
+			row[2] = strconv.Itoa(int(*m.Version))
+		}
+		if m.ConfigOffset != nil {
+			row[3] = strconv.FormatInt(*m.ConfigOffset, 10)
+		}
+		if m.Owned != nil {
+			row[4] = memberJoin(m.Owned.Connectors)
+			row[5] = memberJoin(m.Owned.Tasks)
+		}
+		if a := m.Assignment; a != nil {
+			row[6] = memberCount(a.Connectors, a.Tasks)
+			row[7] = memberCount(a.RevokedConnectors, a.RevokedTasks)
+			row[8] = strconv.FormatInt(a.DelayMs, 10)
+			if a.Error != 0 {
+				row[6] += fmt.Sprintf(" (error %d)", a.Error)
+			}
+		}
+		t.Rows = append(t.Rows, row)
+		if m.Problem != nil {
+			footer = append(footer, fmt.Sprintf("problem: %s: %s", m.MemberID, *m.Problem))
+		}
+		for _, w := range m.Warnings {
+			footer = append(footer, fmt.Sprintf("warning: %s: %s", m.MemberID, w))
+		}
+	}
+	t.Footer = footer
+	return []format.Table{t}
+}
+
+func memberCount(conns, tasks []string) string {
+	return fmt.Sprintf("%d connectors, %d tasks", len(conns), len(tasks))
+}
+
+func memberJoin(ss []string) string {
+	if len(ss) == 0 {
+		return "-"
+	}
+	return strings.Join(ss, ", ")
+}
+
+func memberCell(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func memberDeref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

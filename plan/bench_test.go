@@ -1,0 +1,175 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/connectscope/connectscope/plan/internal/scenariogen"
+)
+
+// Sizes of java-timings.md: workers, connectors with 10 tasks each.
+var benchSizes = []struct {
+	name                string
+	workers, connectors int
+}{
+	{"10w-1k", 10, 100},
+	{"100w-10k", 100, 1000},
+	{"1000w-100k", 1000, 10000},
+}
+
+func benchConnectors(n int) []ConnectorSpec {
+	out := make([]ConnectorSpec, n)
+	for i := range out {
+		out[i] = ConnectorSpec{Name: fmt.Sprintf("connector-%05d", i), Tasks: 10}
+	}
+	return out
+}
+
+// benchSim returns a sessioned simulator with the workers joined; balanced
+// adds one round that assigns everything.
+func benchSim(b *testing.B, workers, connectors int, balanced bool) *Sim {
+	s, err := NewSim(SimConfig{Protocol: "sessioned", MaxDelayMs: 300000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.SetConnectors(benchConnectors(connectors))
+	for i := 0; i < workers; i++ {
+		if err := s.Join(fmt.Sprintf("worker-%04d", i), Pieces{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if balanced {
+		s.Rebalance(false)
+	}
+	return s
+}
+
+// coreInput builds the assignor's input from a simulator's members, as the
+// leader decodes it, so the core benchmark times the assignor alone (the
+// "core" path of java-timings.md).
+func coreInput(s *Sim) *roundIn {
+	in := &roundIn{cfgConns: s.cfgConns, cfgTasks: s.cfgTasks, now: s.now, gen: s.gen + 1, lastCompleted: s.gen}
+	for _, w := range s.workers {
+		c, t := s.rg.regroup(w.conns, w.tasks)
+		in.members = append(in.members, roundMember{id: w.id, hash: w.hash, conns: c, tasks: t})
+	}
+	return in
+}
+
+// BenchmarkAssignorCore times one cooperative round of the assignor itself:
+// "fresh" assigns everything to empty workers, "join" is the round after one
+// worker joins a balanced cluster (the load-balancing revocations).
+func BenchmarkAssignorCore(b *testing.B) {
+	for _, sz := range benchSizes {
+		b.Run("fresh/"+sz.name, func(b *testing.B) {
+			s := benchSim(b, sz.workers, sz.connectors, false)
+			in := coreInput(s)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				e := newCoopEngine(s.eng.feat, s.eng.maxDelay)
+				b.StartTimer()
+				e.round(s.ix, in)
+			}
+		})
+		b.Run("join/"+sz.name, func(b *testing.B) {
+			s := benchSim(b, sz.workers, sz.connectors, true)
+			if err := s.Join("worker-new", Pieces{}); err != nil {
+				b.Fatal(err)
+			}
+			in := coreInput(s)
+			st := s.eng.st.clone()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				e := newCoopEngine(s.eng.feat, s.eng.maxDelay)
+				e.st = st.clone()
+				b.StartTimer()
+				out := e.round(s.ix, in)
+				if i == 0 && revokedTasks(out) == 0 {
+					b.Fatal("join round revoked nothing")
+				}
+			}
+		})
+	}
+}
+
+func revokedTasks(out roundOut) int {
+	n := 0
+	for _, m := range out.members {
+		n += len(m.revokedTasks)
+	}
+	return n
+}
+
+// BenchmarkSimRebalance times a whole simulated round (the "leader" path and
+// more): decoding every member's held order, the assignor, applying the
+// assignments on the workers and building the sorted per-worker results.
+func BenchmarkSimRebalance(b *testing.B) {
+	for _, sz := range benchSizes {
+		b.Run("fresh/"+sz.name, func(b *testing.B) {
+			base := benchSim(b, sz.workers, sz.connectors, false)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				s := base.Clone()
+				b.StartTimer()
+				s.Rebalance(false)
+			}
+		})
+		b.Run("join/"+sz.name, func(b *testing.B) {
+			base := benchSim(b, sz.workers, sz.connectors, true)
+			if err := base.Join("worker-new", Pieces{}); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				s := base.Clone()
+				b.StartTimer()
+				s.Rebalance(false)
+			}
+		})
+	}
+}
+
+// BenchmarkReplayEndToEnd is `plan replay` of java-timings.md's end-to-end
+// scenario minus process start: parse, replay (3 rounds) and the JSON output,
+// written directly (WriteJSON) or through encoding/json with indentation.
+func BenchmarkReplayEndToEnd(b *testing.B) {
+	data := scenariogen.ScaleOut(1000, 10000, 10)
+	for _, mode := range []string{"writejson", "encoding-json"} {
+		b.Run(mode, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				sc, err := ParseScenario(data)
+				if err != nil {
+					b.Fatal(err)
+				}
+				res, err := Replay(sc, ReplayOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(res.Rounds) != 3 {
+					b.Fatalf("%d rounds, want 3", len(res.Rounds))
+				}
+				if mode == "writejson" {
+					err = res.WriteJSON(io.Discard)
+				} else {
+					enc := json.NewEncoder(io.Discard)
+					enc.SetIndent("", "  ")
+					err = enc.Encode(res)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,123 @@
+package plan
+
+// regrouper reproduces decode(serialize(C, T)) of Connect's assignment
+// encoding (assignor.md §6.3 rule 3): connectors in the iteration order of a
+// HashSet copied from C, tasks grouped by connector (C's connectors first in
+// that order, then others by first appearance), repeats dropped.
+type regrouper struct {
+	ix  *interner
+	jdk int
+
+	cstamp, tstamp []uint32 // epoch marks per connector / task id
+	group          []int32  // group index per connector (valid when cstamp matches)
+	epoch          uint32
+	hashes         []int32
+	order          []int32
+	counts         []int32
+}
+
+func (g *regrouper) nextEpoch() uint32 {
+	g.cstamp = growTo(g.cstamp, g.ix.nConns())
+	g.tstamp = growTo(g.tstamp, g.ix.nTasks())
+	g.group = growTo(g.group, g.ix.nConns())
+	g.epoch++
+	if g.epoch == 0 {
+		clear(g.cstamp)
+		clear(g.tstamp)
+		g.epoch = 1
+	}
+	return g.epoch
+}
+
+// regroup returns new slices.
+func (g *regrouper) regroup(conns, tasks []int32) ([]int32, []int32) {
+	ep := g.nextEpoch()
+	// Connectors: HashSet copy order (sized from the list length), repeats dropped.
+	g.hashes = g.hashes[:0]
+	for _, c := range conns {
+		g.hashes = append(g.hashes, g.ix.connHash[c])
+	}
+	g.order = hashOrder(g.hashes, copyCap(len(conns), g.jdk), g.order)
+	outC := make([]int32, 0, len(conns))
+	ngroups := int32(0)
+	for _, i := range g.order {
+		c := conns[i]
+		if g.cstamp[c] == ep {
+			continue
+		}
+		g.cstamp[c] = ep
+		g.group[c] = ngroups
+		ngroups++
+		outC = append(outC, c)
+	}
+	if len(tasks) == 0 {
+		return outC, []int32{}
+	}
+	// Tasks: stable counting sort by group.
+	tc := g.ix.taskConn
+	for _, t := range tasks {
+		c := tc[t]
+		if g.cstamp[c] != ep {
+			g.cstamp[c] = ep
+			g.group[c] = ngroups
+			ngroups++
+		}
+	}
+	g.counts = growTo(g.counts, int(ngroups)+1)
+	clear(g.counts)
+	for _, t := range tasks {
+		g.counts[g.group[tc[t]]+1]++
+	}
+	for i := int32(1); i <= ngroups; i++ {
+		g.counts[i] += g.counts[i-1]
+	}
+	sorted := make([]int32, len(tasks))
+	for _, t := range tasks {
+		gi := g.group[tc[t]]
+		sorted[g.counts[gi]] = t
+		g.counts[gi]++
+	}
+	outT := sorted[:0]
+	for _, t := range sorted {
+		if g.tstamp[t] == ep {
+			continue
+		}
+		g.tstamp[t] = ep
+		outT = append(outT, t)
+	}
+	return outC, outT
+}
+
+// prependMinus returns front ++ (held − removed), without repeats.
+func (g *regrouper) prependMinus(front, held, removed []int32, conns bool) []int32 {
+	ep := g.nextEpoch()
+	stamp := g.tstamp
+	if conns {
+		stamp = g.cstamp
+	}
+	for _, x := range removed {
+		stamp[x] = ep
+	}
+	out := make([]int32, 0, len(front)+len(held))
+	for _, x := range held {
+		if stamp[x] != ep {
+			out = append(out, x)
+		}
+	}
+	// Assigned pieces go first; a piece both assigned and still held keeps its front position.
+	res := make([]int32, 0, len(front)+len(out))
+	ep = g.nextEpoch()
+	for _, x := range front {
+		if stamp[x] != ep {
+			stamp[x] = ep
+			res = append(res, x)
+		}
+	}
+	for _, x := range out {
+		if stamp[x] != ep {
+			stamp[x] = ep
+			res = append(res, x)
+		}
+	}
+	return res
+}

@@ -1,0 +1,194 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// ReplayOptions choose the assignor variant a replay runs.
+type ReplayOptions struct {
+	KafkaVersion string // "" = current (3.9)
+	JDK          int    // 0 = 17
+}
+
+// ReplayResult is the `plan replay -o json` output (scenario-format.md "Output").
+type ReplayResult struct {
+	Name   string           `json:"name"`
+	Rounds []ReplayRound    `json:"rounds"`
+	Final  map[string]Owned `json:"final"`
+
+	totals []configuredTotals // per round, for table footers
+}
+
+// ReplayRound is one rebalance round of a replay.
+type ReplayRound struct {
+	Step       int                     `json:"step"`
+	Generation int                     `json:"generation"`
+	TimeMs     int64                   `json:"time_ms"`
+	Workers    map[string]ReplayWorker `json:"workers"`
+}
+
+// ReplayWorker is what one worker was sent in a round and owns afterwards.
+type ReplayWorker struct {
+	AssignedConnectors NameList `json:"assigned_connectors"`
+	AssignedTasks      TaskList `json:"assigned_tasks"`
+	RevokedConnectors  NameList `json:"revoked_connectors"`
+	RevokedTasks       TaskList `json:"revoked_tasks"`
+	DelayMs            int64    `json:"delay_ms"`
+	Connectors         NameList `json:"connectors"`
+	Tasks              TaskList `json:"tasks"`
+}
+
+// Owned is what a worker owns.
+type Owned struct {
+	Connectors NameList `json:"connectors"`
+	Tasks      TaskList `json:"tasks"`
+}
+
+type configuredTotals struct{ connectors, tasks int }
+
+// NameList is a list of names that marshals as a JSON array (never null).
+type NameList []string
+
+// TaskList is a list of tasks that marshals as a JSON array of "CONNECTOR-N"
+// strings (never null); written directly because replays can hold millions.
+type TaskList []TaskID
+
+// MarshalJSON writes the names as a JSON array.
+func (l NameList) MarshalJSON() ([]byte, error) {
+	n := 2
+	for _, s := range l {
+		n += len(s) + 3
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '[')
+	for i, s := range l {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = appendJSONString(b, s)
+	}
+	return append(b, ']'), nil
+}
+
+// MarshalJSON writes the tasks as a JSON array of strings.
+func (l TaskList) MarshalJSON() ([]byte, error) {
+	n := 2
+	for _, t := range l {
+		n += len(t.Connector) + 8
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '[')
+	for i, t := range l {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		if plainJSON(t.Connector) {
+			b = append(b, '"')
+			b = append(b, t.Connector...)
+			b = append(b, '-')
+			b = strconv.AppendInt(b, int64(t.Task), 10)
+			b = append(b, '"')
+		} else {
+			b = appendJSONString(b, t.String())
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// plainJSON reports whether s can be written between quotes as is.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func appendJSONString(b []byte, s string) []byte {
+	if plainJSON(s) {
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
+	}
+	q, _ := json.Marshal(s) // cannot fail for a string
+	return append(b, q...)
+}
+
+// Replay runs a scenario through the simulator.
+func Replay(sc *Scenario, opts ReplayOptions) (*ReplayResult, error) {
+	if sc == nil {
+		return nil, &ScenarioError{Step: -1, Msg: "no scenario"}
+	}
+	sim, err := NewSim(SimConfig{Protocol: sc.Protocol, MaxDelayMs: sc.MaxDelayMs, KafkaVersion: opts.KafkaVersion, JDK: opts.JDK})
+	if err != nil {
+		return nil, fmt.Errorf("replaying scenario: %w", err)
+	}
+	res := &ReplayResult{Name: sc.Name, Rounds: []ReplayRound{}}
+	total := configuredTotals{}
+	record := func(step int, rounds ...Round) {
+		for _, r := range rounds {
+			res.Rounds = append(res.Rounds, replayRound(step, r))
+			res.totals = append(res.totals, total)
+		}
+	}
+	for i, st := range sc.Steps {
+		switch st.Kind {
+		case StepConnectors:
+			sim.SetConnectors(st.Connectors)
+			total = configuredTotals{}
+			for _, c := range st.Connectors {
+				total.connectors++
+				total.tasks += c.Tasks
+			}
+		case StepJoin:
+			for _, w := range st.Workers {
+				if err := sim.Join(w, Pieces{}); err != nil {
+					return nil, stepErr(i, st.Kind, "%v", err)
+				}
+			}
+		case StepLeave:
+			for _, w := range st.Workers {
+				if err := sim.Leave(w); err != nil {
+					return nil, stepErr(i, st.Kind, "%v", err)
+				}
+			}
+		case StepSleep:
+			sim.Sleep(st.SleepMs)
+		case StepNewLeader:
+			sim.NewLeader()
+		case StepRebalance:
+			record(i, sim.Rebalance(st.GenerationMismatch))
+		case StepSettle:
+			record(i, sim.Settle(st.MaxRounds)...)
+		default:
+			return nil, stepErr(i, st.Kind, "unknown step")
+		}
+	}
+	res.Final = make(map[string]Owned, len(sim.workers))
+	for _, w := range sim.Members() {
+		p := sim.Owned(w)
+		res.Final[w] = Owned{Connectors: NameList(p.Connectors), Tasks: TaskList(p.Tasks)}
+	}
+	return res, nil
+}
+
+func replayRound(step int, r Round) ReplayRound {
+	rr := ReplayRound{Step: step, Generation: r.Generation, TimeMs: r.TimeMs, Workers: make(map[string]ReplayWorker, len(r.Workers))}
+	for id, w := range r.Workers {
+		rr.Workers[id] = ReplayWorker{
+			AssignedConnectors: NameList(w.Assigned.Connectors),
+			AssignedTasks:      TaskList(w.Assigned.Tasks),
+			RevokedConnectors:  NameList(w.Revoked.Connectors),
+			RevokedTasks:       TaskList(w.Revoked.Tasks),
+			DelayMs:            w.DelayMs,
+			Connectors:         NameList(w.Owned.Connectors),
+			Tasks:              TaskList(w.Owned.Tasks),
+		}
+	}
+	return rr
+}

@@ -1,0 +1,441 @@
+package plan
+
+import (
+	"fmt"
+	"sort"
+)
+
+// The time model of the what-if plans (documented in the README):
+//   - a clean stop (graceful shutdown) stops the worker's work and sends
+//     LeaveGroup: the round starts at once;
+//   - a crash stops the work at once but the group notices only after the
+//     session timeout; no round completes before that;
+//   - a restarted worker rejoins after the restart time with a new member id,
+//     holding nothing;
+//   - a round takes RoundTimeMs; under eager every piece stops when the round
+//     starts, under the cooperative protocols only the revoked ones; assigned
+//     pieces run from the end of the round;
+//   - after a round that revoked anything the next round follows at once (when
+//     this one ends); after a round that returned a delay, the next round
+//     starts when the delay, counted from the round's start (the leader's
+//     clock), ends; events that fall inside a round wait for its end.
+
+// Default time model values.
+const (
+	DefaultRoundTimeMs      int64 = 2000
+	DefaultSessionTimeoutMs int64 = 10000
+	DefaultMaxDelayMs       int64 = 300000
+	DefaultMaxRounds              = 200
+)
+
+// EventKind says what happens to the cluster.
+type EventKind int
+
+// Event kinds.
+const (
+	EventStop       EventKind = iota // the worker shuts down cleanly (LeaveGroup)
+	EventCrash                       // the worker dies; noticed after the session timeout
+	EventJoin                        // a worker joins holding nothing
+	EventConnectors                  // the configured connectors become Connectors
+	eventNotice                      // internal: the group notices a crash
+)
+
+// Event is one thing that happens in a what-if timeline. Its time is AfterMs
+// after the moment the event that scheduled it took effect (t = 0 for the
+// first events); Then lists events scheduled relative to this one, which is
+// how a rolling restart chains "stop, come back, stop the next".
+type Event struct {
+	AfterMs    int64
+	Kind       EventKind
+	Worker     string          // member id (stop, crash, join)
+	Host       string          // join: the machine this member runs on ("" = Worker)
+	Replaces   string          // join: the member id this one restarts (its departure must be noticed first)
+	Connectors []ConnectorSpec // EventConnectors
+	Then       []Event
+}
+
+// TimeModel holds the clock assumptions.
+type TimeModel struct {
+	RoundTimeMs      int64
+	SessionTimeoutMs int64
+	MaxRounds        int
+}
+
+func (m TimeModel) withDefaults() TimeModel {
+	if m.RoundTimeMs < 0 {
+		m.RoundTimeMs = 0
+	}
+	if m.SessionTimeoutMs <= 0 {
+		m.SessionTimeoutMs = DefaultSessionTimeoutMs
+	}
+	if m.MaxRounds <= 0 {
+		m.MaxRounds = DefaultMaxRounds
+	}
+	return m
+}
+
+type queuedEvent struct {
+	at  int64
+	seq int
+	ev  Event
+}
+
+// engine runs one timeline on one Sim.
+type engine struct {
+	sim    *Sim
+	eager  bool
+	model  TimeModel
+	base   int64 // Sim clock at plan time 0
+	now    int64 // plan clock
+	seq    int
+	queue  []queuedEvent
+	leader string
+
+	hostOf   map[string]string // member id -> host
+	dead     map[string]bool   // stopped or crashed, still in the group
+	notices  int               // crashes not yet noticed
+	noticeAt map[string]int64  // crashed member -> when the group notices
+
+	acct       *downtime
+	busyUntil  int64     // end of the round in progress
+	starts     []starter // pieces starting when the round in progress ends
+	followUpAt int64     // -1 = none
+	delayedAt  int64     // scheduled rebalance, -1 = none
+	wantRound  bool
+	triggers   []string
+
+	rounds []RoundView
+	events []EventView
+	notes  []string
+}
+
+type starter struct {
+	worker string
+	key    pieceKey
+}
+
+func (e *engine) push(at int64, ev Event) {
+	e.queue = append(e.queue, queuedEvent{at: at, seq: e.seq, ev: ev})
+	e.seq++
+	sort.SliceStable(e.queue, func(i, j int) bool {
+		if e.queue[i].at != e.queue[j].at {
+			return e.queue[i].at < e.queue[j].at
+		}
+		return e.queue[i].seq < e.queue[j].seq
+	})
+}
+
+func (e *engine) log(format string, args ...any) {
+	e.events = append(e.events, EventView{TimeMs: e.now, Event: fmt.Sprintf(format, args...)})
+}
+
+func (e *engine) host(member string) string {
+	if h, ok := e.hostOf[member]; ok {
+		return h
+	}
+	return member
+}
+
+// run plays the events and returns when the cluster is quiet: no event left,
+// no follow-up and no scheduled rebalance.
+func (e *engine) run(first []Event) error {
+	for _, ev := range first {
+		e.push(ev.AfterMs, ev)
+	}
+	e.followUpAt, e.delayedAt = -1, -1
+	for {
+		next, ok := e.nextTime()
+		if !ok {
+			break
+		}
+		if next < e.busyUntil {
+			next = e.busyUntil
+		}
+		e.finishRound()
+		e.now = next
+		if e.followUpAt >= 0 && e.followUpAt <= next {
+			e.followUpAt = -1
+			e.want("revocations to follow up")
+		}
+		if e.delayedAt >= 0 && e.delayedAt <= next {
+			e.delayedAt = -1
+			e.want("scheduled rebalance (delay ended)")
+		}
+		for len(e.queue) > 0 && e.queue[0].at <= next {
+			q := e.queue[0]
+			e.queue = e.queue[1:]
+			if err := e.apply(q.ev); err != nil {
+				return err
+			}
+		}
+		if !e.wantRound || e.notices > 0 {
+			continue // a pending crash blocks every round until it is noticed
+		}
+		if len(e.rounds) >= e.model.MaxRounds {
+			e.notes = append(e.notes, fmt.Sprintf("stopped after %d rounds without settling", e.model.MaxRounds))
+			break
+		}
+		e.round()
+	}
+	e.finishRound()
+	return nil
+}
+
+func (e *engine) want(reason string) {
+	e.wantRound = true
+	e.triggers = append(e.triggers, reason)
+}
+
+// nextTime is the earliest moment something happens.
+func (e *engine) nextTime() (int64, bool) {
+	best, ok := int64(0), false
+	consider := func(t int64) {
+		if t >= 0 && (!ok || t < best) {
+			best, ok = t, true
+		}
+	}
+	if len(e.queue) > 0 {
+		consider(e.queue[0].at)
+	}
+	consider(e.followUpAt)
+	consider(e.delayedAt)
+	return best, ok
+}
+
+// finishRound starts what the round in progress assigned, at its end.
+func (e *engine) finishRound() {
+	for _, s := range e.starts {
+		if e.dead[s.worker] || !e.owns(s.worker, s.key) {
+			continue
+		}
+		e.acct.start(s.key, e.busyUntil)
+	}
+	e.starts = nil
+}
+
+func (e *engine) owns(worker string, k pieceKey) bool {
+	return setOf(e.sim.Owned(worker))[k]
+}
+
+func (e *engine) isMember(w string) bool {
+	for _, m := range e.sim.Members() {
+		if m == w {
+			return true
+		}
+	}
+	return false
+}
+
+// apply makes one event happen at e.now.
+func (e *engine) apply(ev Event) error {
+	switch ev.Kind {
+	case EventStop, EventCrash:
+		if !e.isMember(ev.Worker) || e.dead[ev.Worker] {
+			return fmt.Errorf("worker %q is not a running member of the group", ev.Worker)
+		}
+		for _, k := range keysOf(e.sim.Owned(ev.Worker)) {
+			e.acct.stop(k, e.now)
+		}
+		e.dead[ev.Worker] = true
+		if ev.Kind == EventStop {
+			e.log("%s stops cleanly (its work stops, LeaveGroup)", ev.Worker)
+			if err := e.leave(ev.Worker); err != nil {
+				return err
+			}
+		} else {
+			e.log("%s crashes (its work stops; the group notices after session.timeout.ms = %d ms)", ev.Worker, e.model.SessionTimeoutMs)
+			e.notices++
+			e.noticeAt[ev.Worker] = e.now + e.model.SessionTimeoutMs
+			e.push(e.noticeAt[ev.Worker], Event{Kind: eventNotice, Worker: ev.Worker})
+		}
+	case eventNotice:
+		e.notices--
+		e.log("the group notices that %s is gone (session timeout)", ev.Worker)
+		if err := e.leave(ev.Worker); err != nil {
+			return err
+		}
+	case EventJoin:
+		if ev.Replaces != "" && e.isMember(ev.Replaces) {
+			// The old incarnation is still in the group (crash not yet
+			// noticed): the new member's join completes with that notice.
+			e.push(e.noticeAt[ev.Replaces], ev)
+			return nil
+		}
+		if e.isMember(ev.Worker) {
+			return fmt.Errorf("worker %q is already a member", ev.Worker)
+		}
+		if err := e.sim.Join(ev.Worker, Pieces{Connectors: []string{}, Tasks: []TaskID{}}); err != nil {
+			return fmt.Errorf("joining %s: %w", ev.Worker, err)
+		}
+		h := ev.Host
+		if h == "" {
+			h = ev.Worker
+		}
+		e.hostOf[ev.Worker] = h
+		if ev.Replaces != "" {
+			e.log("%s is back as new member %s, holding nothing", ev.Replaces, ev.Worker)
+		} else {
+			e.log("%s joins, holding nothing", ev.Worker)
+		}
+		e.want(ev.Worker + " joined")
+	case EventConnectors:
+		e.sim.SetConnectors(ev.Connectors)
+		e.acct.reconfigure(configuredKeys(ev.Connectors), e.now)
+		e.log("configured connectors change (%s)", describeSpecs(ev.Connectors))
+		e.want("connectors changed")
+	}
+	for _, then := range ev.Then {
+		e.push(e.now+then.AfterMs, then)
+	}
+	return nil
+}
+
+// leave removes a member from the group; when it was the leader, leadership
+// moves and the new leader starts with no memory of earlier rounds.
+func (e *engine) leave(w string) error {
+	if err := e.sim.Leave(w); err != nil {
+		return fmt.Errorf("%s leaving: %w", w, err)
+	}
+	delete(e.dead, w)
+	e.want(w + " left")
+	if w == e.leader {
+		e.sim.NewLeader()
+		e.leader = ""
+		if ms := e.sim.Members(); len(ms) > 0 {
+			e.leader = ms[0]
+		}
+		e.log("%s was the leader: %s leads now and has no memory of earlier rounds", w, e.leaderName())
+	}
+	return nil
+}
+
+func (e *engine) leaderName() string {
+	if e.leader == "" {
+		return "nobody"
+	}
+	return e.leader
+}
+
+// round runs one rebalance round starting at e.now.
+func (e *engine) round() {
+	if e.leader == "" {
+		if ms := e.sim.Members(); len(ms) > 0 {
+			e.leader = ms[0]
+		}
+	}
+	if d := e.base + e.now - e.sim.Now(); d > 0 {
+		e.sim.Sleep(d)
+	}
+	before := map[string]pieceSet{}
+	for _, w := range e.sim.Members() {
+		before[w] = setOf(e.sim.Owned(w))
+	}
+	r := e.sim.Rebalance(false)
+	end := e.now + e.model.RoundTimeMs
+	if e.eager {
+		for _, s := range before {
+			for k := range s {
+				e.acct.stop(k, e.now)
+			}
+		}
+	}
+	view := RoundView{Round: len(e.rounds) + 1, Generation: r.Generation, TimeMs: e.now, EndMs: end,
+		Trigger: uniqueJoin(e.triggers), Workers: []WorkerRoundView{}}
+	revokedAny, delay := false, int64(0)
+	workers := make([]string, 0, len(r.Workers))
+	for w := range r.Workers {
+		workers = append(workers, w)
+	}
+	sort.Strings(workers)
+	for _, w := range workers {
+		wr := r.Workers[w]
+		after := setOf(e.sim.Owned(w))
+		prev := before[w]
+		var revoked, assigned []pieceKey
+		if e.eager {
+			// Eager sends whole assignments: what a worker had and did not
+			// get back is in effect revoked; everything is restarted.
+			revoked, assigned = prev.minus(after), after.minus(prev)
+		} else {
+			revoked = setOf(wr.Revoked).sorted()
+			assigned = setOf(wr.Assigned).sorted()
+			if len(revoked) > 0 {
+				revokedAny = true
+			}
+			for _, k := range revoked {
+				if prev[k] {
+					e.acct.stop(k, e.now)
+				}
+			}
+		}
+		if e.eager {
+			for k := range after {
+				e.starts = append(e.starts, starter{worker: w, key: k})
+			}
+		} else {
+			for _, k := range assigned {
+				e.starts = append(e.starts, starter{worker: w, key: k})
+			}
+		}
+		if wr.DelayMs > delay {
+			delay = wr.DelayMs
+		}
+		keepC, keepT := 0, 0
+		for k := range prev {
+			if after[k] {
+				if k.isConnector() {
+					keepC++
+				} else {
+					keepT++
+				}
+			}
+		}
+		rc, rt := names(revoked)
+		ac, at := names(assigned)
+		oc, ot := countKeys(after.sorted())
+		view.Workers = append(view.Workers, WorkerRoundView{
+			Worker: w, KeepsConnectors: keepC, KeepsTasks: keepT,
+			RevokedConnectors: rc, RevokedTasks: rt, AssignedConnectors: ac, AssignedTasks: at,
+			DelayMs: wr.DelayMs, Connectors: oc, Tasks: ot,
+		})
+	}
+	view.DelayMs = delay
+	e.rounds = append(e.rounds, view)
+	e.triggers = nil
+	e.wantRound = false
+	e.busyUntil = end
+	e.followUpAt, e.delayedAt = -1, -1
+	if revokedAny {
+		e.followUpAt = end
+	} else if delay > 0 {
+		at := e.now + delay
+		if at < end {
+			at = end
+		}
+		e.delayedAt = at
+	}
+}
+
+func uniqueJoin(parts []string) string {
+	seen := map[string]bool{}
+	out := ""
+	for _, p := range parts {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		if out != "" {
+			out += "; "
+		}
+		out += p
+	}
+	return out
+}
+
+func describeSpecs(specs []ConnectorSpec) string {
+	tasks := 0
+	for _, c := range specs {
+		tasks += c.Tasks
+	}
+	return fmt.Sprintf("%d connectors, %d tasks", len(specs), tasks)
+}

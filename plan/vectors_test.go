@@ -1,0 +1,167 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const assignorVectorDir = "../../shared/vectors/assignor/public"
+
+type vectorCase struct {
+	name     string
+	scenario []byte
+	expected []byte
+}
+
+// loadAssignorVectors fails the test when the shared vectors are missing.
+func loadAssignorVectors(t testing.TB) []vectorCase {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(assignorVectorDir, "*.scenario.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no assignor vectors in %s (err %v)", assignorVectorDir, err)
+	}
+	sort.Strings(files)
+	var out []vectorCase
+	for _, f := range files {
+		sc, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exp, err := os.ReadFile(strings.TrimSuffix(f, ".scenario.json") + ".expected.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, vectorCase{name: strings.TrimSuffix(filepath.Base(f), ".scenario.json"), scenario: sc, expected: exp})
+	}
+	return out
+}
+
+// replayToGeneric replays a scenario and returns its JSON output decoded
+// into generic values, exactly as `-o json` would print it.
+func replayToGeneric(t testing.TB, data []byte, opts ReplayOptions) map[string]any {
+	t.Helper()
+	sc, err := ParseScenario(data)
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	res, err := Replay(sc, opts)
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	js, err := json.Marshal(res)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(js, &got); err != nil {
+		t.Fatalf("unmarshal own output: %v", err)
+	}
+	return got
+}
+
+// countsView reduces an output to the contract: per round step, generation,
+// time, and per worker the number of pieces in every list plus the delay;
+// per worker final counts and the totals owned.
+func countsView(doc map[string]any) string {
+	var b strings.Builder
+	rounds, _ := doc["rounds"].([]any)
+	fmt.Fprintf(&b, "rounds=%d\n", len(rounds))
+	for i, r := range rounds {
+		rm := r.(map[string]any)
+		fmt.Fprintf(&b, "r%d step=%v gen=%v t=%v\n", i, rm["step"], rm["generation"], rm["time_ms"])
+		workers := rm["workers"].(map[string]any)
+		var names []string
+		for n := range workers {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		ownedC, ownedT := 0, 0
+		for _, n := range names {
+			w := workers[n].(map[string]any)
+			l := func(k string) int { return len(w[k].([]any)) }
+			fmt.Fprintf(&b, "  %s +%d/%d -%d/%d delay=%v own=%d/%d\n", n,
+				l("assigned_connectors"), l("assigned_tasks"), l("revoked_connectors"), l("revoked_tasks"),
+				w["delay_ms"], l("connectors"), l("tasks"))
+			ownedC += l("connectors")
+			ownedT += l("tasks")
+		}
+		fmt.Fprintf(&b, "  total owned %d/%d\n", ownedC, ownedT)
+	}
+	final := doc["final"].(map[string]any)
+	var names []string
+	for n := range final {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		w := final[n].(map[string]any)
+		fmt.Fprintf(&b, "final %s %d/%d\n", n, len(w["connectors"].([]any)), len(w["tasks"].([]any)))
+	}
+	return b.String()
+}
+
+func TestAssignorVectorsCounts(t *testing.T) {
+	for _, vc := range loadAssignorVectors(t) {
+		t.Run(vc.name, func(t *testing.T) {
+			var want map[string]any
+			if err := json.Unmarshal(vc.expected, &want); err != nil {
+				t.Fatal(err)
+			}
+			got := replayToGeneric(t, vc.scenario, ReplayOptions{})
+			if g, w := countsView(got), countsView(want); g != w {
+				t.Errorf("counts differ\n%s", firstDiff(g, w))
+			}
+			if got["name"] != want["name"] {
+				t.Errorf("name %q, want %q", got["name"], want["name"])
+			}
+		})
+	}
+}
+
+func TestAssignorVectorsExactNames(t *testing.T) {
+	exact, total := 0, 0
+	for _, vc := range loadAssignorVectors(t) {
+		total++
+		t.Run(vc.name, func(t *testing.T) {
+			var want map[string]any
+			if err := json.Unmarshal(vc.expected, &want); err != nil {
+				t.Fatal(err)
+			}
+			got := replayToGeneric(t, vc.scenario, ReplayOptions{})
+			if !reflect.DeepEqual(got, want) {
+				gj, _ := json.MarshalIndent(got, "", " ")
+				wj, _ := json.MarshalIndent(want, "", " ")
+				t.Errorf("output differs from Kafka's\n%s", firstDiff(string(gj), string(wj)))
+				return
+			}
+			exact++
+		})
+	}
+	t.Logf("%d of %d vectors match exactly, piece names included", exact, total)
+}
+
+// firstDiff shows the first differing line with a little context.
+func firstDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < len(g) || i < len(w); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			lo := max(0, i-3)
+			ctx := strings.Join(w[lo:min(i, len(w))], "\n")
+			return fmt.Sprintf("line %d\ncontext:\n%s\ngot:  %s\nwant: %s", i+1, ctx, gl, wl)
+		}
+	}
+	return "(identical)"
+}

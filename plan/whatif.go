@@ -1,0 +1,412 @@
+package plan
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// StopMode says how a worker goes away.
+const (
+	StopClean = "clean" // graceful shutdown: LeaveGroup, the round starts at once
+	StopCrash = "crash" // noticed after session.timeout.ms
+)
+
+// JoinPlan previews workers joining the group. names are the new member ids.
+func JoinPlan(state ClusterState, opts PlanOptions, names []string) (*PlanResult, error) {
+	if len(names) == 0 {
+		return nil, fmt.Errorf("--add: no worker to add")
+	}
+	seen := map[string]bool{}
+	for _, w := range state.Workers {
+		seen[w.ID] = true
+	}
+	events := []Event{}
+	for _, n := range names {
+		if n == "" || seen[n] {
+			return nil, fmt.Errorf("--add: worker %q is already a member", n)
+		}
+		seen[n] = true
+		events = append(events, Event{Kind: EventJoin, Worker: n})
+	}
+	res := newResult("join", state, opts, fmt.Sprintf("%s join%s the group", strings.Join(names, ", "), plural1(len(names))))
+	return res, res.addBranch(state, opts, fmt.Sprintf("%s join%s", strings.Join(names, ", "), plural1(len(names))), events)
+}
+
+// NewWorkerNames invents n member ids for joining workers: the next numbers
+// when the members are named PREFIX<number> (w7, w8 after w1..w6), otherwise
+// new-1, new-2, ...
+func NewWorkerNames(state ClusterState, n int) []string {
+	taken := map[string]bool{}
+	prefix, highest, numbered := "", 0, len(state.Workers) > 0
+	for _, w := range state.Workers {
+		taken[w.ID] = true
+		i := len(w.ID)
+		for i > 0 && w.ID[i-1] >= '0' && w.ID[i-1] <= '9' {
+			i--
+		}
+		num, err := strconv.Atoi(w.ID[i:])
+		if i == 0 || i == len(w.ID) || err != nil || (prefix != "" && prefix != w.ID[:i]) {
+			numbered = false
+			continue
+		}
+		prefix = w.ID[:i]
+		if num > highest {
+			highest = num
+		}
+	}
+	out := []string{}
+	next, base := highest+1, prefix
+	if !numbered {
+		next, base = 1, "new-"
+	}
+	for len(out) < n {
+		name := base + strconv.Itoa(next)
+		next++
+		if !taken[name] {
+			taken[name] = true
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// LeavePlan previews a worker leaving: the work it held is lost and (under
+// the cooperative protocols) held idle for the scheduled delay. With
+// returnsAfterMs it also shows the branch where the worker comes back after
+// that long as a new member holding nothing; the branch where it never comes
+// back is always shown.
+func LeavePlan(state ClusterState, opts PlanOptions, worker, stop string, returnsAfterMs *int64) (*PlanResult, error) {
+	w, err := state.ResolveWorker(worker)
+	if err != nil {
+		return nil, fmt.Errorf("--worker: %w", err)
+	}
+	kind, err := stopKind(stop)
+	if err != nil {
+		return nil, err
+	}
+	how := map[EventKind]string{EventStop: "stops cleanly", EventCrash: "crashes"}[kind]
+	res := newResult("leave", state, opts, fmt.Sprintf("%s %s", w, how))
+	res.Assumptions.Stop = &stop
+	if returnsAfterMs != nil {
+		if *returnsAfterMs < 0 {
+			return nil, fmt.Errorf("--returns-after: must not be negative")
+		}
+		res.Assumptions.ReturnsAfterMs = returnsAfterMs
+		back := incarnation(w, state)
+		when := "within the delay"
+		if *returnsAfterMs >= res.Assumptions.MaxDelayMs {
+			when = "after the delay"
+		}
+		ev := Event{Kind: kind, Worker: w, Then: []Event{{AfterMs: *returnsAfterMs, Kind: EventJoin, Worker: back, Host: w, Replaces: w}}}
+		name := fmt.Sprintf("%s returns after %s as %s (%s)", w, Millis(*returnsAfterMs), back, when)
+		if err := res.addBranch(state, opts, name, []Event{ev}); err != nil {
+			return nil, err
+		}
+	}
+	if err := res.addBranch(state, opts, w+" does not return", []Event{{Kind: kind, Worker: w}}); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// ConnectorChange is one edit of the configured connectors.
+type ConnectorChange struct {
+	Set    map[string]int // existing connector -> new task count
+	Add    map[string]int // new connector -> task count
+	Remove []string       // connectors to delete
+}
+
+// ConnectorPlan previews changes of the configured connectors (task counts,
+// new and removed connectors), applied at once in one config change.
+func ConnectorPlan(state ClusterState, opts PlanOptions, ch ConnectorChange) (*PlanResult, error) {
+	next := map[string]int{}
+	for _, c := range state.Connectors {
+		next[c.Name] = c.Tasks
+	}
+	var what []string
+	for _, name := range sortedSpecNames(ch.Set) {
+		if _, ok := next[name]; !ok {
+			return nil, fmt.Errorf("--set %s: no such connector (use --add to create one)", name)
+		}
+		if ch.Set[name] < 0 {
+			return nil, fmt.Errorf("--set %s: task count must not be negative", name)
+		}
+		what = append(what, fmt.Sprintf("%s: %d -> %d tasks", name, next[name], ch.Set[name]))
+		next[name] = ch.Set[name]
+	}
+	for _, name := range ch.Remove {
+		if _, ok := next[name]; !ok {
+			return nil, fmt.Errorf("--remove %s: no such connector", name)
+		}
+		delete(next, name)
+		what = append(what, name+" removed")
+	}
+	for _, name := range sortedSpecNames(ch.Add) {
+		if _, ok := next[name]; ok {
+			return nil, fmt.Errorf("--add %s: connector already exists (use --set to change its tasks)", name)
+		}
+		if ch.Add[name] < 0 {
+			return nil, fmt.Errorf("--add %s: task count must not be negative", name)
+		}
+		next[name] = ch.Add[name]
+		what = append(what, fmt.Sprintf("%s added with %d tasks", name, ch.Add[name]))
+	}
+	if len(what) == 0 {
+		return nil, fmt.Errorf("nothing to change: give --set, --add or --remove")
+	}
+	specs := []ConnectorSpec{}
+	for _, name := range sortedSpecNames(next) {
+		specs = append(specs, ConnectorSpec{Name: name, Tasks: next[name]})
+	}
+	desc := strings.Join(what, "; ")
+	res := newResult("connector", state, opts, desc)
+	return res, res.addBranch(state, opts, desc, []Event{{Kind: EventConnectors, Connectors: specs}})
+}
+
+// RollingRestartPlan previews restarting every worker in order, one at a
+// time: each stops, comes back after restartMs as a new member holding
+// nothing, and the next one stops as soon as the previous one is back.
+// order lists the workers (empty = members in order, the leader last).
+func RollingRestartPlan(state ClusterState, opts PlanOptions, restartMs int64, stop string, order []string) (*PlanResult, error) {
+	if restartMs < 0 {
+		return nil, fmt.Errorf("--restart-time: must not be negative")
+	}
+	kind, err := stopKind(stop)
+	if err != nil {
+		return nil, err
+	}
+	resolved, err := restartOrder(state, order)
+	if err != nil {
+		return nil, err
+	}
+	// Build the chain from the last worker backwards.
+	var next []Event
+	for i := len(resolved) - 1; i >= 0; i-- {
+		w := resolved[i]
+		back := Event{AfterMs: restartMs, Kind: EventJoin, Worker: incarnation(w, state), Host: w, Replaces: w, Then: next}
+		next = []Event{{Kind: kind, Worker: w, Then: []Event{back}}}
+	}
+	res := newResult("rolling-restart", state, opts,
+		fmt.Sprintf("rolling restart of %s, %s each, the next stopped when the previous is back", strings.Join(resolved, ", "), Millis(restartMs)))
+	res.Assumptions.RestartTimeMs = &restartMs
+	res.Assumptions.Stop = &stop
+	return res, res.addBranch(state, opts, "rolling restart", next)
+}
+
+func restartOrder(state ClusterState, order []string) ([]string, error) {
+	if len(order) == 0 {
+		leader := state.leader()
+		out := []string{}
+		for _, w := range state.Workers {
+			if w.ID != leader {
+				out = append(out, w.ID)
+			}
+		}
+		if leader != "" {
+			out = append(out, leader)
+		}
+		return out, nil
+	}
+	seen := map[string]bool{}
+	out := []string{}
+	for _, o := range order {
+		w, err := state.ResolveWorker(o)
+		if err != nil {
+			return nil, fmt.Errorf("--order: %w", err)
+		}
+		if seen[w] {
+			return nil, fmt.Errorf("--order: worker %s listed twice", w)
+		}
+		seen[w] = true
+		out = append(out, w)
+	}
+	return out, nil
+}
+
+func stopKind(stop string) (EventKind, error) {
+	switch stop {
+	case StopClean, "":
+		return EventStop, nil
+	case StopCrash:
+		return EventCrash, nil
+	}
+	return 0, fmt.Errorf("--stop: must be %s or %s, got %q", StopClean, StopCrash, stop)
+}
+
+// incarnation names a restarted worker's new member id: w1 -> w1.2.
+func incarnation(w string, state ClusterState) string {
+	taken := map[string]bool{}
+	for _, m := range state.Workers {
+		taken[m.ID] = true
+	}
+	for i := 2; ; i++ {
+		n := fmt.Sprintf("%s.%d", w, i)
+		if !taken[n] {
+			return n
+		}
+	}
+}
+
+func (s ClusterState) leader() string {
+	if s.Leader != "" {
+		return s.Leader
+	}
+	if len(s.Workers) > 0 {
+		return s.Workers[0].ID
+	}
+	return ""
+}
+
+// ResolveWorker finds a member by member id or, when unique, by one of its
+// other names (client id, REST URL, host:port).
+func (s ClusterState) ResolveWorker(name string) (string, error) {
+	for _, w := range s.Workers {
+		if w.ID == name {
+			return w.ID, nil
+		}
+	}
+	var hits []string
+	for _, w := range s.Workers {
+		for _, a := range w.Aliases {
+			if a == name {
+				hits = append(hits, w.ID)
+				break
+			}
+		}
+	}
+	switch len(hits) {
+	case 1:
+		return hits[0], nil
+	case 0:
+		ids := []string{}
+		for _, w := range s.Workers {
+			ids = append(ids, w.ID)
+		}
+		return "", fmt.Errorf("no worker %q (members: %s)", name, strings.Join(ids, ", "))
+	}
+	return "", fmt.Errorf("%q names several workers (%s); give the member id", name, strings.Join(hits, ", "))
+}
+
+// effectiveProtocol is the cooperative protocol to run and the group's own.
+func effectiveProtocol(state ClusterState, opts PlanOptions) (group, cooperative string) {
+	group = opts.Protocol
+	if group == "" {
+		group = state.Protocol
+	}
+	switch group {
+	case "default":
+		group = "eager"
+	case "":
+		group = "sessioned"
+	}
+	cooperative = group
+	if cooperative == "eager" {
+		cooperative = "sessioned"
+	}
+	return group, cooperative
+}
+
+func newResult(plan string, state ClusterState, opts PlanOptions, event string) *PlanResult {
+	group, _ := effectiveProtocol(state, opts)
+	model := TimeModel{RoundTimeMs: opts.RoundTimeMs, SessionTimeoutMs: opts.SessionTimeoutMs}.withDefaults()
+	jdk := opts.JDK
+	if jdk == 0 {
+		jdk = 17
+	}
+	version := opts.KafkaVersion
+	if version == "" {
+		version = "3.9"
+	}
+	notes := append([]string{}, state.Notes...)
+	return &PlanResult{
+		Plan: plan, Source: state.Source, Event: event, Protocol: group,
+		Assumptions: Assumptions{
+			RoundTimeMs: model.RoundTimeMs, SessionTimeoutMs: model.SessionTimeoutMs, MaxDelayMs: opts.MaxDelayMs,
+			KafkaVersion: version, JDK: jdk, Leader: state.leader(), Model: ModelStatements(),
+		},
+		Initial:  initialCounts(state),
+		Branches: []Branch{},
+		Notes:    notes,
+	}
+}
+
+// ModelStatements are the time model's rules in words, printed with every plan.
+func ModelStatements() []string {
+	return []string{
+		"a clean stop stops the worker's work and rebalances at once (LeaveGroup); a crash stops the work at once but is noticed only after session.timeout.ms",
+		"a restarted worker rejoins after the restart time with a new member id, holding nothing",
+		"a round takes round_time_ms: eager stops every piece for the round, cooperative only the revoked ones; assigned pieces run from the round's end",
+		"after a round that revoked anything the next round follows at once; after a delay, when the delay (counted from the round's start) ends",
+		"events during a round wait for its end; when the leader leaves, the first remaining member leads with no memory of earlier rounds",
+		"eager sends whole assignments: every piece stops and restarts in every round (KEEPS = restarted on the same worker); who gets what follows the sort order of member ids, and a restarted worker's new id (here NAME.2) keeps its place, while real ids (client id + random UUID) usually do not, so real eager rounds move more",
+		"the leader's memory at the start is the current ownership, with no delay or backoff pending",
+		"not running = configured pieces not owned by a live worker or not started yet; task_ms_not_running integrates that over time",
+	}
+}
+
+func (r *PlanResult) addBranch(state ClusterState, opts PlanOptions, name string, events []Event) error {
+	_, coop := effectiveProtocol(state, opts)
+	c, err := runTimeline(state, opts, coop, events)
+	if err != nil {
+		return fmt.Errorf("%s (%s): %w", name, coop, err)
+	}
+	e, err := runTimeline(state, opts, "eager", events)
+	if err != nil {
+		return fmt.Errorf("%s (eager): %w", name, err)
+	}
+	r.Branches = append(r.Branches, Branch{Name: name, Cooperative: c, Eager: e})
+	return nil
+}
+
+func initialCounts(state ClusterState) []WorkerCount {
+	out := []WorkerCount{}
+	for _, w := range state.Workers {
+		out = append(out, WorkerCount{Worker: w.ID, Host: w.ID, Connectors: len(w.Owned.Connectors), Tasks: len(w.Owned.Tasks)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Worker < out[j].Worker })
+	return out
+}
+
+func sortedSpecNames(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func plural1(n int) string {
+	if n == 1 {
+		return "s"
+	}
+	return ""
+}
+
+// Millis renders a duration in ms the way the plans print it: 90s, 5m, 1m30s, 2.5s.
+func Millis(ms int64) string {
+	if ms < 0 {
+		return "-" + Millis(-ms)
+	}
+	if ms%1000 != 0 {
+		if ms < 1000 {
+			return fmt.Sprintf("%dms", ms)
+		}
+		return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64) + "s"
+	}
+	s := ms / 1000
+	h, m, sec := s/3600, (s%3600)/60, s%60
+	out := ""
+	if h > 0 {
+		out += fmt.Sprintf("%dh", h)
+	}
+	if m > 0 {
+		out += fmt.Sprintf("%dm", m)
+	}
+	if sec > 0 || out == "" {
+		out += fmt.Sprintf("%ds", sec)
+	}
+	return out
+}

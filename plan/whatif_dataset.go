@@ -1,0 +1,115 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/connectscope/connectscope/inspect"
+)
+
+// StateFromDataset builds a plan's starting point from what was read: the
+// configured connectors from the config topic (Kafka's own rules: an
+// inconsistent connector has no tasks, a STOPPED one is configured with none)
+// and the members with what they own from the group description, in the
+// broker's member order.
+func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
+	st := ClusterState{Source: d.Source}
+	cfgRecords, _, _, _ := inspect.SplitTopics(d.Records, d.Topics)
+	configs := inspect.DecodeConfigs(cfgRecords, inspect.DecodeOptions{Topic: d.Topics.Config})
+	for _, c := range configs.Connectors {
+		tasks := len(c.Tasks)
+		if c.TargetState == "STOPPED" {
+			tasks = 0
+		}
+		st.Connectors = append(st.Connectors, ConnectorSpec{Name: c.Name, Tasks: tasks})
+		if !c.Consistent {
+			st.Notes = append(st.Notes, fmt.Sprintf("connector %s is inconsistent (incomplete task commit): the assignor sees no tasks for it", c.Name))
+		}
+	}
+	if p := configs.Records.Problems; p > 0 {
+		st.Notes = append(st.Notes, fmt.Sprintf("%d config record(s) could not be decoded and were left out (see inspect configs)", p))
+	}
+	if d.Group == nil {
+		return st, fmt.Errorf("%s has no description of the Connect group, so the workers and what they own are unknown: take a snapshot that includes the group, or use --synthetic", sourceName(d))
+	}
+	members := inspect.Members(d.Group)
+	views := map[string]inspect.MemberView{}
+	for _, m := range members.Members {
+		views[m.MemberID] = m
+	}
+	st.Protocol = members.Protocol
+	if members.Leader != nil {
+		st.Leader = *members.Leader
+	}
+	if members.Note != nil {
+		st.Notes = append(st.Notes, "group: "+*members.Note)
+	}
+	for _, gm := range d.Group.Members {
+		v := views[gm.MemberID]
+		w := WorkerState{ID: gm.MemberID, Aliases: memberAliases(v), Owned: Pieces{Connectors: []string{}, Tasks: []TaskID{}}}
+		if v.Owned == nil {
+			st.Notes = append(st.Notes, fmt.Sprintf("what %s owns could not be decoded: it is taken as owning nothing", gm.MemberID))
+		} else {
+			w.Owned.Connectors = append(w.Owned.Connectors, v.Owned.Connectors...)
+			for _, t := range v.Owned.Tasks {
+				id, err := ParseTaskID(t)
+				if err != nil {
+					st.Notes = append(st.Notes, fmt.Sprintf("%s owns an unreadable task id %q: left out", gm.MemberID, t))
+					continue
+				}
+				w.Owned.Tasks = append(w.Owned.Tasks, id)
+			}
+		}
+		st.Workers = append(st.Workers, w)
+	}
+	if len(st.Workers) == 0 {
+		return st, fmt.Errorf("the Connect group in %s has no members (state %q): nothing to plan from; use --synthetic", sourceName(d), d.Group.State)
+	}
+	if st.Leader != "" {
+		found := false
+		for _, w := range st.Workers {
+			found = found || w.ID == st.Leader
+		}
+		if !found {
+			st.Notes = append(st.Notes, fmt.Sprintf("the assignments name leader %s, which is not a member: the first member is taken as the leader", st.Leader))
+			st.Leader = ""
+		}
+	}
+	if st.Leader == "" {
+		st.Notes = append(st.Notes, "the leader is unknown: the first member is taken as the leader")
+	}
+	return st, nil
+}
+
+// memberAliases are the other names an operator may use for a worker: its
+// client id, its REST URL and host:port, and its client host.
+func memberAliases(v inspect.MemberView) []string {
+	out := []string{}
+	add := func(s string) {
+		if s == "" {
+			return
+		}
+		for _, o := range out {
+			if o == s {
+				return
+			}
+		}
+		out = append(out, s)
+	}
+	add(v.ClientID)
+	if v.URL != nil {
+		u := *v.URL
+		add(u)
+		hostPort := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://"), "/")
+		add(hostPort)
+	}
+	add(strings.TrimPrefix(v.ClientHost, "/"))
+	return out
+}
+
+func sourceName(d *inspect.Dataset) string {
+	if d.Source == "" {
+		return "the input"
+	}
+	return strings.TrimPrefix(d.Source, "file:")
+}

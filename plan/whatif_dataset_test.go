@@ -1,0 +1,128 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/connectscope/connectscope/inspect"
+)
+
+func configRecord(offset int64, key, value string) inspect.Record {
+	r := inspect.Record{Topic: "connect-configs", Offset: offset, Key: []byte(key)}
+	if value != "" {
+		r.Value = []byte(value)
+	}
+	return r
+}
+
+// member encodes a sessioned member whose latest assignment gives it conns
+// and tasks (and no embedded allocation), as the broker would describe it.
+func member(t *testing.T, id, url, leader string, conns []string, tasks []inspect.TaskRef) inspect.GroupMember {
+	t.Helper()
+	meta, err := inspect.EncodeMetadata(&inspect.MemberMetadata{Version: 2, URL: url, ConfigOffset: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asg, err := inspect.EncodeAssignment(&inspect.Assignment{Version: 2, Leader: leader, LeaderURL: "http://10.0.0.1:8083/", ConfigOffset: 9,
+		Assigned: inspect.EntriesFor(conns, tasks), Revoked: []inspect.ConnectorEntry{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inspect.GroupMember{MemberID: id, ClientID: strings.SplitN(id, "-", 3)[0] + "-" + strings.SplitN(id, "-", 3)[1], ClientHost: "/" + strings.TrimSuffix(strings.TrimPrefix(url, "http://"), ":8083/"), Metadata: meta, Assignment: asg}
+}
+
+func testDataset(t *testing.T) *inspect.Dataset {
+	props := `{"properties":{"connector.class":"X","tasks.max":"3"}}`
+	task := `{"properties":{"task.class":"Y"}}`
+	recs := []inspect.Record{
+		configRecord(0, "connector-orders", props),
+		configRecord(1, "task-orders-0", task),
+		configRecord(2, "task-orders-1", task),
+		configRecord(3, "task-orders-2", task),
+		configRecord(4, "commit-orders", `{"tasks":3}`),
+		configRecord(5, "connector-legacy", props),
+		configRecord(6, "task-legacy-0", task),
+		configRecord(7, "commit-legacy", `{"tasks":1}`),
+		configRecord(8, "target-state-legacy", `{"state":"PAUSED","state.v2":"STOPPED"}`),
+		configRecord(9, "connector-broken", props),
+		configRecord(10, "task-broken-0", task),
+		configRecord(11, "commit-broken", `{"tasks":2}`),
+	}
+	lead := "connect-1-aaaa"
+	return &inspect.Dataset{
+		Source:  "file:cluster.snapshot.json",
+		Topics:  inspect.DefaultTopicNames(),
+		Records: recs,
+		Group: &inspect.GroupDescription{Group: "connect-cluster", State: "Stable", ProtocolType: "connect", Protocol: "sessioned",
+			Members: []inspect.GroupMember{
+				member(t, "connect-2-bbbb", "http://10.0.0.2:8083/", lead, []string{"orders"}, []inspect.TaskRef{{Connector: "orders", Task: 1}, {Connector: "legacy", Task: 0}}),
+				member(t, lead, "http://10.0.0.1:8083/", lead, []string{"legacy", "broken"}, []inspect.TaskRef{{Connector: "orders", Task: 0}, {Connector: "orders", Task: 2}}),
+			}},
+	}
+}
+
+func TestStateFromDataset(t *testing.T) {
+	st, err := StateFromDataset(testDataset(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"orders": 3, "legacy": 0, "broken": 0}
+	if len(st.Connectors) != len(want) {
+		t.Fatalf("connectors %v", st.Connectors)
+	}
+	for _, c := range st.Connectors {
+		if w, ok := want[c.Name]; !ok || w != c.Tasks {
+			t.Errorf("%s: %d tasks, want %d (STOPPED and inconsistent connectors have none)", c.Name, c.Tasks, w)
+		}
+	}
+	if len(st.Workers) != 2 || st.Workers[0].ID != "connect-2-bbbb" || st.Workers[1].ID != "connect-1-aaaa" {
+		t.Fatalf("workers not in the broker's order: %+v", st.Workers)
+	}
+	if st.Leader != "connect-1-aaaa" || st.Protocol != "sessioned" {
+		t.Errorf("leader %q protocol %q", st.Leader, st.Protocol)
+	}
+	w2 := st.Workers[0]
+	if strings.Join(w2.Owned.Connectors, ",") != "orders" || len(w2.Owned.Tasks) != 2 || w2.Owned.Tasks[0].String() != "legacy-0" {
+		t.Errorf("owned %+v", w2.Owned)
+	}
+	if w, err := st.ResolveWorker("10.0.0.2:8083"); err != nil || w != "connect-2-bbbb" {
+		t.Errorf("resolve by host:port: %q %v", w, err)
+	}
+	if !strings.Contains(strings.Join(st.Notes, "\n"), "broken is inconsistent") {
+		t.Errorf("no note about the inconsistent connector: %v", st.Notes)
+	}
+
+	// A plan on it: the follower leaves cleanly and never returns. Its
+	// orders connector and orders-1 are held for the delay; legacy-0, which
+	// it also held, is not configured (legacy is STOPPED), so nothing waits
+	// for it.
+	res, err := LeavePlan(st, testOpts(60000), "10.0.0.2:8083", StopClean, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	co := res.Branches[0].Cooperative
+	if co.Rounds[0].DelayMs != 60000 {
+		t.Errorf("first round delay %d, want the max delay", co.Rounds[0].DelayMs)
+	}
+	for _, o := range co.Outages {
+		if o.Piece == "legacy-0" {
+			t.Errorf("legacy-0 counted as not running, but a STOPPED connector has no tasks")
+		}
+	}
+	if iv := outageOf(co, "orders-1"); len(iv) != 1 || iv[0] != (Interval{0, 60000 + testRound}) {
+		t.Errorf("orders-1 not running %v", iv)
+	}
+	checkConservation(t, co, 3, 3)
+}
+
+func TestStateFromDatasetWithoutGroup(t *testing.T) {
+	d := testDataset(t)
+	d.Group = nil
+	if _, err := StateFromDataset(d); err == nil || !strings.Contains(err.Error(), "--synthetic") {
+		t.Errorf("want an error pointing at --synthetic, got %v", err)
+	}
+	d.Group = &inspect.GroupDescription{Group: "g", State: "Empty"}
+	if _, err := StateFromDataset(d); err == nil || !strings.Contains(err.Error(), "no members") {
+		t.Errorf("empty group: %v", err)
+	}
+}

@@ -1,0 +1,227 @@
+package plan
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/connectscope/connectscope/format"
+)
+
+// Tables renders a plan for people: per branch and protocol the events and
+// the rounds, then one summary table with both protocols side by side. The
+// assumptions are the footer of every summary.
+func (r *PlanResult) Tables() []format.Table {
+	out := []format.Table{}
+	for _, b := range r.Branches {
+		if b.Cooperative != nil {
+			// The events are the same under both protocols.
+			out = append(out, eventsTable(b.Name, b.Cooperative))
+		}
+		for _, tl := range []*Timeline{b.Cooperative, b.Eager} {
+			if tl != nil {
+				out = append(out, roundsTable(b.Name, tl), outagesTable(b.Name, tl))
+			}
+		}
+		out = append(out, summaryTable(b, r.Assumptions))
+	}
+	return append(out, assumptionsTable(r))
+}
+
+func eventsTable(branch string, tl *Timeline) format.Table {
+	t := format.Table{Title: fmt.Sprintf("%s (%s): events", branch, tl.Protocol), Header: []string{"TIME", "EVENT"}, Rows: [][]string{}}
+	for _, e := range tl.Events {
+		t.Rows = append(t.Rows, []string{"t+" + Millis(e.TimeMs), e.Event})
+	}
+	return t
+}
+
+func roundsTable(branch string, tl *Timeline) format.Table {
+	t := format.Table{
+		Title:  fmt.Sprintf("%s (%s): rounds (connectors/tasks)", branch, tl.Protocol),
+		Header: []string{"ROUND", "TIME", "WORKER", "KEEPS", "REVOKED", "ASSIGNED", "DELAY", "OWNS", "REVOKED PIECES", "ASSIGNED PIECES"},
+		Rows:   [][]string{},
+		Wide:   []int{8, 9},
+	}
+	for _, rd := range tl.Rounds {
+		for i, w := range rd.Workers {
+			round, when := "", ""
+			if i == 0 {
+				round = fmt.Sprintf("%d (gen %d)", rd.Round, rd.Generation)
+				when = fmt.Sprintf("t+%s..%s", Millis(rd.TimeMs), Millis(rd.EndMs))
+			}
+			t.Rows = append(t.Rows, []string{
+				round, when, w.Worker,
+				cnt(w.KeepsConnectors, w.KeepsTasks),
+				cnt(len(w.RevokedConnectors), len(w.RevokedTasks)),
+				cnt(len(w.AssignedConnectors), len(w.AssignedTasks)),
+				delayText(w.DelayMs),
+				cnt(w.Connectors, w.Tasks),
+				strings.Join(append(append([]string{}, w.RevokedConnectors...), w.RevokedTasks...), " "),
+				strings.Join(append(append([]string{}, w.AssignedConnectors...), w.AssignedTasks...), " "),
+			})
+		}
+	}
+	return t
+}
+
+// outagesTable groups the pieces that stopped by the worker that ran them at
+// the start and by when they were not running.
+func outagesTable(branch string, tl *Timeline) format.Table {
+	type group struct {
+		host, when   string
+		conns, tasks int
+		examples     []string
+	}
+	groups := []*group{}
+	index := map[string]*group{}
+	for _, o := range tl.Outages {
+		host := "(new)"
+		if o.Host != nil {
+			host = *o.Host
+		}
+		spans := []string{}
+		for _, iv := range o.Intervals {
+			spans = append(spans, fmt.Sprintf("t+%s..%s", Millis(iv.FromMs), Millis(iv.ToMs)))
+		}
+		when := strings.Join(spans, ", ")
+		g := index[host+"\x00"+when]
+		if g == nil {
+			g = &group{host: host, when: when}
+			index[host+"\x00"+when] = g
+			groups = append(groups, g)
+		}
+		if o.Kind == "connector" {
+			g.conns++
+		} else {
+			g.tasks++
+		}
+		g.examples = append(g.examples, o.Piece)
+	}
+	sort.SliceStable(groups, func(i, j int) bool {
+		if groups[i].host != groups[j].host {
+			return groups[i].host < groups[j].host
+		}
+		return groups[i].when < groups[j].when
+	})
+	t := format.Table{
+		Title:  fmt.Sprintf("%s (%s): work not running (connectors/tasks)", branch, tl.Protocol),
+		Header: []string{"RAN ON", "PIECES", "NOT RUNNING", "PIECE NAMES"},
+		Rows:   [][]string{},
+		Wide:   []int{3},
+	}
+	for _, g := range groups {
+		t.Rows = append(t.Rows, []string{g.host, cnt(g.conns, g.tasks), g.when, strings.Join(g.examples, " ")})
+	}
+	return t
+}
+
+func summaryTable(b Branch, a Assumptions) format.Table {
+	tls := []*Timeline{}
+	header := []string{""}
+	for _, tl := range []*Timeline{b.Cooperative, b.Eager} {
+		if tl != nil {
+			tls = append(tls, tl)
+			header = append(header, strings.ToUpper(tl.Protocol))
+		}
+	}
+	row := func(name string, f func(s Summary) string) []string {
+		out := []string{name}
+		for _, tl := range tls {
+			out = append(out, f(tl.Summary))
+		}
+		return out
+	}
+	rows := [][]string{
+		row("rounds", func(s Summary) string { return strconv.Itoa(s.Rounds) }),
+		row("connectors stopped", func(s Summary) string { return strconv.Itoa(s.ConnectorsStopped) }),
+		row("tasks stopped", func(s Summary) string { return strconv.Itoa(s.TasksStopped) }),
+		row("connectors moved (other worker at the end)", func(s Summary) string { return strconv.Itoa(s.ConnectorsMoved) }),
+		row("tasks moved (other worker at the end)", func(s Summary) string { return strconv.Itoa(s.TasksMoved) }),
+		row("task-seconds not running", func(s Summary) string { return seconds(s.TaskMsNotRunning) }),
+		row("connector-seconds not running", func(s Summary) string { return seconds(s.ConnectorMsNotRunning) }),
+		row("longest task outage", func(s Summary) string { return Millis(s.LongestTaskOutageMs) }),
+		row("all work running again at", func(s Summary) string { return optTime(s.AllRunningAfterMs, "never (see not running at end)") }),
+		row("balanced at", func(s Summary) string { return optTime(s.BalancedAfterMs, "not balanced at the end") }),
+		row("final (connectors/tasks)", func(s Summary) string { return finalText(s.Final) }),
+	}
+	for i, tl := range tls {
+		for _, n := range tl.Notes {
+			cells := make([]string, len(header))
+			cells[0] = "note"
+			cells[i+1] = n
+			rows = append(rows, cells)
+		}
+	}
+	return format.Table{Title: b.Name + ": summary", Header: header, Rows: rows, Footer: []string{assumptionLine(a)}}
+}
+
+// assumptionLine is the one-line form of the assumptions under each summary.
+func assumptionLine(a Assumptions) string {
+	out := fmt.Sprintf("assumptions: round time %s, session timeout %s, max delay %s", Millis(a.RoundTimeMs), Millis(a.SessionTimeoutMs), Millis(a.MaxDelayMs))
+	if a.RestartTimeMs != nil {
+		out += ", restart time " + Millis(*a.RestartTimeMs)
+	}
+	if a.Stop != nil {
+		out += ", " + *a.Stop + " stops"
+	}
+	return out + fmt.Sprintf(", Kafka %s, JDK %d, leader %s (see the assumptions table)", a.KafkaVersion, a.JDK, a.Leader)
+}
+
+// assumptionsTable lists the settings and the rules of the time model.
+func assumptionsTable(r *PlanResult) format.Table {
+	a := r.Assumptions
+	rows := [][]string{
+		{"source", r.Source},
+		{"group protocol", r.Protocol},
+		{"round time", Millis(a.RoundTimeMs)},
+		{"session timeout", Millis(a.SessionTimeoutMs)},
+		{"max delay", Millis(a.MaxDelayMs)},
+	}
+	if a.RestartTimeMs != nil {
+		rows = append(rows, []string{"restart time", Millis(*a.RestartTimeMs)})
+	}
+	if a.ReturnsAfterMs != nil {
+		rows = append(rows, []string{"returns after", Millis(*a.ReturnsAfterMs)})
+	}
+	if a.Stop != nil {
+		rows = append(rows, []string{"stop", *a.Stop})
+	}
+	rows = append(rows, []string{"kafka version", a.KafkaVersion}, []string{"jdk", strconv.Itoa(a.JDK)}, []string{"leader", a.Leader})
+	for _, m := range a.Model {
+		rows = append(rows, []string{"model", m})
+	}
+	for _, n := range r.Notes {
+		rows = append(rows, []string{"note", n})
+	}
+	return format.Table{Title: "assumptions", Header: []string{"SETTING", "VALUE"}, Rows: rows}
+}
+
+func cnt(c, t int) string { return fmt.Sprintf("%d/%d", c, t) }
+
+func delayText(ms int64) string {
+	if ms == 0 {
+		return "-"
+	}
+	return Millis(ms)
+}
+
+func seconds(ms int64) string {
+	return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64)
+}
+
+func optTime(ms *int64, none string) string {
+	if ms == nil {
+		return none
+	}
+	return "t+" + Millis(*ms)
+}
+
+func finalText(ws []WorkerCount) string {
+	parts := []string{}
+	for _, w := range ws {
+		parts = append(parts, fmt.Sprintf("%s %d/%d", w.Worker, w.Connectors, w.Tasks))
+	}
+	return strings.Join(parts, ", ")
+}

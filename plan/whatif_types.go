@@ -1,0 +1,146 @@
+package plan
+
+// ClusterState is the starting point of a what-if plan: what is configured
+// and who owns what, as read from a snapshot, a dump or --synthetic.
+type ClusterState struct {
+	Source     string          // where it came from, for the output
+	Connectors []ConnectorSpec // configured connectors (Tasks = 0 for STOPPED)
+	Workers    []WorkerState   // members in group (join) order
+	Leader     string          // member id of the leader ("" = the first worker)
+	Protocol   string          // the group's selected protocol (default|eager|compatible|sessioned), "" unknown
+	Notes      []string        // what the reader had to assume
+}
+
+// WorkerState is one member and what it owns now.
+type WorkerState struct {
+	ID      string
+	Aliases []string // other names an operator may use: client id, REST URL, host:port
+	Owned   Pieces
+}
+
+// PlanOptions are the assignor and time-model settings shared by every plan.
+type PlanOptions struct {
+	Protocol         string // cooperative protocol of the group: compatible|sessioned ("" = from the state, else sessioned)
+	MaxDelayMs       int64  // scheduled.rebalance.max.delay.ms
+	KafkaVersion     string // "" = current (3.9) behaviour
+	JDK              int    // 0 = 17
+	RoundTimeMs      int64  // how long one round takes (join, sync, stop and start work)
+	SessionTimeoutMs int64  // how long the group takes to notice a crashed worker
+	MaxRounds        int    // safety cap per timeline
+}
+
+// PlanResult is the output of every what-if plan.
+type PlanResult struct {
+	Plan        string        `json:"plan"`
+	Source      string        `json:"source"`
+	Event       string        `json:"event"`
+	Protocol    string        `json:"protocol"`
+	Assumptions Assumptions   `json:"assumptions"`
+	Initial     []WorkerCount `json:"initial"`
+	Branches    []Branch      `json:"branches"`
+	Notes       []string      `json:"notes"`
+}
+
+// Assumptions lists the inputs of the time model, shown with every plan.
+type Assumptions struct {
+	RoundTimeMs      int64    `json:"round_time_ms"`
+	SessionTimeoutMs int64    `json:"session_timeout_ms"`
+	MaxDelayMs       int64    `json:"max_delay_ms"`
+	RestartTimeMs    *int64   `json:"restart_time_ms"`
+	ReturnsAfterMs   *int64   `json:"returns_after_ms"`
+	Stop             *string  `json:"stop"`
+	KafkaVersion     string   `json:"kafka_version"`
+	JDK              int      `json:"jdk"`
+	Leader           string   `json:"leader"`
+	Model            []string `json:"model"`
+}
+
+// Branch is one way the event can go, run under both protocol families.
+type Branch struct {
+	Name        string    `json:"name"`
+	Cooperative *Timeline `json:"cooperative"`
+	Eager       *Timeline `json:"eager"`
+}
+
+// Timeline is what one protocol does over the whole event.
+type Timeline struct {
+	Protocol string      `json:"protocol"`
+	Events   []EventView `json:"events"`
+	Rounds   []RoundView `json:"rounds"`
+	Summary  Summary     `json:"summary"`
+	Outages  []Outage    `json:"outages"`
+	Notes    []string    `json:"notes"`
+}
+
+// Outage is when one configured piece was not running during the timeline.
+type Outage struct {
+	Piece        string     `json:"piece"`
+	Kind         string     `json:"kind"` // connector or task
+	Host         *string    `json:"host"` // the worker that ran it at the start; null for a piece that did not run then
+	NotRunningMs int64      `json:"not_running_ms"`
+	Intervals    []Interval `json:"intervals"`
+}
+
+// Interval is a span of plan time, [from, to).
+type Interval struct {
+	FromMs int64 `json:"from_ms"`
+	ToMs   int64 `json:"to_ms"`
+}
+
+// EventView is one thing that happened, at plan time TimeMs.
+type EventView struct {
+	TimeMs int64  `json:"time_ms"`
+	Event  string `json:"event"`
+}
+
+// RoundView is one rebalance round of a plan.
+type RoundView struct {
+	Round      int               `json:"round"`
+	Generation int               `json:"generation"`
+	TimeMs     int64             `json:"time_ms"`
+	EndMs      int64             `json:"end_ms"`
+	Trigger    string            `json:"trigger"`
+	DelayMs    int64             `json:"delay_ms"`
+	Workers    []WorkerRoundView `json:"workers"`
+}
+
+// WorkerRoundView is what one worker does in a round. Under eager, revoked
+// and assigned are derived from what it held before and after (eager sends
+// whole assignments) and every piece is restarted.
+type WorkerRoundView struct {
+	Worker             string   `json:"worker"`
+	KeepsConnectors    int      `json:"keeps_connectors"`
+	KeepsTasks         int      `json:"keeps_tasks"`
+	RevokedConnectors  []string `json:"revoked_connectors"`
+	RevokedTasks       []string `json:"revoked_tasks"`
+	AssignedConnectors []string `json:"assigned_connectors"`
+	AssignedTasks      []string `json:"assigned_tasks"`
+	DelayMs            int64    `json:"delay_ms"`
+	Connectors         int      `json:"connectors"`
+	Tasks              int      `json:"tasks"`
+}
+
+// Summary condenses a timeline.
+type Summary struct {
+	Rounds                int           `json:"rounds"`
+	ConnectorsStopped     int           `json:"connectors_stopped"`
+	TasksStopped          int           `json:"tasks_stopped"`
+	ConnectorsMoved       int           `json:"connectors_moved"`
+	TasksMoved            int           `json:"tasks_moved"`
+	TaskMsNotRunning      int64         `json:"task_ms_not_running"`
+	ConnectorMsNotRunning int64         `json:"connector_ms_not_running"`
+	LongestTaskOutageMs   int64         `json:"longest_task_outage_ms"`
+	AllRunningAfterMs     *int64        `json:"all_running_after_ms"`
+	BalancedAfterMs       *int64        `json:"balanced_after_ms"`
+	EndMs                 int64         `json:"end_ms"`
+	NotRunningAtEnd       []string      `json:"not_running_at_end"`
+	Final                 []WorkerCount `json:"final"`
+}
+
+// WorkerCount is how much one worker owns.
+type WorkerCount struct {
+	Worker     string `json:"worker"`
+	Host       string `json:"host"`
+	Connectors int    `json:"connectors"`
+	Tasks      int    `json:"tasks"`
+}

@@ -1,0 +1,128 @@
+package sandbox
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/connectscope/connectscope/plan"
+)
+
+// Connector kinds.
+const (
+	KindSource = "source"
+	KindSink   = "sink"
+)
+
+// Target states (config topic, connect-internals.md §6.5).
+const (
+	TargetStarted = "STARTED"
+	TargetPaused  = "PAUSED"
+	TargetStopped = "STOPPED"
+)
+
+// taskID names one task.
+type taskID = plan.TaskID
+
+func compareTasks(a, b taskID) int {
+	if c := cmp.Compare(a.Connector, b.Connector); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Task, b.Task)
+}
+
+// holding is what one worker runs, in the worker's held order (newly
+// assigned first, then what it kept; assignor.md §6.3).
+type holding struct {
+	Connectors []string
+	Tasks      []taskID
+}
+
+func (h holding) pieces() plan.Pieces {
+	return plan.Pieces{Connectors: slices.Clone(h.Connectors), Tasks: slices.Clone(h.Tasks)}
+}
+
+func fromPieces(p plan.Pieces) holding {
+	return holding{Connectors: slices.Clone(p.Connectors), Tasks: slices.Clone(p.Tasks)}
+}
+
+func (h holding) empty() bool { return len(h.Connectors) == 0 && len(h.Tasks) == 0 }
+
+func (h holding) clone() holding {
+	return holding{Connectors: slices.Clone(h.Connectors), Tasks: slices.Clone(h.Tasks)}
+}
+
+// minus returns h without the pieces in r, keeping h's order.
+func (h holding) minus(r holding) holding {
+	var out holding
+	for _, c := range h.Connectors {
+		if !slices.Contains(r.Connectors, c) {
+			out.Connectors = append(out.Connectors, c)
+		}
+	}
+	for _, t := range h.Tasks {
+		if !slices.Contains(r.Tasks, t) {
+			out.Tasks = append(out.Tasks, t)
+		}
+	}
+	return out
+}
+
+// then appends the pieces of r that h lacks.
+func (h holding) then(r holding) holding {
+	out := h.clone()
+	for _, c := range r.Connectors {
+		if !slices.Contains(out.Connectors, c) {
+			out.Connectors = append(out.Connectors, c)
+		}
+	}
+	for _, t := range r.Tasks {
+		if !slices.Contains(out.Tasks, t) {
+			out.Tasks = append(out.Tasks, t)
+		}
+	}
+	return out
+}
+
+// sorted returns a copy in stable order: names, then connector + task number.
+func (h holding) sorted() holding {
+	out := h.clone()
+	slices.Sort(out.Connectors)
+	slices.SortFunc(out.Tasks, compareTasks)
+	return out
+}
+
+// connectorState is the sandbox's view of one configured connector, as the
+// config topic says.
+type connectorState struct {
+	name     string
+	kind     string
+	topic    string // sink: topic consumed; source: topic produced to
+	tasksMax int
+	tasks    int    // task count of the latest commit (0 when STOPPED)
+	target   string // STARTED, PAUSED or STOPPED
+	failed   map[int]bool
+}
+
+func (c *connectorState) class() string {
+	if c.kind == KindSink {
+		return "org.apache.kafka.connect.file.FileStreamSinkConnector"
+	}
+	return "org.apache.kafka.connect.file.FileStreamSourceConnector"
+}
+
+func (c *connectorState) taskClass() string {
+	if c.kind == KindSink {
+		return "org.apache.kafka.connect.file.FileStreamSinkTask"
+	}
+	return "org.apache.kafka.connect.file.FileStreamSourceTask"
+}
+
+// ConnectorInfo describes a configured connector (for status output).
+type ConnectorInfo struct {
+	Name   string
+	Kind   string
+	Topic  string
+	Tasks  int
+	Target string
+	Failed []int
+}

@@ -1,0 +1,35 @@
+package sandbox
+
+import (
+	"github.com/connectscope/connectscope/inspect"
+)
+
+// heldEntries serializes a worker's lists as Kafka does for an assigned
+// list or a metadata allocation: connectors in Java HashSet order, then the
+// tasks appended to their connector's entry (assignor.md §6.3 rule 3).
+func heldEntries(h holding) []inspect.ConnectorEntry {
+	return inspect.EntriesFor(wireConnectorOrder(h.Connectors), taskRefs(h.Tasks))
+}
+
+// revokedEntries serializes a revoked list: connectors in list order, no
+// HashSet (connect-internals.md §4.3).
+func revokedEntries(h holding) []inspect.ConnectorEntry {
+	return inspect.EntriesFor(h.Connectors, taskRefs(h.Tasks))
+}
+
+func taskRefs(ts []taskID) []inspect.TaskRef {
+	out := make([]inspect.TaskRef, len(ts))
+	for i, t := range ts {
+		out[i] = inspect.TaskRef{Connector: t.Connector, Task: int32(t.Task)}
+	}
+	return out
+}
+
+// holdingOfEntries turns decoded lists (byte order) into a holding.
+func holdingOfEntries(conns []string, tasks []inspect.TaskRef) holding {
+	h := holding{Connectors: append([]string(nil), conns...)}
+	for _, t := range tasks {
+		h.Tasks = append(h.Tasks, taskID{Connector: t.Connector, Task: int(t.Task)})
+	}
+	return h
+}
