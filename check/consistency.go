@@ -80,7 +80,7 @@ func checkAcrossWorkers(f *Findings, workers []*inspect.WorkerConfig, versions m
 		})
 		if !allAtLeast(ws, versions, ver(2, 0, 0)) {
 			d := differ(f, "K9", subject, ws, "internal converters differ", func(w *inspect.WorkerConfig) string {
-				return w.Str("internal.key.converter") + " " + w.Str("internal.value.converter")
+				return orUnset(w.Str("internal.key.converter")) + " " + orUnset(w.Str("internal.value.converter"))
 			})
 			if d != nil && !allKnown(ws, versions) {
 				s := "before 2.0.0 (ignored since)"
@@ -199,4 +199,11 @@ func allAtLeast(ws []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]V
 		}
 	}
 	return true
+}
+
+func orUnset(s string) string {
+	if s == "" {
+		return "(unset)"
+	}
+	return s
 }

@@ -202,3 +202,29 @@ func boolOr(b *bool) string {
 	}
 	return strconv.FormatBool(*b)
 }
+
+// CatalogueMarkdown renders the catalogue as the Markdown page check/RULES.md.
+func CatalogueMarkdown() string {
+	var b strings.Builder
+	b.WriteString("# connectscope check rules\n\n")
+	b.WriteString("Generated from the catalogue in `check/rules.go` (`go test ./check -run TestRulesDoc -update`);\n")
+	b.WriteString("`connectscope check rules` prints the same list, `connectscope check explain ID` one rule.\n\n")
+	b.WriteString("Series: **T** group membership and timing, **D** scheduled delay and backoff, **S** shutdown and offsets,\n")
+	b.WriteString("**P** protocol readiness, **K** topics and identity (numbers 1–9 as in the Kafka settings audit of\n")
+	b.WriteString("configs.md §6; higher numbers are connectscope's additions), **B** balance, headroom and zombies.\n")
+	b.WriteString("*Enforced by kafka*: Kafka itself fails; *audit*: only connectscope checks it.\n\n")
+	b.WriteString("| ID | Severity | Check | Enforced by | Rule | Applies to |\n| --- | --- | --- | --- | --- | --- |\n")
+	for _, r := range Rules() {
+		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID), r.Severity, r.Check, r.Enforced, mdEscape(r.Title), mdEscape(orDash(r.AppliesTo)))
+	}
+	for _, r := range Rules() {
+		fmt.Fprintf(&b, "\n## %s\n\n**%s** (%s, `check %s`, enforced by %s)", r.ID, mdEscape(r.Title), r.Severity, r.Check, r.Enforced)
+		if r.AppliesTo != nil {
+			fmt.Fprintf(&b, "; applies to Kafka %s", mdEscape(*r.AppliesTo))
+		}
+		fmt.Fprintf(&b, "\n\n*Why:* %s\n\n*Fix:* %s\n", mdEscape(r.Why), mdEscape(r.Fix))
+	}
+	return b.String()
+}
+
+func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

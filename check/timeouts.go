@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
@@ -108,6 +109,7 @@ func Timeouts(in TimeoutsInput) (*TimeoutsReport, error) {
 		checkIdentity(&f, w)
 	}
 	checkAcrossWorkers(&f, in.Workers, versions)
+	sort.SliceStable(rep.Workers, func(i, j int) bool { return rep.Workers[i].File < rep.Workers[j].File })
 	rep.Findings = f.List()
 	rep.Summary = Summarize(rep.Findings)
 	return rep, nil

@@ -170,6 +170,7 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 		}
 		rep.Workers = append(rep.Workers, uw)
 	}
+	sort.SliceStable(rep.Workers, func(i, j int) bool { return rep.Workers[i].Worker < rep.Workers[j].Worker })
 	rep.Reason, rep.HeldBackBy = explainProtocol(workers, rep.ProtocolNow)
 	if in.GroupProtocol != "" && computed != "" && computed != rep.ProtocolNow {
 		rep.Reason += fmt.Sprintf(" (the worker files alone would give %s: a member offers less than its file says, or the files are not all the workers)", computed)

@@ -44,12 +44,7 @@ func demoSteps() []demoStep {
 		{[]string{"inspect", "members"}, "the Connect group as the broker describes it: protocol, leader, what each worker owns"},
 		{[]string{"plan", "join", "--add", "1"}, "what happens, round by round, if one more worker joins"},
 	}
-	for _, c := range registered {
-		if c.Name == "check" {
-			steps = append(steps, demoStep{[]string{"check"}, "the checks: misconfigurations and risks found in the cluster"})
-		}
-	}
-	return steps
+	return append(steps, demoStep{[]string{"check", "all"}, "every check whose inputs are available: misconfigurations and risks"})
 }
 
 // hasCommand says whether args (up to the first flag) name a registered

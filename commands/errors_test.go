@@ -65,8 +65,8 @@ func TestMainErrors(t *testing.T) {
 		code int
 		line string
 	}{
-		{[]string{"nosuch"}, 2, `connectscope: unknown command "nosuch": use one of completion, inspect,`},
-		{[]string{"inspect", "nosuch"}, 2, `connectscope: unknown command "nosuch": use one of configs, status, offsets, connectors, members (see 'connectscope inspect --help')`},
+		{[]string{"nosuch"}, 2, `connectscope: unknown command "nosuch": use one of `},
+		{[]string{"inspect", "nosuch"}, 2, `connectscope: unknown command "nosuch": use one of configs, status, offsets, connectors, members`},
 		{[]string{"help", "nosuch"}, 2, `connectscope: No help topic for 'nosuch'`},
 		{[]string{"--bogus"}, 2, `connectscope: flag provided but not defined: -bogus (see 'connectscope --help')`},
 		{[]string{"inspect", "configs", "--bogus"}, 2, `connectscope: flag provided but not defined: -bogus (see 'connectscope inspect configs --help')`},

@@ -253,12 +253,22 @@ func (g Globals) ConnOptions() (inspect.ConnOptions, error) {
 			o.CertPEM, o.KeyPEM = m.CertPEM, m.KeyPEM
 		}
 	}
-	if w.UsesSASL() && o.SASLMechanism == "" {
+	if w.UsesSASL() && (o.SASLMechanism == "" || o.SASLUser == "" || o.SASLPassword == "") {
+		// The file fills in what the flags leave out; its problems only
+		// matter if it has to.
 		mech, user, pass, err := w.SASLCredentials()
-		if err != nil {
+		if o.SASLMechanism == "" {
+			o.SASLMechanism = mech
+		}
+		if o.SASLUser == "" {
+			o.SASLUser = user
+		}
+		if o.SASLPassword == "" {
+			o.SASLPassword = pass
+		}
+		if err != nil && (o.SASLUser == "" || o.SASLPassword == "" || !g.explicit[flagSASLMechanism]) {
 			return o, Exit(ExitUsage, err)
 		}
-		o.SASLMechanism, o.SASLUser, o.SASLPassword = mech, user, pass
 	}
 	return o, nil
 }

@@ -141,6 +141,16 @@ sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule require
 	if o.SASLMechanism != "PLAIN" || o.SASLUser != "u" || o.SASLPassword != "p" || !o.TLS || o.CAFile != "ca.pem" {
 		t.Errorf("flags over the worker config: %+v", o)
 	}
+	// Only the password from the environment; the rest from the file.
+	t.Setenv("CONNECTSCOPE_SASL_PASSWORD", "from-env")
+	g = probe(t, "probe", "leaf", "--worker-config", w)
+	o, err = g.ConnOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.SASLMechanism != "SCRAM-SHA-512" || o.SASLUser != "connect" || o.SASLPassword != "from-env" {
+		t.Errorf("password from the environment, rest from the file: %+v", o)
+	}
 }
 
 func TestGlobalUsageErrors(t *testing.T) {

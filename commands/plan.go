@@ -155,7 +155,7 @@ func planLeaveCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "worker", Required: true, Usage: "the leaving worker: member id, client id, REST URL or HOST:PORT (`W`)"},
 			&cli.StringFlag{Name: "returns-after", Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`"},
-			&cli.StringFlag{Name: flagStop, Value: plan.StopClean, Usage: "how it goes: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"},
+			&cli.StringFlag{Name: flagStop, Value: plan.StopClean, Usage: "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"},
 		}, planCommonFlags()...),
 		Action: action(func(c *cli.Context, g Globals) error {
 			if err := noArgs(c); err != nil {
@@ -223,7 +223,7 @@ func planRollingRestartCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "restart-time", Required: true, Usage: "how long a worker is away, from stop to rejoin, `DURATION`"},
 			&cli.StringFlag{Name: "order", Usage: "restart order `W1,W2,...` (default: members in group order, the leader last)"},
-			&cli.StringFlag{Name: flagStop, Value: plan.StopClean, Usage: "how each worker stops: clean (LeaveGroup) or crash (noticed after the session timeout)"},
+			&cli.StringFlag{Name: flagStop, Value: plan.StopClean, Usage: "how each worker stops, `MODE`: clean (LeaveGroup) or crash (noticed after the session timeout)"},
 		}, planCommonFlags()...),
 		Action: action(func(c *cli.Context, g Globals) error {
 			if err := noArgs(c); err != nil {

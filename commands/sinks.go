@@ -41,5 +41,3 @@ func runInspectSinks(c *cli.Context, g Globals) error {
 	}
 	return emit(c, g, inspect.Sinks(ds, c.String(flagConnector)))
 }
-
-var _ = inspect.Sinks

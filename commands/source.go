@@ -67,7 +67,7 @@ func loadLive(c *cli.Context, g Globals) (*inspect.Dataset, error) {
 func commandPath(c *cli.Context) string {
 	var parts []string
 	for _, ctx := range c.Lineage() {
-		if ctx.Command != nil && ctx.Command.Name != "" {
+		if ctx.Command != nil && ctx.Command.Name != "" && ctx.Command.Name != c.App.Name {
 			parts = append([]string{ctx.Command.Name}, parts...)
 		}
 	}

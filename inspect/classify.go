@@ -20,19 +20,41 @@ var statusKeyPrefixes = [][]byte{
 // returned in unknown; UnclassifiedProblems turns them into problems so they
 // are counted, never dropped.
 func SplitTopics(records []Record, names TopicNames) (config, status, offsets []Record, unknown []Record) {
-	for _, r := range records {
-		switch classifyRecord(r, names) {
-		case topicKindConfig:
-			config = append(config, r)
-		case topicKindStatus:
-			status = append(status, r)
-		case topicKindOffsets:
-			offsets = append(offsets, r)
-		default:
-			unknown = append(unknown, r)
+	// Classify once, then size each list exactly: a million-record dump
+	// should not be copied through doubling slices. When every record is of
+	// one kind the input is returned as is (capacity capped, so appending to
+	// the result cannot write into the caller's slice).
+	kinds := make([]topicKind, len(records))
+	var counts [4]int
+	for i, r := range records {
+		kinds[i] = classifyRecord(r, names)
+		counts[kinds[i]]++
+	}
+	for k, n := range counts {
+		if n == len(records) && n > 0 {
+			whole := records[:n:n]
+			switch topicKind(k) {
+			case topicKindConfig:
+				return whole, nil, nil, nil
+			case topicKindStatus:
+				return nil, whole, nil, nil
+			case topicKindOffsets:
+				return nil, nil, whole, nil
+			default:
+				return nil, nil, nil, whole
+			}
 		}
 	}
-	return config, status, offsets, unknown
+	out := [4][]Record{}
+	for k, n := range counts {
+		if n > 0 {
+			out[k] = make([]Record, 0, n)
+		}
+	}
+	for i, r := range records {
+		out[kinds[i]] = append(out[kinds[i]], r)
+	}
+	return out[topicKindConfig], out[topicKindStatus], out[topicKindOffsets], out[topicKindUnknown]
 }
 
 // UnclassifiedProblems reports the records SplitTopics could not place.

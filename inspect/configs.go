@@ -123,17 +123,16 @@ func (st *configReplay) apply(r Record) string {
 	key := recKeyText(r.Key)
 	var value map[string]json.RawMessage // nil: null value or JSON null
 	if r.Value != nil {
-		m, reason := recJSONObject(r.Value)
-		if reason != "" {
-			if reason == "value is not a JSON object" && recIsJSONNull(r.Value) {
-				m = nil // the converter turns JSON null into a null value
-			} else if reason == "value is not JSON" {
-				return reason // Kafka skips it before looking at the key
-			} else {
+		if !json.Valid(r.Value) {
+			return "value is not JSON" // Kafka skips it before looking at the key
+		}
+		if !recIsJSONNull(r.Value) { // the converter turns JSON null into a null value
+			m, reason := recJSONObject(r.Value)
+			if reason != "" {
 				return st.applyNonObject(key, reason)
 			}
+			value = m
 		}
-		value = m
 	}
 	switch {
 	case strings.HasPrefix(key, "target-state-"):

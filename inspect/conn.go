@@ -54,7 +54,11 @@ func (o ConnOptions) timeout() time.Duration {
 // ClientOpts turns the options into franz-go client options. The client never
 // joins a group, never creates topics (kgo.AllowAutoTopicCreation is not set)
 // and is only used for reads.
-func (o ConnOptions) ClientOpts() ([]kgo.Opt, error) {
+func (o ConnOptions) ClientOpts() ([]kgo.Opt, error) { return o.clientOpts(nil) }
+
+// clientOpts builds the options; a non-nil watch observes connections and
+// SASL exchanges so that failures can be explained.
+func (o ConnOptions) clientOpts(watch *connWatch) ([]kgo.Opt, error) {
 	if len(o.Bootstrap) == 0 {
 		return nil, errors.New("no bootstrap server: give -b/--bootstrap-server or --worker-config with bootstrap.servers")
 	}
@@ -91,14 +95,24 @@ func (o ConnOptions) ClientOpts() ([]kgo.Opt, error) {
 		return nil, err
 	}
 	if mech != nil {
+		if watch != nil {
+			mech = watchedMechanism{Mechanism: mech, w: watch}
+		}
 		opts = append(opts, kgo.SASL(mech))
+	}
+	if watch != nil {
+		opts = append(opts, kgo.WithHooks(watch))
 	}
 	return opts, nil
 }
 
 // NewClient returns a franz-go client for the options. The caller closes it.
 func NewClient(o ConnOptions, extra ...kgo.Opt) (*kgo.Client, error) {
-	opts, err := o.ClientOpts()
+	return newWatchedClient(o, nil, extra...)
+}
+
+func newWatchedClient(o ConnOptions, watch *connWatch, extra ...kgo.Opt) (*kgo.Client, error) {
+	opts, err := o.clientOpts(watch)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/sasl"
 )
 
 // LiveError is a failed live read, worded for an operator: what failed, why,
@@ -41,9 +42,60 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // off by its deadline can say why it could not get through, not just
 // "context deadline exceeded".
 type connWatch struct {
-	mu      sync.Mutex
-	lastErr error
-	addr    string
+	mu           sync.Mutex
+	lastErr      error
+	addr         string
+	saslFailed   error // the latest failure inside a SASL exchange
+	saslInFlight int   // SASL exchanges begun and not finished
+}
+
+// watchedMechanism wraps a SASL mechanism to notice an exchange that began
+// and never finished: kgo returns the bare cause of such a failure (often
+// EOF, when a broker hangs up on a wrong password), not that it happened
+// while authenticating.
+type watchedMechanism struct {
+	sasl.Mechanism
+	w *connWatch
+}
+
+func (m watchedMechanism) Authenticate(ctx context.Context, host string) (sasl.Session, []byte, error) {
+	s, first, err := m.Mechanism.Authenticate(ctx, host)
+	if err != nil {
+		return nil, nil, err
+	}
+	m.w.mu.Lock()
+	m.w.saslInFlight++
+	m.w.mu.Unlock()
+	return &watchedSession{Session: s, w: m.w}, first, nil
+}
+
+type watchedSession struct {
+	sasl.Session
+	w    *connWatch
+	done bool
+}
+
+func (s *watchedSession) Challenge(b []byte) (bool, []byte, error) {
+	done, out, err := s.Session.Challenge(b)
+	if (done || err != nil) && !s.done {
+		s.done = true
+		s.w.mu.Lock()
+		s.w.saslInFlight--
+		if err != nil {
+			s.w.saslFailed = err
+		}
+		s.w.mu.Unlock()
+	}
+	return done, out, err
+}
+
+func (w *connWatch) saslError() error {
+	if w == nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.saslFailed
 }
 
 func (w *connWatch) OnBrokerConnect(meta kgo.BrokerMetadata, _ time.Duration, _ net.Conn, err error) {
@@ -52,6 +104,10 @@ func (w *connWatch) OnBrokerConnect(meta kgo.BrokerMetadata, _ time.Duration, _ 
 	}
 	w.mu.Lock()
 	w.lastErr, w.addr = err, net.JoinHostPort(meta.Host, fmt.Sprint(meta.Port))
+	if w.saslInFlight > 0 { // the connection died inside a SASL exchange
+		w.saslFailed = err
+		w.saslInFlight--
+	}
 	w.mu.Unlock()
 }
 
@@ -79,6 +135,14 @@ func explain(what string, err error, o ConnOptions, w *connWatch) error {
 		} else {
 			cause = fmt.Errorf("timed out after %s", o.timeout())
 		}
+	}
+	if se := w.saslError(); se != nil && o.SASLMechanism != "" && !errors.As(cause, new(*kerr.Error)) {
+		cause = fmt.Errorf("authentication failed: %w", se)
+		if _, isK := errors.AsType[*kerr.Error](se); !isK {
+			// The broker hung up mid-exchange, as some do on a wrong password.
+			cause = fmt.Errorf("the broker closed the connection while authenticating (%w)", se)
+		}
+		return &LiveError{What: what, Err: cause, Hint: fmt.Sprintf("authentication failed for user %q with %s: check the SASL user, password and mechanism", o.SASLUser, strings.ToUpper(o.SASLMechanism))}
 	}
 	return &LiveError{What: what, Err: cause, Hint: hintFor(cause, timedOut, o)}
 }
@@ -114,17 +178,25 @@ func hintFor(err error, timedOut bool, o ConnOptions) string {
 		return "the broker expects SASL: give --sasl-mechanism, --sasl-user and --sasl-password (or sasl.* in --worker-config)"
 	case errors.As(err, &kErr) && (kErr.Code == kerr.TopicAuthorizationFailed.Code || kErr.Code == kerr.GroupAuthorizationFailed.Code || kErr.Code == kerr.ClusterAuthorizationFailed.Code):
 		return "the principal lacks permission: grant DESCRIBE and READ on the internal topics and DESCRIBE on the groups"
+	case errors.As(err, &kErr) && (kErr.Code == kerr.CoordinatorNotAvailable.Code || kErr.Code == kerr.NotCoordinator.Code || kErr.Code == kerr.CoordinatorLoadInProgress.Code):
+		return "the group coordinator is moving or loading (a broker restart?): try again in a few seconds, or raise --timeout to wait longer"
+	case errors.As(err, &kErr) && (kErr.Code == kerr.NotLeaderForPartition.Code || kErr.Code == kerr.LeaderNotAvailable.Code || kErr.Code == kerr.FencedLeaderEpoch.Code):
+		return "partition leadership is moving (a broker restart?): try again in a few seconds, or raise --timeout to wait longer"
 	case errors.As(err, &dnsErr):
 		return "the bootstrap host name does not resolve: check -b/--bootstrap-server (" + bootstrap + ")"
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return "nothing listens there: check the host and port in -b/--bootstrap-server (" + bootstrap + ") and that the broker is up"
 	case errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH):
 		return "the broker's network is unreachable from here: check -b/--bootstrap-server, VPN and firewalls"
+	case strings.Contains(msg, "invalid large response size"):
+		return "that port does not speak the Kafka protocol: check the port in -b/--bootstrap-server (" + bootstrap + ")"
 	case errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) || strings.Contains(msg, "connection reset"):
 		if o.TLS || o.SASLMechanism != "" {
 			return "the broker closed the connection: check that --tls and --sasl-mechanism match its listener on this port"
 		}
 		return "the broker closed the connection: it may expect TLS or SASL on this port (--tls, --sasl-mechanism), or it is restarting"
+	case timedOut && o.TLS:
+		return "the broker did not answer in time: if its listener is PLAINTEXT or SASL_PLAINTEXT (no TLS), drop --tls; else check -b/--bootstrap-server (" + bootstrap + ") or raise --timeout"
 	case timedOut:
 		return "the broker did not answer in time: check -b/--bootstrap-server (" + bootstrap + "), TLS/SASL settings, or raise --timeout"
 	}

@@ -16,9 +16,13 @@ func (r *ConnectorsResult) Tables() []format.Table {
 		Footer: recCountsFooter(r.Records),
 	}
 	for _, c := range r.Connectors {
+		consistent := "-" // a connector without config has no task state to be consistent about
+		if c.Configured {
+			consistent = strconv.FormatBool(c.Consistent)
+		}
 		t.Rows = append(t.Rows, []string{c.Name, recOptText(c.Type), recOptText(c.TargetState), recOptText(c.State),
 			recOptInt(c.TasksConfigured), strconv.Itoa(c.TasksCommitted), strconv.Itoa(c.TasksRunning),
-			strconv.Itoa(c.TasksFailed), strconv.FormatBool(c.Consistent), recOptText(c.Class), recOptText(c.WorkerID)})
+			strconv.Itoa(c.TasksFailed), consistent, recOptText(c.Class), recOptText(c.WorkerID)})
 	}
 	return append([]format.Table{t}, recProblemTables(r.Problems)...)
 }

@@ -12,14 +12,18 @@ import (
 // LoadFile reads a snapshot file (a JSON object with a "snapshot" version
 // key) or a `kcat -J` dump (one JSON envelope per line) and returns its
 // dataset. A kcat dump's records belong to the given topic names; a
-// snapshot carries its own. Source is "file:PATH" either way. A file that
-// cannot be opened or read gives an error wrapping the os error.
+// snapshot carries its own (the given ones fill any it leaves empty).
+// Source is "file:PATH" either way; the path "-" reads standard input. A
+// file that cannot be opened or read gives an error wrapping the os error.
 func LoadFile(path string, topics TopicNames) (*Dataset, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+	f := os.Stdin
+	if path != "-" {
+		var err error
+		if f, err = os.Open(path); err != nil {
+			return nil, fmt.Errorf("reading %s: %w", path, err)
+		}
+		defer f.Close()
 	}
-	defer f.Close()
 	in := bufio.NewReaderSize(f, 1<<20)
 	kind, err := sniffInput(in)
 	if err != nil {
@@ -28,6 +32,9 @@ func LoadFile(path string, topics TopicNames) (*Dataset, error) {
 	var d *Dataset
 	if kind == inputSnapshot {
 		d, err = ReadSnapshot(in)
+		if err == nil {
+			fillTopicNames(&d.Topics, topics)
+		}
 	} else {
 		d, err = readKcat(in, topics, estimateLines(f, in))
 	}
@@ -36,6 +43,19 @@ func LoadFile(path string, topics TopicNames) (*Dataset, error) {
 	}
 	d.Source = "file:" + path
 	return d, nil
+}
+
+// fillTopicNames uses the given names where a snapshot leaves one empty.
+func fillTopicNames(t *TopicNames, given TopicNames) {
+	if t.Config == "" {
+		t.Config = given.Config
+	}
+	if t.Offset == "" {
+		t.Offset = given.Offset
+	}
+	if t.Status == "" {
+		t.Status = given.Status
+	}
 }
 
 // estimateLines guesses a dump's line count from its size and the average

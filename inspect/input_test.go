@@ -223,3 +223,13 @@ func TestReadKcatEmptyIsNotNull(t *testing.T) {
 		t.Errorf("empty key/payload read as null: %+v", d.Records)
 	}
 }
+
+func TestLoadFileSnapshotTopicFallback(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.json")
+	_ = os.WriteFile(p, []byte(`{"snapshot":1,"topics":{"config":"cfg","offset":"","status":""},"records":[]}`), 0o644)
+	d, err := LoadFile(p, DefaultTopicNames())
+	want := TopicNames{Config: "cfg", Offset: "connect-offsets", Status: "connect-status"}
+	if err != nil || d.Topics != want {
+		t.Errorf("topics = %+v, %v", d, err)
+	}
+}

@@ -58,7 +58,7 @@ func IsolationFor(eos string) string {
 // *LiveError and no Dataset: a partial read is never returned.
 func ReadLive(ctx context.Context, opts LiveOptions) (*Dataset, error) {
 	watch := &connWatch{}
-	cl, err := NewClient(opts.Conn, kgo.WithHooks(watch))
+	cl, err := newWatchedClient(opts.Conn, watch)
 	if err != nil {
 		return nil, &LiveError{What: "connecting", Err: err, Hint: "check the connection flags and --worker-config"}
 	}
@@ -107,7 +107,7 @@ func (r *liveReader) op(ctx context.Context, what string, fn func(ctx context.Co
 		if ctx.Err() != nil { // the caller gave up, not the operation
 			return explain(what, ctx.Err(), r.opts.Conn, r.watch)
 		}
-		if octx.Err() != nil || !retriable(err) || !sleepCtx(octx, Backoff(tries)) {
+		if octx.Err() != nil || !retriable(err) || r.watch.saslError() != nil || !sleepCtx(octx, Backoff(tries)) {
 			break
 		}
 	}

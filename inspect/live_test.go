@@ -308,4 +308,3 @@ func TestReadLiveSinkGroups(t *testing.T) {
 		t.Errorf("SkipSinkGroups read %d groups", len(ds.SinkGroups))
 	}
 }
-

@@ -57,30 +57,21 @@ func WriteSnapshot(w io.Writer, d *Dataset) error {
 	sw.field("source", nullIfEmpty(d.Source), false)
 	sw.field("topics", snapshotTopics{Config: d.Topics.Config, Offset: d.Topics.Offset, Status: d.Topics.Status}, false)
 	sw.field("isolation", nullIfEmpty(d.Isolation), false)
-	sw.field("end_offsets", endOffsetList(d.EndOffsets), true)
+	writeListField(sw, "end_offsets", endOffsetList(d.EndOffsets))
 	sw.field("group", normalizeGroup(d.Group), true)
 	sink := d.SinkGroups
 	if sink == nil {
 		sink = []SinkGroup{}
 	}
-	sw.field("sink_groups", sink, true)
+	writeListField(sw, "sink_groups", sink)
 	problems := d.Problems
 	if problems == nil {
 		problems = []Problem{}
 	}
-	sw.field("problems", problems, true)
-	sw.raw("  \"records\": [")
-	for i := range d.Records {
-		if i > 0 {
-			sw.raw(",")
-		}
-		sw.raw("\n    ")
-		sw.compact(snapshotRecordOf(&d.Records[i]))
-	}
-	if len(d.Records) > 0 {
-		sw.raw("\n  ")
-	}
-	sw.raw("]\n}\n")
+	writeListField(sw, "problems", problems)
+	sw.raw("  \"records\": ")
+	sw.list(len(d.Records), func(i int) any { return snapshotRecordOf(&d.Records[i]) })
+	sw.raw("\n}\n")
 	if sw.err != nil {
 		return fmt.Errorf("writing snapshot: %w", sw.err)
 	}
@@ -126,9 +117,26 @@ func (s *snapshotWriter) field(name string, v any, indent bool) {
 	s.raw(",\n")
 }
 
-func (s *snapshotWriter) compact(v any) {
-	b := s.marshal(v, false)
-	s.raw(string(b))
+// list writes a JSON array with one compact element per line.
+func (s *snapshotWriter) list(n int, item func(i int) any) {
+	s.raw("[")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			s.raw(",")
+		}
+		s.raw("\n    ")
+		s.raw(string(s.marshal(item(i), false)))
+	}
+	if n > 0 {
+		s.raw("\n  ")
+	}
+	s.raw("]")
+}
+
+func writeListField[T any](s *snapshotWriter, name string, items []T) {
+	s.raw("  \"" + name + "\": ")
+	s.list(len(items), func(i int) any { return items[i] })
+	s.raw(",\n")
 }
 
 func snapshotRecordOf(r *Record) snapshotRecord {

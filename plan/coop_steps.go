@@ -157,9 +157,9 @@ func (e *coopEngine) revocations(in *roundIn, loads []load) {
 		st.revokedInPrevious = false
 		return
 	}
-	any := e.computeLB(in, loads)
+	need := e.computeLB(in, loads)
 	switch {
-	case st.revokedInPrevious && any:
+	case st.revokedInPrevious && need:
 		st.successive++
 		st.delay = revokingBackoff(st.successive, e.maxDelay)
 		if st.delay != 0 {
@@ -167,7 +167,7 @@ func (e *coopEngine) revocations(in *roundIn, loads []load) {
 		} else {
 			applyTrims(loads)
 		}
-	case any:
+	case need:
 		applyTrims(loads)
 		st.revokedInPrevious = true
 	case st.revokedInPrevious:
@@ -188,9 +188,9 @@ func (e *coopEngine) computeLB(in *roundIn, loads []load) bool {
 	if allEmpty || len(in.cfgConns)+len(in.cfgTasks) == 0 {
 		return false
 	}
-	a := lbTrims(loads, len(in.cfgConns), func(l *load) int { return len(l.conns) }, func(l *load, k int) { l.trimC = k })
-	b := lbTrims(loads, len(in.cfgTasks), func(l *load) int { return len(l.tasks) }, func(l *load, k int) { l.trimT = k })
-	return a || b
+	c := lbTrims(loads, len(in.cfgConns), func(l *load) int { return len(l.conns) }, func(l *load, k int) { l.trimC = k })
+	t := lbTrims(loads, len(in.cfgTasks), func(l *load) int { return len(l.tasks) }, func(l *load, k int) { l.trimT = k })
+	return c || t
 }
 
 func lbTrims(loads []load, total int, size func(*load) int, set func(*load, int)) bool {
@@ -208,7 +208,7 @@ func lbTrims(loads []load, total int, size func(*load) int, set func(*load, int)
 	if atHi == extra && atLo+atHi == w {
 		return false
 	}
-	any := false
+	trimmed := false
 	given := 0
 	for k := range loads {
 		l := &loads[k]
@@ -225,9 +225,9 @@ func lbTrims(loads []load, total int, size func(*load) int, set func(*load, int)
 			target = lo + 1
 		}
 		set(l, held-target)
-		any = true
+		trimmed = true
 	}
-	return any
+	return trimmed
 }
 
 // applyTrims revokes the first trim pieces of every load's held order.

@@ -57,7 +57,7 @@ func (r *PlanResult) Mermaid() string {
 	}
 	b.WriteString("    participant L as leader (assignor)\n")
 	for _, w := range order {
-		fmt.Fprintf(&b, "    participant %s as %s\n", ids[w], mermaidText(w))
+		fmt.Fprintf(&b, "    participant %s as %s\n", ids[w], mermaidText(r.label(w)))
 	}
 	span := "L"
 	if len(order) > 0 {

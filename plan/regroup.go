@@ -121,3 +121,19 @@ func (g *regrouper) prependMinus(front, held, removed []int32, conns bool) []int
 	}
 	return res
 }
+
+// DecodedOrder returns the order in which a leader decodes pieces that a
+// worker serialized in the given order (assignor.md §6.3 rule 3): connectors
+// in Java HashSet-copy order (JDK-dependent sizing; jdk 0 = 17), tasks
+// grouped by connector, repeats dropped. A sandbox worker can use it to
+// predict its own metadata; it is also the entry order Connect writes.
+func DecodedOrder(p Pieces, jdk int) Pieces {
+	if jdk == 0 {
+		jdk = 17
+	}
+	ix := newInterner()
+	c, t := ix.internPieces(p)
+	g := regrouper{ix: ix, jdk: jdk}
+	c, t = g.regroup(c, t)
+	return ix.orderedPieces(c, t)
+}

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -15,36 +16,36 @@ type ReplayOptions struct {
 
 // ReplayResult is the `plan replay -o json` output (scenario-format.md "Output").
 type ReplayResult struct {
-	Name   string           `json:"name"`
-	Rounds []ReplayRound    `json:"rounds"`
-	Final  map[string]Owned `json:"final"`
+	Name   string           `json:"name" yaml:"name"`
+	Rounds []ReplayRound    `json:"rounds" yaml:"rounds"`
+	Final  map[string]Owned `json:"final" yaml:"final"`
 
 	totals []configuredTotals // per round, for table footers
 }
 
 // ReplayRound is one rebalance round of a replay.
 type ReplayRound struct {
-	Step       int                     `json:"step"`
-	Generation int                     `json:"generation"`
-	TimeMs     int64                   `json:"time_ms"`
-	Workers    map[string]ReplayWorker `json:"workers"`
+	Step       int                     `json:"step" yaml:"step"`
+	Generation int                     `json:"generation" yaml:"generation"`
+	TimeMs     int64                   `json:"time_ms" yaml:"time_ms"`
+	Workers    map[string]ReplayWorker `json:"workers" yaml:"workers"`
 }
 
 // ReplayWorker is what one worker was sent in a round and owns afterwards.
 type ReplayWorker struct {
-	AssignedConnectors NameList `json:"assigned_connectors"`
-	AssignedTasks      TaskList `json:"assigned_tasks"`
-	RevokedConnectors  NameList `json:"revoked_connectors"`
-	RevokedTasks       TaskList `json:"revoked_tasks"`
-	DelayMs            int64    `json:"delay_ms"`
-	Connectors         NameList `json:"connectors"`
-	Tasks              TaskList `json:"tasks"`
+	AssignedConnectors NameList `json:"assigned_connectors" yaml:"assigned_connectors"`
+	AssignedTasks      TaskList `json:"assigned_tasks" yaml:"assigned_tasks"`
+	RevokedConnectors  NameList `json:"revoked_connectors" yaml:"revoked_connectors"`
+	RevokedTasks       TaskList `json:"revoked_tasks" yaml:"revoked_tasks"`
+	DelayMs            int64    `json:"delay_ms" yaml:"delay_ms"`
+	Connectors         NameList `json:"connectors" yaml:"connectors"`
+	Tasks              TaskList `json:"tasks" yaml:"tasks"`
 }
 
 // Owned is what a worker owns.
 type Owned struct {
-	Connectors NameList `json:"connectors"`
-	Tasks      TaskList `json:"tasks"`
+	Connectors NameList `json:"connectors" yaml:"connectors"`
+	Tasks      TaskList `json:"tasks" yaml:"tasks"`
 }
 
 type configuredTotals struct{ connectors, tasks int }
@@ -115,8 +116,11 @@ func appendJSONString(b []byte, s string) []byte {
 		b = append(b, s...)
 		return append(b, '"')
 	}
-	q, _ := json.Marshal(s) // cannot fail for a string
-	return append(b, q...)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // cannot fail for a string
+	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 }
 
 // Replay runs a scenario through the simulator.

@@ -51,9 +51,12 @@ func (r *ReplayResult) Tables() []format.Table {
 		if i < len(r.totals) {
 			tot := r.totals[i]
 			footer += fmt.Sprintf("; configured %d connectors, %d tasks", tot.connectors, tot.tasks)
+			if uc, ut := tot.connectors-ownC, tot.tasks-ownT; uc > 0 || ut > 0 {
+				footer += fmt.Sprintf(" (%d/%d not running)", max(uc, 0), max(ut, 0))
+			}
 		}
 		if delay > 0 {
-			footer += "; next round after the delay of " + fmtMs(delay)
+			footer += "; members rejoin after the delay of " + fmtMs(delay)
 		}
 		t.Footer = []string{footer}
 		tables = append(tables, t)

@@ -3,6 +3,7 @@ package plan
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -55,7 +56,11 @@ type ScenarioError struct {
 	Step  int
 	Field string
 	Msg   string
+	cause error
 }
+
+// Unwrap returns the underlying decoding error, if any.
+func (e *ScenarioError) Unwrap() error { return e.cause }
 
 func (e *ScenarioError) Error() string {
 	if e.Step < 0 {
@@ -80,17 +85,34 @@ func stepErr(i int, field, format string, args ...any) error {
 func ParseScenario(data []byte) (*Scenario, error) {
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	if len(trimmed) > 0 && trimmed[0] == '{' {
-		return parseScenarioJSON(data)
+		sc, err := parseScenarioJSON(trimmed)
+		var syntax *json.SyntaxError
+		if err == nil || !errors.As(err, &syntax) {
+			return sc, err
+		}
+		// Not JSON; maybe YAML flow style ({scenario: 1, ...}).
+		if js, yerr := yamlToJSON(trimmed); yerr == nil {
+			return parseScenarioJSON(js)
+		}
+		return nil, &ScenarioError{Step: -1, Msg: "not valid JSON: " + syntax.Error(), cause: err}
 	}
+	js, err := yamlToJSON(trimmed)
+	if err != nil {
+		return nil, &ScenarioError{Step: -1, Msg: "not valid JSON or YAML: " + err.Error()}
+	}
+	return parseScenarioJSON(js)
+}
+
+func yamlToJSON(data []byte) ([]byte, error) {
 	var doc any
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &ScenarioError{Step: -1, Msg: "not valid JSON or YAML: " + err.Error()}
+		return nil, err
 	}
 	js, err := json.Marshal(yamlToJSONable(doc))
 	if err != nil {
-		return nil, &ScenarioError{Step: -1, Msg: "YAML content cannot be represented as JSON: " + err.Error()}
+		return nil, fmt.Errorf("YAML content cannot be represented as JSON: %w", err)
 	}
-	return parseScenarioJSON(js)
+	return js, nil
 }
 
 // yamlToJSONable turns yaml.v3's map[string]any / map[any]any into JSON-friendly values.
@@ -119,7 +141,7 @@ func yamlToJSONable(v any) any {
 func parseScenarioJSON(data []byte) (*Scenario, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, &ScenarioError{Step: -1, Msg: "not a JSON object: " + err.Error()}
+		return nil, &ScenarioError{Step: -1, Msg: "not a JSON object: " + err.Error(), cause: err}
 	}
 	if top == nil {
 		return nil, &ScenarioError{Step: -1, Msg: "empty document; want an object with \"scenario\": 1 and \"steps\""}

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -30,7 +31,9 @@ func TestParseScenarioErrors(t *testing.T) {
 		{"negative sleep", `{"scenario": 1, "steps": [{"sleep_ms": -5}]}`, 0, "sleep_ms", "non-negative"},
 		{"bad rebalance option", `{"scenario": 1, "steps": [{"rebalance": {"mismatch": true}}]}`, 0, "rebalance", `unknown option "mismatch"`},
 		{"bad max_rounds", `{"scenario": 1, "steps": [{"settle": {"max_rounds": 0}}]}`, 0, "settle", "max_rounds"},
-		{"not json", `{"scenario": 1,`, -1, "", "not a JSON object"},
+		{"not json", `{"scenario": 1,`, -1, "", "not valid JSON"},
+		{"yaml flow style ok but bad version", `{scenario: 3, steps: []}`, -1, "scenario", "unknown format version 3"},
+		{"not an object", `[1, 2]`, -1, "", "not a JSON object"},
 		{"yaml unknown step", "scenario: 1\nsteps:\n  - join: [a]\n  - explode: {}\n", 1, "explode", "unknown step"},
 	}
 	for _, c := range cases {
@@ -145,4 +148,30 @@ func FuzzParseScenario(f *testing.F) {
 		}
 		_ = res.Tables()
 	})
+}
+
+func TestJSONStringsEscaped(t *testing.T) {
+	sc, err := ParseScenario([]byte(`{"scenario": 1, "name": "q\"<é>", "steps": [{"connectors": {"a\"b<😀>": 1}}, {"join": ["w\\1"]}, {"rebalance": {}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Replay(sc, ReplayOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := res.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Name  string
+		Final map[string]struct{ Connectors, Tasks []string }
+	}
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
+		t.Fatalf("WriteJSON produced invalid JSON: %v\n%s", err, buf.String())
+	}
+	w := back.Final[`w\1`]
+	if back.Name != `q"<é>` || len(w.Connectors) != 1 || w.Connectors[0] != `a"b<😀>` || w.Tasks[0] != `a"b<😀>-0` {
+		t.Errorf("round trip: %+v", back)
+	}
 }

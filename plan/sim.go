@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -37,29 +38,30 @@ type Sim struct {
 	keyBuf []uint64
 }
 
-// NewSim validates cfg and returns an empty simulator at time 0.
+// ErrInvalidConfig marks a SimConfig that NewSim rejects (a usage error).
+var ErrInvalidConfig = errors.New("invalid simulator setting")
+
+// NewSim validates cfg and returns an empty simulator at time 0. Errors wrap
+// ErrInvalidConfig.
 func NewSim(cfg SimConfig) (*Sim, error) {
 	switch cfg.Protocol {
 	case "", "sessioned", "compatible", "eager":
 	default:
-		return nil, fmt.Errorf("unknown protocol %q (want eager, compatible or sessioned)", cfg.Protocol)
+		return nil, fmt.Errorf("%w: unknown protocol %q (want eager, compatible or sessioned)", ErrInvalidConfig, cfg.Protocol)
 	}
-	if cfg.MaxDelayMs < 0 {
-		return nil, fmt.Errorf("max delay %d ms: must not be negative", cfg.MaxDelayMs)
-	}
-	if cfg.MaxDelayMs > 1<<31-1 {
-		return nil, fmt.Errorf("max delay %d ms: must fit in a Java int", cfg.MaxDelayMs)
+	if cfg.MaxDelayMs < 0 || cfg.MaxDelayMs > 1<<31-1 {
+		return nil, fmt.Errorf("%w: max delay %d ms: want 0 to 2147483647", ErrInvalidConfig, cfg.MaxDelayMs)
 	}
 	v, err := parseKafkaVersion(cfg.KafkaVersion)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
 	}
 	jdk := cfg.JDK
 	if jdk == 0 {
 		jdk = 17
 	}
 	if jdk < 8 {
-		return nil, fmt.Errorf("jdk %d: want 8 or newer", cfg.JDK)
+		return nil, fmt.Errorf("%w: jdk %d: want 8 or newer", ErrInvalidConfig, cfg.JDK)
 	}
 	ix := newInterner()
 	s := &Sim{

@@ -72,7 +72,7 @@ func ParseSynthetic(spec string) (SyntheticSpec, error) {
 			}
 		case "skew":
 			f, err := strconv.ParseFloat(val, 64)
-			if err != nil || f < 0 || f > 1 {
+			if err != nil || !(f >= 0 && f <= 1) {
 				return out, &SyntheticError{Field: key, Msg: fmt.Sprintf("must be a number from 0 to 1, got %q", val)}
 			}
 			out.Skew = f

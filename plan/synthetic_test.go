@@ -104,3 +104,32 @@ func TestSyntheticSkewMovesWorkToFirst(t *testing.T) {
 		t.Errorf("skew=1: w1 owns %d pieces, want all 9", n)
 	}
 }
+
+func FuzzParseSynthetic(f *testing.F) {
+	for _, seed := range []string{"workers=6,connectors=30,tasks=3", "workers=3,connectors=10,tasks=4,skew=0.5", "", "workers=,", "skew=1e309", "workers=2,connectors=2,tasks=2,skew=NaN"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		s, err := ParseSynthetic(spec)
+		if err != nil {
+			var se *SyntheticError
+			if !errors.As(err, &se) {
+				t.Fatalf("%q: error of type %T", spec, err)
+			}
+			return
+		}
+		if s.Workers < 1 || s.Connectors < 0 || s.Tasks < 0 || !(s.Skew >= 0 && s.Skew <= 1) {
+			t.Fatalf("%q: accepted %+v", spec, s)
+		}
+		if s.Workers <= 50 && s.Connectors*(s.Tasks+1) <= 2000 {
+			st := SyntheticState(s)
+			n := 0
+			for _, w := range st.Workers {
+				n += w.Owned.Len()
+			}
+			if n != s.Connectors*(s.Tasks+1) {
+				t.Fatalf("%q: %d pieces owned, want %d", spec, n, s.Connectors*(s.Tasks+1))
+			}
+		}
+	})
+}

@@ -104,6 +104,8 @@ type engine struct {
 	wantRound  bool
 	triggers   []string
 
+	label func(member string) string // short name for messages
+
 	rounds []RoundView
 	events []EventView
 	notes  []string
@@ -204,17 +206,21 @@ func (e *engine) nextTime() (int64, bool) {
 
 // finishRound starts what the round in progress assigned, at its end.
 func (e *engine) finishRound() {
+	owned := map[string]pieceSet{}
 	for _, s := range e.starts {
-		if e.dead[s.worker] || !e.owns(s.worker, s.key) {
+		if e.dead[s.worker] {
 			continue
 		}
-		e.acct.start(s.key, e.busyUntil)
+		set, ok := owned[s.worker]
+		if !ok {
+			set = setOf(e.sim.Owned(s.worker))
+			owned[s.worker] = set
+		}
+		if set[s.key] {
+			e.acct.start(s.key, e.busyUntil)
+		}
 	}
 	e.starts = nil
-}
-
-func (e *engine) owns(worker string, k pieceKey) bool {
-	return setOf(e.sim.Owned(worker))[k]
 }
 
 func (e *engine) isMember(w string) bool {
@@ -238,19 +244,19 @@ func (e *engine) apply(ev Event) error {
 		}
 		e.dead[ev.Worker] = true
 		if ev.Kind == EventStop {
-			e.log("%s stops cleanly (its work stops, LeaveGroup)", ev.Worker)
+			e.log("%s stops cleanly (its work stops, LeaveGroup)", e.label(ev.Worker))
 			if err := e.leave(ev.Worker); err != nil {
 				return err
 			}
 		} else {
-			e.log("%s crashes (its work stops; the group notices after session.timeout.ms = %d ms)", ev.Worker, e.model.SessionTimeoutMs)
+			e.log("%s crashes (its work stops; the group notices after session.timeout.ms = %d ms)", e.label(ev.Worker), e.model.SessionTimeoutMs)
 			e.notices++
 			e.noticeAt[ev.Worker] = e.now + e.model.SessionTimeoutMs
 			e.push(e.noticeAt[ev.Worker], Event{Kind: eventNotice, Worker: ev.Worker})
 		}
 	case eventNotice:
 		e.notices--
-		e.log("the group notices that %s is gone (session timeout)", ev.Worker)
+		e.log("the group notices that %s is gone (session timeout)", e.label(ev.Worker))
 		if err := e.leave(ev.Worker); err != nil {
 			return err
 		}
@@ -273,11 +279,11 @@ func (e *engine) apply(ev Event) error {
 		}
 		e.hostOf[ev.Worker] = h
 		if ev.Replaces != "" {
-			e.log("%s is back as new member %s, holding nothing", ev.Replaces, ev.Worker)
+			e.log("%s is back as new member %s, holding nothing", e.label(ev.Replaces), e.label(ev.Worker))
 		} else {
-			e.log("%s joins, holding nothing", ev.Worker)
+			e.log("%s joins, holding nothing", e.label(ev.Worker))
 		}
-		e.want(ev.Worker + " joined")
+		e.want(e.label(ev.Worker) + " joined")
 	case EventConnectors:
 		e.sim.SetConnectors(ev.Connectors)
 		e.acct.reconfigure(configuredKeys(ev.Connectors), e.now)
@@ -297,14 +303,14 @@ func (e *engine) leave(w string) error {
 		return fmt.Errorf("%s leaving: %w", w, err)
 	}
 	delete(e.dead, w)
-	e.want(w + " left")
+	e.want(e.label(w) + " left")
 	if w == e.leader {
 		e.sim.NewLeader()
 		e.leader = ""
 		if ms := e.sim.Members(); len(ms) > 0 {
 			e.leader = ms[0]
 		}
-		e.log("%s was the leader: %s leads now and has no memory of earlier rounds", w, e.leaderName())
+		e.log("%s was the leader: %s leads now and has no memory of earlier rounds", e.label(w), e.leaderName())
 	}
 	return nil
 }
@@ -313,7 +319,7 @@ func (e *engine) leaderName() string {
 	if e.leader == "" {
 		return "nobody"
 	}
-	return e.leader
+	return e.label(e.leader)
 }
 
 // round runs one rebalance round starting at e.now.

@@ -54,8 +54,8 @@ func (t TaskID) Less(o TaskID) bool {
 // Pieces is a set of connectors and tasks. Results are sorted (names, then
 // connector+task number); inputs that carry a worker's held order say so.
 type Pieces struct {
-	Connectors []string `json:"connectors"`
-	Tasks      []TaskID `json:"tasks"`
+	Connectors []string `json:"connectors" yaml:"connectors"`
+	Tasks      []TaskID `json:"tasks" yaml:"tasks"`
 }
 
 // Len is the number of connectors plus tasks.

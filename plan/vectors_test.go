@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -140,6 +141,17 @@ func TestAssignorVectorsExactNames(t *testing.T) {
 				t.Errorf("output differs from Kafka's\n%s", firstDiff(string(gj), string(wj)))
 				return
 			}
+			// WriteJSON's layout is the vectors' own: byte for byte.
+			sc, _ := ParseScenario(vc.scenario)
+			res, _ := Replay(sc, ReplayOptions{})
+			var buf bytes.Buffer
+			if err := res.WriteJSON(&buf); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(buf.Bytes(), vc.expected) {
+				t.Errorf("WriteJSON bytes differ from the vector file\n%s", firstDiff(buf.String(), string(vc.expected)))
+				return
+			}
 			exact++
 		})
 	}
@@ -164,4 +176,27 @@ func firstDiff(got, want string) string {
 		}
 	}
 	return "(identical)"
+}
+
+// JDK 19+ sizes a copied HashSet differently (assignor.md §6.2, §10): on the
+// public vectors this changes piece names in rand-20241021-174 only, and no
+// counts anywhere.
+func TestJDK21HashSetSizing(t *testing.T) {
+	var changed []string
+	for _, vc := range loadAssignorVectors(t) {
+		var want map[string]any
+		if err := json.Unmarshal(vc.expected, &want); err != nil {
+			t.Fatal(err)
+		}
+		got := replayToGeneric(t, vc.scenario, ReplayOptions{JDK: 21})
+		if countsView(got) != countsView(want) {
+			t.Errorf("%s: counts changed under JDK 21", vc.name)
+		}
+		if !reflect.DeepEqual(got, want) {
+			changed = append(changed, vc.name)
+		}
+	}
+	if len(changed) != 1 || changed[0] != "rand-20241021-174" {
+		t.Errorf("JDK 21 changed names in %v, want only rand-20241021-174", changed)
+	}
 }

@@ -87,7 +87,7 @@ func LeavePlan(state ClusterState, opts PlanOptions, worker, stop string, return
 		return nil, err
 	}
 	how := map[EventKind]string{EventStop: "stops cleanly", EventCrash: "crashes"}[kind]
-	res := newResult("leave", state, opts, fmt.Sprintf("%s %s", w, how))
+	res := newResult("leave", state, opts, fmt.Sprintf("%s %s", state.Label(w), how))
 	res.Assumptions.Stop = &stop
 	if returnsAfterMs != nil {
 		if *returnsAfterMs < 0 {
@@ -95,17 +95,22 @@ func LeavePlan(state ClusterState, opts PlanOptions, worker, stop string, return
 		}
 		res.Assumptions.ReturnsAfterMs = returnsAfterMs
 		back := incarnation(w, state)
+		// The delay starts when the group notices the departure.
+		deadline := res.Assumptions.MaxDelayMs
+		if kind == EventCrash {
+			deadline += res.Assumptions.SessionTimeoutMs
+		}
 		when := "within the delay"
-		if *returnsAfterMs >= res.Assumptions.MaxDelayMs {
+		if *returnsAfterMs >= deadline {
 			when = "after the delay"
 		}
 		ev := Event{Kind: kind, Worker: w, Then: []Event{{AfterMs: *returnsAfterMs, Kind: EventJoin, Worker: back, Host: w, Replaces: w}}}
-		name := fmt.Sprintf("%s returns after %s as %s (%s)", w, Millis(*returnsAfterMs), back, when)
+		name := fmt.Sprintf("%s returns after %s as %s (%s)", state.Label(w), Millis(*returnsAfterMs), state.Label(back), when)
 		if err := res.addBranch(state, opts, name, []Event{ev}); err != nil {
 			return nil, err
 		}
 	}
-	if err := res.addBranch(state, opts, w+" does not return", []Event{{Kind: kind, Worker: w}}); err != nil {
+	if err := res.addBranch(state, opts, state.Label(w)+" does not return", []Event{{Kind: kind, Worker: w}}); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -189,10 +194,18 @@ func RollingRestartPlan(state ClusterState, opts PlanOptions, restartMs int64, s
 		next = []Event{{Kind: kind, Worker: w, Then: []Event{back}}}
 	}
 	res := newResult("rolling-restart", state, opts,
-		fmt.Sprintf("rolling restart of %s, %s each, the next stopped when the previous is back", strings.Join(resolved, ", "), Millis(restartMs)))
+		fmt.Sprintf("rolling restart of %s, %s each, the next stopped when the previous is back", strings.Join(labels(state, resolved), ", "), Millis(restartMs)))
 	res.Assumptions.RestartTimeMs = &restartMs
 	res.Assumptions.Stop = &stop
 	return res, res.addBranch(state, opts, "rolling restart", next)
+}
+
+func labels(state ClusterState, ids []string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = state.Label(id)
+	}
+	return out
 }
 
 func restartOrder(state ClusterState, order []string) ([]string, error) {
@@ -257,6 +270,50 @@ func (s ClusterState) leader() string {
 		return s.Workers[0].ID
 	}
 	return ""
+}
+
+// Label is the short name tables and messages use for a member: the
+// host:port of its REST URL, else its client id, when that names only it;
+// a restarted incarnation (ID.N) is labelled LABEL.N.
+func (s ClusterState) Label(member string) string {
+	for _, w := range s.Workers {
+		if w.ID == member {
+			return s.preferredAlias(w)
+		}
+	}
+	if i := strings.LastIndexByte(member, '.'); i > 0 {
+		if _, err := strconv.Atoi(member[i+1:]); err == nil {
+			for _, w := range s.Workers {
+				if w.ID == member[:i] {
+					return s.preferredAlias(w) + member[i:]
+				}
+			}
+		}
+	}
+	return member
+}
+
+func (s ClusterState) preferredAlias(w WorkerState) string {
+	var hostPort, other string
+	for _, a := range w.Aliases {
+		if strings.Contains(a, "://") {
+			continue
+		}
+		if strings.Contains(a, ":") && hostPort == "" {
+			hostPort = a
+		} else if other == "" && !strings.Contains(a, ".") {
+			other = a
+		}
+	}
+	for _, c := range []string{hostPort, other} {
+		if c == "" {
+			continue
+		}
+		if w2, err := s.ResolveWorker(c); err == nil && w2 == w.ID {
+			return c
+		}
+	}
+	return w.ID
 }
 
 // ResolveWorker finds a member by member id or, when unique, by one of its
@@ -327,6 +384,7 @@ func newResult(plan string, state ClusterState, opts PlanOptions, event string) 
 			KafkaVersion: version, JDK: jdk, Leader: state.leader(), Model: ModelStatements(),
 		},
 		Initial:  initialCounts(state),
+		Labels:   map[string]string{},
 		Branches: []Branch{},
 		Notes:    notes,
 	}
@@ -357,6 +415,16 @@ func (r *PlanResult) addBranch(state ClusterState, opts PlanOptions, name string
 		return fmt.Errorf("%s (eager): %w", name, err)
 	}
 	r.Branches = append(r.Branches, Branch{Name: name, Cooperative: c, Eager: e})
+	for _, w := range state.Workers {
+		r.Labels[w.ID] = state.Label(w.ID)
+	}
+	for _, tl := range []*Timeline{c, e} {
+		for _, rd := range tl.Rounds {
+			for _, w := range rd.Workers {
+				r.Labels[w.Worker] = state.Label(w.Worker)
+			}
+		}
+	}
 	return nil
 }
 

@@ -21,10 +21,10 @@ func (r *PlanResult) Tables() []format.Table {
 		}
 		for _, tl := range []*Timeline{b.Cooperative, b.Eager} {
 			if tl != nil {
-				out = append(out, roundsTable(b.Name, tl), outagesTable(b.Name, tl))
+				out = append(out, roundsTable(b.Name, tl, r.label), outagesTable(b.Name, tl, r.label))
 			}
 		}
-		out = append(out, summaryTable(b, r.Assumptions))
+		out = append(out, summaryTable(b, r.Assumptions, r.label))
 	}
 	return append(out, assumptionsTable(r))
 }
@@ -37,7 +37,15 @@ func eventsTable(branch string, tl *Timeline) format.Table {
 	return t
 }
 
-func roundsTable(branch string, tl *Timeline) format.Table {
+// label is a member's short name (its id when none is known).
+func (r *PlanResult) label(member string) string {
+	if l, ok := r.Labels[member]; ok && l != "" {
+		return l
+	}
+	return member
+}
+
+func roundsTable(branch string, tl *Timeline, label func(string) string) format.Table {
 	t := format.Table{
 		Title:  fmt.Sprintf("%s (%s): rounds (connectors/tasks)", branch, tl.Protocol),
 		Header: []string{"ROUND", "TIME", "WORKER", "KEEPS", "REVOKED", "ASSIGNED", "DELAY", "OWNS", "REVOKED PIECES", "ASSIGNED PIECES"},
@@ -52,7 +60,7 @@ func roundsTable(branch string, tl *Timeline) format.Table {
 				when = fmt.Sprintf("t+%s..%s", Millis(rd.TimeMs), Millis(rd.EndMs))
 			}
 			t.Rows = append(t.Rows, []string{
-				round, when, w.Worker,
+				round, when, label(w.Worker),
 				cnt(w.KeepsConnectors, w.KeepsTasks),
 				cnt(len(w.RevokedConnectors), len(w.RevokedTasks)),
 				cnt(len(w.AssignedConnectors), len(w.AssignedTasks)),
@@ -68,7 +76,7 @@ func roundsTable(branch string, tl *Timeline) format.Table {
 
 // outagesTable groups the pieces that stopped by the worker that ran them at
 // the start and by when they were not running.
-func outagesTable(branch string, tl *Timeline) format.Table {
+func outagesTable(branch string, tl *Timeline, label func(string) string) format.Table {
 	type group struct {
 		host, when   string
 		conns, tasks int
@@ -79,7 +87,7 @@ func outagesTable(branch string, tl *Timeline) format.Table {
 	for _, o := range tl.Outages {
 		host := "(new)"
 		if o.Host != nil {
-			host = *o.Host
+			host = label(*o.Host)
 		}
 		spans := []string{}
 		for _, iv := range o.Intervals {
@@ -117,7 +125,7 @@ func outagesTable(branch string, tl *Timeline) format.Table {
 	return t
 }
 
-func summaryTable(b Branch, a Assumptions) format.Table {
+func summaryTable(b Branch, a Assumptions, label func(string) string) format.Table {
 	tls := []*Timeline{}
 	header := []string{""}
 	for _, tl := range []*Timeline{b.Cooperative, b.Eager} {
@@ -144,7 +152,7 @@ func summaryTable(b Branch, a Assumptions) format.Table {
 		row("longest task outage", func(s Summary) string { return Millis(s.LongestTaskOutageMs) }),
 		row("all work running again at", func(s Summary) string { return optTime(s.AllRunningAfterMs, "never (see not running at end)") }),
 		row("balanced at", func(s Summary) string { return optTime(s.BalancedAfterMs, "not balanced at the end") }),
-		row("final (connectors/tasks)", func(s Summary) string { return finalText(s.Final) }),
+		row("final (connectors/tasks)", func(s Summary) string { return finalText(s.Final, label) }),
 	}
 	for i, tl := range tls {
 		for _, n := range tl.Notes {
@@ -154,11 +162,11 @@ func summaryTable(b Branch, a Assumptions) format.Table {
 			rows = append(rows, cells)
 		}
 	}
-	return format.Table{Title: b.Name + ": summary", Header: header, Rows: rows, Footer: []string{assumptionLine(a)}}
+	return format.Table{Title: b.Name + ": summary", Header: header, Rows: rows, Footer: []string{assumptionLine(a, label)}}
 }
 
 // assumptionLine is the one-line form of the assumptions under each summary.
-func assumptionLine(a Assumptions) string {
+func assumptionLine(a Assumptions, label func(string) string) string {
 	out := fmt.Sprintf("assumptions: round time %s, session timeout %s, max delay %s", Millis(a.RoundTimeMs), Millis(a.SessionTimeoutMs), Millis(a.MaxDelayMs))
 	if a.RestartTimeMs != nil {
 		out += ", restart time " + Millis(*a.RestartTimeMs)
@@ -166,7 +174,7 @@ func assumptionLine(a Assumptions) string {
 	if a.Stop != nil {
 		out += ", " + *a.Stop + " stops"
 	}
-	return out + fmt.Sprintf(", Kafka %s, JDK %d, leader %s (see the assumptions table)", a.KafkaVersion, a.JDK, a.Leader)
+	return out + fmt.Sprintf(", Kafka %s, JDK %d, leader %s (see the assumptions table)", a.KafkaVersion, a.JDK, label(a.Leader))
 }
 
 // assumptionsTable lists the settings and the rules of the time model.
@@ -188,7 +196,7 @@ func assumptionsTable(r *PlanResult) format.Table {
 	if a.Stop != nil {
 		rows = append(rows, []string{"stop", *a.Stop})
 	}
-	rows = append(rows, []string{"kafka version", a.KafkaVersion}, []string{"jdk", strconv.Itoa(a.JDK)}, []string{"leader", a.Leader})
+	rows = append(rows, []string{"kafka version", a.KafkaVersion}, []string{"jdk", strconv.Itoa(a.JDK)}, []string{"leader", r.label(a.Leader)})
 	for _, m := range a.Model {
 		rows = append(rows, []string{"model", m})
 	}
@@ -218,10 +226,10 @@ func optTime(ms *int64, none string) string {
 	return "t+" + Millis(*ms)
 }
 
-func finalText(ws []WorkerCount) string {
+func finalText(ws []WorkerCount, label func(string) string) string {
 	parts := []string{}
 	for _, w := range ws {
-		parts = append(parts, fmt.Sprintf("%s %d/%d", w.Worker, w.Connectors, w.Tasks))
+		parts = append(parts, fmt.Sprintf("%s %d/%d", label(w.Worker), w.Connectors, w.Tasks))
 	}
 	return strings.Join(parts, ", ")
 }

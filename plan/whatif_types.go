@@ -31,14 +31,15 @@ type PlanOptions struct {
 
 // PlanResult is the output of every what-if plan.
 type PlanResult struct {
-	Plan        string        `json:"plan"`
-	Source      string        `json:"source"`
-	Event       string        `json:"event"`
-	Protocol    string        `json:"protocol"`
-	Assumptions Assumptions   `json:"assumptions"`
-	Initial     []WorkerCount `json:"initial"`
-	Branches    []Branch      `json:"branches"`
-	Notes       []string      `json:"notes"`
+	Plan        string            `json:"plan"`
+	Source      string            `json:"source"`
+	Event       string            `json:"event"`
+	Protocol    string            `json:"protocol"`
+	Assumptions Assumptions       `json:"assumptions"`
+	Initial     []WorkerCount     `json:"initial"`
+	Labels      map[string]string `json:"labels"` // member id -> short name used in tables and messages
+	Branches    []Branch          `json:"branches"`
+	Notes       []string          `json:"notes"`
 }
 
 // Assumptions lists the inputs of the time model, shown with every plan.

@@ -27,6 +27,9 @@ const (
 type Cluster struct {
 	*kfake.Cluster
 	Addrs []string // host:port of each broker
+	// ClientOpts are added to every test-setup client (TLS, SASL for a
+	// cluster that needs them).
+	ClientOpts []kgo.Opt
 }
 
 // New starts a one-broker cluster with the three internal topics seeded; the
@@ -64,7 +67,8 @@ func (c *Cluster) Bootstrap() string {
 // closed when the test ends.
 func (c *Cluster) Client(t testing.TB, opts ...kgo.Opt) *kgo.Client {
 	t.Helper()
-	cl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(c.Addrs...), kgo.ClientID("kafkatest")}, opts...)...)
+	base := append([]kgo.Opt{kgo.SeedBrokers(c.Addrs...), kgo.ClientID("kafkatest")}, c.ClientOpts...)
+	cl, err := kgo.NewClient(append(base, opts...)...)
 	if err != nil {
 		t.Fatalf("test client: %v", err)
 	}

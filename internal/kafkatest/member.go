@@ -48,9 +48,9 @@ type Member struct {
 // "connect") and clientID; it rejoins when the group rebalances and
 // heartbeats until the test ends or Stop/Crash is called. It waits until
 // the member's first SyncGroup succeeded.
-func (c *Cluster) JoinMember(t testing.TB, group, ptype, clientID string, protocols []Protocol, assign AssignFunc) *Member {
+func (c *Cluster) JoinMember(t testing.TB, group, ptype, clientID string, protocols []Protocol, assign AssignFunc, opts ...MemberOption) *Member {
 	t.Helper()
-	m := c.StartMember(t, group, ptype, clientID, protocols, assign)
+	m := c.StartMember(t, group, ptype, clientID, protocols, assign, opts...)
 	select {
 	case <-m.stable:
 	case <-time.After(20 * time.Second):
@@ -60,16 +60,27 @@ func (c *Cluster) JoinMember(t testing.TB, group, ptype, clientID string, protoc
 }
 
 // StartMember is JoinMember without waiting for the join to complete.
-func (c *Cluster) StartMember(t testing.TB, group, ptype, clientID string, protocols []Protocol, assign AssignFunc) *Member {
+func (c *Cluster) StartMember(t testing.TB, group, ptype, clientID string, protocols []Protocol, assign AssignFunc, opts ...MemberOption) *Member {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Member{
 		cl: c.Client(t, kgo.ClientID(clientID)), group: group, ptype: ptype, protocols: protocols,
 		assign: assign, sessionMs: 3000, cancel: cancel, done: make(chan struct{}), stable: make(chan struct{}),
 	}
+	for _, o := range opts {
+		o(m)
+	}
 	go m.run(ctx)
 	t.Cleanup(m.Crash)
 	return m
+}
+
+// MemberOption adjusts a Member before it starts.
+type MemberOption func(*Member)
+
+// SessionTimeout sets the member's session and rebalance timeouts (default 3s).
+func SessionTimeout(d time.Duration) MemberOption {
+	return func(m *Member) { m.sessionMs = int32(d.Milliseconds()) }
 }
 
 // Pause stops heartbeats and rejoins, as a hung worker would: the group

@@ -1,10 +1,13 @@
 package kafkatest
 
 import (
+	"encoding/binary"
+	"net"
 	"sort"
 	"strconv"
 	"sync"
 
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -21,39 +24,36 @@ var ForbiddenKeys = []kmsg.Key{
 	kmsg.CreateACLs, kmsg.DeleteACLs, kmsg.AlterUserSCRAMCredentials, kmsg.AlterClientQuotas,
 }
 
-// RequestLog records the key of every request the cluster handles while it
-// is recording. It observes only: the cluster answers every request as usual.
+// RequestLog records every request the brokers receive, with the client id
+// from its header, by watching the bytes clients send (a kfake control
+// function sees the request but not who sent it, and a test's own workers and
+// consumers heartbeat and commit while the code under test runs).
 type RequestLog struct {
 	mu        sync.Mutex
 	recording bool
-	keys      map[int16]int
-	autoTopic int // metadata requests asking to auto-create topics
+	keys      map[string]map[int16]int // client id -> key -> count
 }
 
-// RecordRequests installs an observer on every request. Call Start and Stop
-// around the code under test so the test's own setup traffic is not counted.
-func (c *Cluster) RecordRequests() *RequestLog {
-	l := &RequestLog{keys: map[int16]int{}}
-	c.Control(func(req kmsg.Request) (kmsg.Response, error, bool) {
-		c.KeepControl()
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		if l.recording {
-			l.keys[req.Key()]++
-			if m, ok := req.(*kmsg.MetadataRequest); ok && m.AllowAutoTopicCreation {
-				l.autoTopic++
-			}
+// WithRequestLog returns a kfake option that makes the brokers' listeners
+// feed log; pass it to New.
+func WithRequestLog(log *RequestLog) kfake.Opt {
+	return kfake.ListenFn(func(network, address string) (net.Listener, error) {
+		l, err := net.Listen(network, address)
+		if err != nil {
+			return nil, err
 		}
-		return nil, nil, false
+		return spyListener{Listener: l, log: log}, nil
 	})
-	return l
 }
+
+// NewRequestLog returns an empty log that is not recording yet.
+func NewRequestLog() *RequestLog { return &RequestLog{keys: map[string]map[int16]int{}} }
 
 // Start begins recording and forgets what was recorded before.
 func (l *RequestLog) Start() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.recording, l.keys, l.autoTopic = true, map[int16]int{}, 0
+	l.recording, l.keys = true, map[string]map[int16]int{}
 }
 
 // Stop ends recording.
@@ -63,40 +63,59 @@ func (l *RequestLog) Stop() {
 	l.recording = false
 }
 
-// Seen lists the names of the request kinds recorded, sorted.
-func (l *RequestLog) Seen() []string {
+func (l *RequestLog) note(clientID string, key int16) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.recording {
+		return
+	}
+	if l.keys[clientID] == nil {
+		l.keys[clientID] = map[int16]int{}
+	}
+	l.keys[clientID][key]++
+}
+
+// Seen lists the request kinds clientID sent, sorted by name.
+func (l *RequestLog) Seen(clientID string) []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var out []string
-	for k := range l.keys {
+	for k := range l.keys[clientID] {
 		out = append(out, keyName(k))
 	}
 	sort.Strings(out)
 	return out
 }
 
-// Count is how many requests of key were recorded.
-func (l *RequestLog) Count(key kmsg.Key) int {
+// Count is how many requests of key clientID sent.
+func (l *RequestLog) Count(clientID string, key kmsg.Key) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.keys[int16(key)]
+	return l.keys[clientID][int16(key)]
 }
 
-// Violations lists the forbidden requests recorded (name and count), and a
-// metadata request that asked to auto-create topics.
-func (l *RequestLog) Violations() []string {
+// Clients lists the client ids seen, sorted.
+func (l *RequestLog) Clients() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for id := range l.keys {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Violations lists the forbidden request kinds clientID sent.
+func (l *RequestLog) Violations(clientID string) []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var out []string
 	for _, k := range ForbiddenKeys {
-		if n := l.keys[int16(k)]; n > 0 {
+		if l.keys[clientID][int16(k)] > 0 {
 			out = append(out, keyName(int16(k)))
 		}
 	}
-	if l.autoTopic > 0 {
-		out = append(out, "Metadata with AllowAutoTopicCreation")
-	}
-	sort.Strings(out)
 	return out
 }
 
@@ -105,4 +124,63 @@ func keyName(k int16) string {
 		return n
 	}
 	return "key " + strconv.Itoa(int(k))
+}
+
+type spyListener struct {
+	net.Listener
+	log *RequestLog
+}
+
+func (s spyListener) Accept() (net.Conn, error) {
+	c, err := s.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &spyConn{Conn: c, log: s.log}, nil
+}
+
+// spyConn parses the request frames a client sends: int32 size, then the
+// header's int16 key, int16 version, int32 correlation id and nullable
+// string client id.
+type spyConn struct {
+	net.Conn
+	log  *RequestLog
+	hdr  []byte // bytes of the current frame's beginning
+	skip int    // bytes of the current frame still to pass
+}
+
+const headerNeed = 4 + 2 + 2 + 4 + 2
+
+func (c *spyConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.scan(p[:n])
+	return n, err
+}
+
+func (c *spyConn) scan(b []byte) {
+	for len(b) > 0 {
+		if c.skip > 0 {
+			k := min(c.skip, len(b))
+			c.skip -= k
+			b = b[k:]
+			continue
+		}
+		c.hdr = append(c.hdr, b[0])
+		b = b[1:]
+		if len(c.hdr) < headerNeed {
+			continue
+		}
+		idLen := int(int16(binary.BigEndian.Uint16(c.hdr[12:14])))
+		if idLen < 0 {
+			idLen = 0
+		}
+		if len(c.hdr) < headerNeed+idLen {
+			continue
+		}
+		size := int(binary.BigEndian.Uint32(c.hdr[0:4]))
+		key := int16(binary.BigEndian.Uint16(c.hdr[4:6]))
+		c.log.note(string(c.hdr[headerNeed:headerNeed+idLen]), key)
+		c.skip = size + 4 - len(c.hdr)
+		c.hdr = c.hdr[:0]
+	}
 }

@@ -1,0 +1,206 @@
+package check
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/connectscope/connectscope/inspect"
+)
+
+func worker(t *testing.T, name, extra string) *inspect.WorkerConfig {
+	t.Helper()
+	w, err := inspect.ParseWorkerConfig(name, []byte("group.id=connect-cluster\nconfig.storage.topic=c\noffset.storage.topic=o\nstatus.storage.topic=s\n"+extra))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func TestUpgradeEagerToSessioned(t *testing.T) {
+	ws := []*inspect.WorkerConfig{
+		worker(t, "w3.properties", ""),
+		worker(t, "w1.properties", "connect.protocol=eager\n"),
+		worker(t, "w2.properties", "connect.protocol=eager\n"),
+	}
+	rep, err := Upgrade(UpgradeInput{Workers: ws, Target: "sessioned"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.ProtocolNow != "eager" || strings.Join(rep.HeldBackBy, ",") != "w1.properties,w2.properties" {
+		t.Errorf("now %s held by %v", rep.ProtocolNow, rep.HeldBackBy)
+	}
+	if !strings.Contains(rep.Reason, "w1.properties, w2.properties offer at most eager") {
+		t.Errorf("reason: %s", rep.Reason)
+	}
+	got := []string{}
+	for _, s := range rep.Steps {
+		got = append(got, fmt.Sprintf("%d %s %s→%s %s", s.Step, s.Worker, s.From, s.To, s.ProtocolAfter))
+	}
+	want := []string{"1 w1.properties eager→sessioned eager", "2 w2.properties eager→sessioned sessioned"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("steps\n got %q\nwant %q", got, want)
+	}
+	if rep.ProtocolFinal != "sessioned" || !hasRule(rep.Findings, "P2") {
+		t.Errorf("final %s findings %v", rep.ProtocolFinal, ruleIDs(rep.Findings))
+	}
+	if rep.Workers[0].Worker != "w1.properties" {
+		t.Errorf("workers not sorted: %v", rep.Workers)
+	}
+}
+
+func TestUpgradeDowngradeTurnsExactlyOnceOffFirst(t *testing.T) {
+	ws := []*inspect.WorkerConfig{
+		worker(t, "a.properties", "exactly.once.source.support=enabled\n"),
+		worker(t, "b.properties", "exactly.once.source.support=enabled\n"),
+	}
+	rep, err := Upgrade(UpgradeInput{Workers: ws, Target: "compatible"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seq []string
+	for _, s := range rep.Steps {
+		seq = append(seq, s.Worker+":"+s.Setting+"="+s.To)
+		if strings.Contains(s.ExactlyOnceAfter, "enabled") && strings.Contains(s.ExactlyOnceAfter, "disabled") {
+			t.Errorf("step %d mixes enabled and disabled: %s", s.Step, s.ExactlyOnceAfter)
+		}
+		if s.Setting == "connect.protocol" && s.ExactlyOnceAfter != "disabled" {
+			t.Errorf("protocol lowered while exactly-once is %s", s.ExactlyOnceAfter)
+		}
+	}
+	want := "a.properties:exactly.once.source.support=preparing b.properties:exactly.once.source.support=preparing " +
+		"a.properties:exactly.once.source.support=disabled b.properties:exactly.once.source.support=disabled " +
+		"a.properties:connect.protocol=compatible b.properties:connect.protocol=compatible"
+	if strings.Join(seq, " ") != want {
+		t.Errorf("plan %v", seq)
+	}
+	if rep.ProtocolFinal != "compatible" || rep.Steps[4].ProtocolAfter != "compatible" {
+		t.Errorf("final %s", rep.ProtocolFinal)
+	}
+}
+
+func TestUpgradeEnablesExactlyOnceInTwoRolls(t *testing.T) {
+	ws := []*inspect.WorkerConfig{worker(t, "a.properties", "connect.protocol=compatible\n"), worker(t, "b.properties", "")}
+	rep, err := Upgrade(UpgradeInput{Workers: ws, Target: "sessioned", ExactlyOnce: "enabled", KafkaVersion: "3.2.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seq []string
+	for _, s := range rep.Steps {
+		seq = append(seq, fmt.Sprintf("%s:%s=%s(%s,%s,%v)", s.Worker, s.Setting, s.To, s.ProtocolAfter, s.ExactlyOnceAfter, orDash(s.KafkaAtLeast)))
+	}
+	want := []string{
+		"a.properties:connect.protocol=sessioned(sessioned,disabled,-)",
+		"a.properties:exactly.once.source.support=preparing(sessioned,disabled 1/2, preparing 1/2,3.3.0)",
+		"b.properties:exactly.once.source.support=preparing(sessioned,preparing,3.3.0)",
+		"a.properties:exactly.once.source.support=enabled(sessioned,preparing 1/2, enabled 1/2,-)",
+		"b.properties:exactly.once.source.support=enabled(sessioned,enabled,-)",
+	}
+	if strings.Join(seq, "|") != strings.Join(want, "|") {
+		t.Errorf("plan\n got %q\nwant %q", seq, want)
+	}
+	if !hasRule(rep.Findings, "P12") || !hasRule(rep.Findings, "P3") {
+		t.Errorf("findings %v", ruleIDs(rep.Findings))
+	}
+}
+
+func TestUpgradeNeedsNewerKafka(t *testing.T) {
+	rep, err := Upgrade(UpgradeInput{Workers: []*inspect.WorkerConfig{worker(t, "a.properties", "")}, Target: "sessioned", KafkaVersion: "2.3.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.ProtocolNow != "compatible" || len(rep.Steps) != 1 || orDash(rep.Steps[0].KafkaAtLeast) != "2.4.0" {
+		t.Errorf("now %s steps %+v", rep.ProtocolNow, rep.Steps)
+	}
+}
+
+func TestUpgradeGroupSaysOtherwise(t *testing.T) {
+	in := UpgradeInput{Workers: []*inspect.WorkerConfig{worker(t, "a.properties", "")}, Target: "sessioned", GroupProtocol: "default",
+		Members: []UpgradeMember{{MemberID: "m1", WorkerID: "10.0.0.5:8083", MetadataVersion: 0}}}
+	rep, err := Upgrade(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.ProtocolNow != "eager" || rep.GroupProtocol == nil || *rep.GroupProtocol != "default" || !hasRule(rep.Findings, "P13") {
+		t.Errorf("%+v", rep)
+	}
+}
+
+func TestUpgradeBadInput(t *testing.T) {
+	for _, in := range []UpgradeInput{
+		{Target: "cooperative"},
+		{Target: "sessioned", ExactlyOnce: "on"},
+		{Target: "compatible", ExactlyOnce: "enabled"},
+		{Target: "sessioned", KafkaVersion: "three"},
+	} {
+		if _, err := Upgrade(in); err == nil {
+			t.Errorf("%+v accepted", in)
+		}
+	}
+}
+
+// Property: whatever the workers and target, no step leaves the group below
+// both where it started and where it goes, and the plan ends on the target.
+func TestUpgradeNeverWorsens(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	protocols := []string{"", "eager", "compatible", "sessioned"}
+	eos := []string{"", "disabled", "preparing", "enabled"}
+	targets := []string{"eager", "compatible", "sessioned"}
+	for i := 0; i < 500; i++ {
+		var ws []*inspect.WorkerConfig
+		for j := 0; j < 1+r.Intn(5); j++ {
+			extra := ""
+			if p := protocols[r.Intn(4)]; p != "" {
+				extra += "connect.protocol=" + p + "\n"
+			}
+			if e := eos[r.Intn(4)]; e != "" {
+				extra += "exactly.once.source.support=" + e + "\n"
+			}
+			ws = append(ws, worker(t, fmt.Sprintf("w%d.properties", j), extra))
+		}
+		target := targets[r.Intn(3)]
+		want := ""
+		if target == "sessioned" {
+			want = eos[r.Intn(4)]
+		}
+		rep, err := Upgrade(UpgradeInput{Workers: ws, Target: target, ExactlyOnce: want})
+		if err != nil {
+			t.Fatal(err)
+		}
+		floor := min(protocolRank[rep.ProtocolNow], protocolRank[target])
+		for _, s := range rep.Steps {
+			if protocolRank[s.ProtocolAfter] < floor {
+				t.Fatalf("case %d: step %d leaves the group on %s (start %s, target %s)", i, s.Step, s.ProtocolAfter, rep.ProtocolNow, target)
+			}
+			if strings.Contains(s.ExactlyOnceAfter, "enabled") && strings.Contains(s.ExactlyOnceAfter, "disabled") && !startsMixed(ws) {
+				t.Fatalf("case %d: step %d mixes enabled and disabled", i, s.Step)
+			}
+		}
+		if rep.ProtocolFinal != target {
+			t.Fatalf("case %d: plan ends on %s, not %s", i, rep.ProtocolFinal, target)
+		}
+	}
+}
+
+func startsMixed(ws []*inspect.WorkerConfig) bool {
+	seen := map[string]bool{}
+	for _, w := range ws {
+		seen[eosOf(w)] = true
+	}
+	return seen["enabled"] && seen["disabled"]
+}
+
+func TestWorkerIDOf(t *testing.T) {
+	cases := map[string]string{
+		"rest.advertised.host.name=h1\nrest.advertised.port=8083\n": "h1:8083",
+		"listeners=http://h2:8084\n":                                "h2:8084",
+		"rest.advertised.host.name=h3\nlisteners=https://:8443\n":   "h3:8443",
+		"": "",
+	}
+	for text, want := range cases {
+		if got := WorkerIDOf(worker(t, "w", text)); got != want {
+			t.Errorf("%q: %q, want %q", text, got, want)
+		}
+	}
+}

@@ -1,0 +1,271 @@
+package commands
+
+import (
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/internal/kafkatest"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// liveCluster starts kfake with a small Connect cluster: the records of
+// kafkatest.SeedConnect, two workers in the Connect group (sessioned), and
+// the sink connector "snk" consuming "orders" as connect-snk.
+func liveCluster(t *testing.T, opts ...kfake.Opt) *kafkatest.Cluster {
+	return liveClusterLogged(t, kafkatest.NewRequestLog(), opts...)
+}
+
+func liveClusterLogged(t *testing.T, log *kafkatest.RequestLog, opts ...kfake.Opt) *kafkatest.Cluster {
+	t.Helper()
+	c := kafkatest.New(t, append([]kfake.Opt{kfake.SeedTopics(3, "orders"), kafkatest.WithRequestLog(log)}, opts...)...)
+	c.SeedConnect(t)
+	var orders []*kgo.Record
+	for i := range 9 {
+		orders = append(orders, &kgo.Record{Topic: "orders", Partition: int32(i % 3), Value: []byte("o")})
+	}
+	c.ProduceKeyed(t, orders...)
+	joinWorkers(t, c, "10.0.0.1:8083", "10.0.0.2:8083")
+	c.SinkConsumer(t, "connect-snk", "snk", 0, "orders")
+	return c
+}
+
+// joinWorkers puts Connect-speaking members into the group; the leader gives
+// the first worker connector src and its tasks, the others nothing.
+func joinWorkers(t *testing.T, c *kafkatest.Cluster, hosts ...string) []*kafkatest.Member {
+	t.Helper()
+	var members []*kafkatest.Member
+	for _, h := range hosts {
+		url := "http://" + h + "/"
+		meta, err := inspect.EncodeMetadata(&inspect.MemberMetadata{Version: 2, URL: url, ConfigOffset: 11})
+		if err != nil {
+			t.Fatal(err)
+		}
+		assign := func(protocol string, ms map[string][]byte) map[string][]byte {
+			ids := make([]string, 0, len(ms))
+			for id := range ms {
+				ids = append(ids, id)
+			}
+			sort.Strings(ids)
+			out := map[string][]byte{}
+			for i, id := range ids {
+				a := &inspect.Assignment{Version: 2, Leader: ids[0], LeaderURL: url, ConfigOffset: 11}
+				if i == 0 {
+					a.Assigned = []inspect.ConnectorEntry{{Connector: "src", Tasks: []int32{-1, 0, 1}}}
+				}
+				b, err := inspect.EncodeAssignment(a)
+				if err != nil {
+					t.Error(err)
+				}
+				out[id] = b
+			}
+			return out
+		}
+		members = append(members, c.JoinMember(t, kafkatest.Group, "connect", "connect-"+h,
+			[]kafkatest.Protocol{{Name: "sessioned", Metadata: meta}}, assign))
+	}
+	// Wait until every member has synced in the same generation.
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		g := members[0].Generation()
+		same := true
+		for _, m := range members {
+			same = same && m.Generation() == g
+		}
+		if same {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return members
+}
+
+// liveCommands are every command that reads a cluster, with the arguments
+// that make it do its whole job.
+func liveCommands(t *testing.T) [][]string {
+	snap := filepath.Join(t.TempDir(), "cluster.snapshot.json")
+	cmds := [][]string{
+		{"inspect", "configs", "-o", "json"},
+		{"inspect", "status", "-o", "json"},
+		{"inspect", "offsets", "-o", "json"},
+		{"inspect", "connectors", "-o", "json"},
+		{"inspect", "members", "-o", "json"},
+		{"inspect", "sinks", "-o", "json"},
+		{"inspect", "sinks"},
+		{"snapshot", "-o", snap},
+		{"snapshot", "-o", "-"},
+	}
+	// Commands of other areas join the list as soon as they exist.
+	for _, extra := range [][]string{{"watch", "--duration", "2s"}, {"plan", "join", "--add", "1"}, {"check", "all"}} {
+		if hasCommand(extra) {
+			cmds = append(cmds, extra)
+		}
+	}
+	return cmds
+}
+
+// TestLiveReadOnly runs every live command against an embedded broker that
+// logs each request it receives, and fails on any request that would join a
+// group, commit, produce, or create, alter or delete anything.
+func TestLiveReadOnly(t *testing.T) {
+	log := kafkatest.NewRequestLog()
+	c := liveClusterLogged(t, log)
+	for _, args := range liveCommands(t) {
+		log.Start()
+		stdout, stderr, code := run(t, append([]string{"-b", c.Bootstrap(), "--timeout", "10s"}, args...)...)
+		log.Stop()
+		name := strings.Join(args, " ")
+		if code != 0 && !(args[0] == "check" && code == 1) {
+			t.Errorf("%s: exit %d: %s", name, code, stderr)
+			continue
+		}
+		if clients := log.Clients(); !slices.Contains(clients, "connectscope") {
+			t.Errorf("%s: no request from client id connectscope (clients seen: %v)", name, clients)
+		}
+		if v := log.Violations("connectscope"); len(v) > 0 {
+			t.Errorf("%s sent forbidden requests %v (all: %v)", name, v, log.Seen("connectscope"))
+		}
+		if log.Count("connectscope", kmsg.Fetch) == 0 || log.Count("connectscope", kmsg.DescribeGroups) == 0 {
+			t.Errorf("%s: did not read topics and group (%v)", name, log.Seen("connectscope"))
+		}
+
+		if strings.Contains(name, "-o json") && !json.Valid([]byte(stdout)) {
+			t.Errorf("%s: output is not JSON: %.200s", name, stdout)
+		}
+	}
+	// The same log catches forbidden requests when they happen: the test's
+	// own workers heartbeat and its sink consumer is in a group.
+	log.Start()
+	time.Sleep(500 * time.Millisecond)
+	log.Stop()
+	if v := log.Violations("connect-10.0.0.1:8083"); !slices.Contains(v, "Heartbeat") {
+		t.Errorf("the request log missed the workers' heartbeats: %v", log.Seen("connect-10.0.0.1:8083"))
+	}
+}
+
+func TestLiveInspectOutputs(t *testing.T) {
+	c := liveCluster(t)
+	b := []string{"-b", c.Bootstrap(), "--timeout", "10s"}
+
+	out, stderr, code := run(t, append(b, "inspect", "members", "-o", "json")...)
+	if code != 0 {
+		t.Fatalf("members: %d %s", code, stderr)
+	}
+	var members struct {
+		State    string `json:"state"`
+		Protocol string `json:"protocol"`
+		Members  []struct {
+			URL   string `json:"url"`
+			Owned struct {
+				Tasks []string `json:"tasks"`
+			} `json:"owned"`
+		} `json:"members"`
+	}
+	if err := json.Unmarshal([]byte(out), &members); err != nil {
+		t.Fatal(err)
+	}
+	if members.State != "Stable" || members.Protocol != "sessioned" || len(members.Members) != 2 {
+		t.Fatalf("members %s", out)
+	}
+	owned := 0
+	for _, m := range members.Members {
+		owned += len(m.Owned.Tasks)
+	}
+	if owned != 2 {
+		t.Errorf("owned tasks %d: %s", owned, out)
+	}
+
+	out, _, code = run(t, append(b, "inspect", "sinks", "-o", "json", "--jq", ".sinks[] | [.connector, .group, .state, (.lag|tostring)] | join(\" \")")...)
+	if code != 0 || strings.TrimSpace(out) != "snk connect-snk Stable 0\nsnk-override custom-group Dead null" {
+		t.Errorf("sinks: %d %q", code, out)
+	}
+
+	out, _, code = run(t, append(b, "inspect", "status", "-o", "json", "--jq", ".tasks[] | select(.state==\"FAILED\") | .id")...)
+	if code != 0 || strings.TrimSpace(out) != "src-1" {
+		t.Errorf("status: %d %q", code, out)
+	}
+
+	// The snapshot holds the same as the live read: every view agrees.
+	snap := filepath.Join(t.TempDir(), "s.json")
+	if _, stderr, code := run(t, append(b, "snapshot", "-o", snap)...); code != 0 {
+		t.Fatalf("snapshot: %d %s", code, stderr)
+	}
+	if fi, err := os.Stat(snap); err != nil || fi.Size() == 0 {
+		t.Fatalf("snapshot file: %v", err)
+	}
+	for _, view := range [][]string{{"inspect", "configs"}, {"inspect", "status"}, {"inspect", "offsets"}, {"inspect", "connectors"}, {"inspect", "members"}, {"inspect", "sinks"}} {
+		live, _, c1 := run(t, append(append(b, view...), "-o", "json")...)
+		file, _, c2 := run(t, append(view, "--from", snap, "-o", "json")...)
+		if c1 != 0 || c2 != 0 || live != file {
+			t.Errorf("%v: live (exit %d) and snapshot (exit %d) differ:\n%s\n---\n%s", view, c1, c2, live, file)
+		}
+	}
+}
+
+// TestLiveFaultsExit3 checks the command-line end of the fault handling:
+// one line on stderr, nothing on stdout, exit status 3.
+func TestLiveFaultsExit3(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := l.Addr().String()
+	l.Close()
+
+	noStatus, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "connect-configs"), kfake.SeedTopics(25, "connect-offsets"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer noStatus.Close()
+
+	sasl := kafkatest.New(t, kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-512", "connect", "right"))
+
+	// A group mid-rebalance: a hung worker and a newcomer waiting for it.
+	rebalancing := kafkatest.New(t)
+	meta, _ := inspect.EncodeMetadata(&inspect.MemberMetadata{Version: 0, URL: "http://w:8083/", ConfigOffset: 0})
+	none := func(string, map[string][]byte) map[string][]byte { return nil }
+	hung := rebalancing.JoinMember(t, kafkatest.Group, "connect", "w1", []kafkatest.Protocol{{Name: "default", Metadata: meta}}, none, kafkatest.SessionTimeout(30*time.Second))
+	hung.Pause()
+	rebalancing.StartMember(t, kafkatest.Group, "connect", "w2", []kafkatest.Protocol{{Name: "default", Metadata: meta}}, none, kafkatest.SessionTimeout(30*time.Second))
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"unreachable", []string{"-b", closed, "inspect", "status"}, []string{"connection refused", "-b/--bootstrap-server"}},
+		{"missing topic", []string{"-b", noStatus.ListenAddrs()[0], "inspect", "configs"}, []string{"connect-status", "does not exist", "--status-topic"}},
+		{"bad password", []string{"-b", sasl.Bootstrap(), "--sasl-mechanism", "SCRAM-SHA-512", "--sasl-user", "connect", "--sasl-password", "wrong", "inspect", "status"},
+			[]string{"authentication failed for user \"connect\" with SCRAM-SHA-512"}},
+		{"rebalancing", []string{"-b", rebalancing.Bootstrap(), "inspect", "members"}, []string{"rebalancing (PreparingRebalance)", "run again"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			stdout, stderr, code := run(t, append([]string{"--timeout", "3s"}, tc.args...)...)
+			if took := time.Since(start); took > 8*time.Second {
+				t.Errorf("took %s with --timeout 3s", took)
+			}
+			if code != ExitInput || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "connectscope: ") {
+				t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr %q lacks %q", stderr, w)
+				}
+			}
+		})
+	}
+	// With the right password the same command works.
+	if _, stderr, code := run(t, "-b", sasl.Bootstrap(), "--sasl-mechanism", "SCRAM-SHA-512", "--sasl-user", "connect", "--sasl-password", "right", "inspect", "status"); code != 0 {
+		t.Errorf("good password: exit %d %s", code, stderr)
+	}
+}

@@ -1,0 +1,270 @@
+package sandbox
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/plan"
+)
+
+// The agreement tests take a snapshot of a stable sandbox (read live, the
+// way `connectscope snapshot` does), seed plan.Sim from it, apply the same
+// event to both, and require that what the live workers end up owning is
+// exactly what the simulator predicted, piece by piece.
+
+// agreementCluster is 3 workers with connectors whose counts do not divide
+// evenly, so balancing has real choices to make.
+func agreementCluster(t *testing.T) *Cluster {
+	t.Helper()
+	c := startTest(t)
+	addConnectors(t, c,
+		ConnectorSpec{Name: "orders", Tasks: 5},
+		ConnectorSpec{Name: "payments", Tasks: 3},
+		ConnectorSpec{Name: "clicks", Tasks: 4},
+		ConnectorSpec{Name: "audit", Kind: KindSink, Tasks: 2},
+		ConnectorSpec{Name: "users", Tasks: 1})
+	addWorkers(t, c, "", "", "")
+	waitStable(t, c)
+	return c
+}
+
+// snapshotSim seeds a simulator from a live read: configured connectors
+// from the config topic, members in join order holding what the group
+// description says, in their held order, and the leader's memory
+// approximated as assignor.md §10 says (everything owned, nothing pending).
+// It returns the simulator and the leader's member id.
+func snapshotSim(t *testing.T, c *Cluster) (*plan.Sim, string) {
+	t.Helper()
+	v := readLive(t, c)
+	if v.ds.Group == nil || v.ds.Group.State != "Stable" {
+		t.Fatalf("snapshot: group %+v, want Stable", v.ds.Group)
+	}
+	sim, err := plan.NewSim(plan.SimConfig{Protocol: "sessioned", MaxDelayMs: c.Config().ScheduledRebalanceMaxDelay.Milliseconds()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var specs []plan.ConnectorSpec
+	for _, cc := range v.configs.Connectors {
+		n := len(cc.Tasks)
+		if cc.TargetState == TargetStopped {
+			n = 0
+		}
+		specs = append(specs, plan.ConnectorSpec{Name: cc.Name, Tasks: n})
+	}
+	sim.SetConnectors(specs)
+
+	members := slices.Clone(v.ds.Group.Members)
+	slices.SortFunc(members, func(a, b inspect.GroupMember) int {
+		return cmp.Compare(c.memberSeq(a.MemberID), c.memberSeq(b.MemberID))
+	})
+	st := plan.NewAssignorState()
+	leader := ""
+	var all holding
+	for _, m := range members {
+		held, lead := heldFromGroup(t, m)
+		if err := sim.Join(m.MemberID, held.pieces()); err != nil {
+			t.Fatal(err)
+		}
+		all = all.then(held)
+		st.PreviousMembers = append(st.PreviousMembers, m.MemberID)
+		leader = lead
+	}
+	st.PreviousAssignment = all.sorted().pieces()
+	st.PreviousGenerationID = sim.Generation()
+	sim.SetState(st)
+	return sim, leader
+}
+
+// heldFromGroup is a member's held order as the worker computes it: the
+// last assignment's assigned lists, then the metadata allocation minus the
+// revoked pieces (connect-internals.md §5). It also returns the leader id.
+func heldFromGroup(t *testing.T, m inspect.GroupMember) (holding, string) {
+	t.Helper()
+	meta, err := inspect.DecodeMetadata(m.Metadata)
+	if err != nil {
+		t.Fatalf("member %s metadata: %v", m.MemberID, err)
+	}
+	a, err := inspect.DecodeAssignment(m.Assignment)
+	if err != nil {
+		t.Fatalf("member %s assignment: %v", m.MemberID, err)
+	}
+	var alloc holding
+	if meta.Allocation != nil {
+		alloc = holdingOfEntries(meta.Allocation.Connectors(), meta.Allocation.Tasks())
+	}
+	revoked := holdingOfEntries(a.RevokedConnectors(), a.RevokedTasks())
+	assigned := holdingOfEntries(a.Connectors(), a.Tasks())
+	return assigned.then(alloc.minus(revoked)), a.Leader
+}
+
+// simOwnership maps worker names to sorted pieces from the simulator.
+func simOwnership(c *Cluster, sim *plan.Sim) map[string][]string {
+	names := map[string]string{}
+	for _, w := range c.WorkerStates() {
+		names[w.MemberID] = w.Name
+	}
+	out := map[string][]string{}
+	for _, id := range sim.Members() {
+		o := sim.Owned(id)
+		name := names[id]
+		if name == "" {
+			name = id
+		}
+		out[name] = pieceNames(o.Connectors, o.Tasks)
+	}
+	return out
+}
+
+// memberIDOf waits until a worker has its member id (after its first
+// JoinGroup) and returns it.
+func memberIDOf(t *testing.T, c *Cluster, name string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, w := range c.WorkerStates() {
+			if w.Name == name && w.MemberID != "" {
+				return w.MemberID
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("worker %s never got a member id", name)
+	return ""
+}
+
+func memberOf(t *testing.T, c *Cluster, name string) string {
+	t.Helper()
+	for _, w := range c.WorkerStates() {
+		if w.Name == name {
+			return w.MemberID
+		}
+	}
+	t.Fatalf("no worker %s", name)
+	return ""
+}
+
+// nonLeader returns a worker that does not lead the group.
+func nonLeader(t *testing.T, c *Cluster, leader string) string {
+	t.Helper()
+	for _, w := range c.WorkerStates() {
+		if w.MemberID != leader {
+			return w.Name
+		}
+	}
+	t.Fatal("every worker leads?")
+	return ""
+}
+
+func leaderName(t *testing.T, c *Cluster, leader string) string {
+	t.Helper()
+	for _, w := range c.WorkerStates() {
+		if w.MemberID == leader {
+			return w.Name
+		}
+	}
+	t.Fatalf("leader %s is no running worker", leader)
+	return ""
+}
+
+func requireAgreement(t *testing.T, c *Cluster, sim *plan.Sim) {
+	t.Helper()
+	waitStable(t, c)
+	live, predicted := ownedByWorker(c), simOwnership(c, sim)
+	if !equalOwnership(live, predicted) {
+		t.Errorf("live workers own\n  %v\nplan predicted\n  %v", live, predicted)
+		for _, r := range c.Rounds() {
+			t.Log(r.Line())
+		}
+	}
+	if u := union(live); !slices.Equal(u, allPieces(c)) {
+		t.Errorf("live workers own %v, configured %v", u, allPieces(c))
+	}
+}
+
+func TestAgreementJoin(t *testing.T) {
+	c := agreementCluster(t)
+	sim, _ := snapshotSim(t, c)
+	name, err := c.AddWorker(context.Background(), "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Join(memberIDOf(t, c, name), plan.Pieces{}); err != nil {
+		t.Fatal(err)
+	}
+	sim.Settle(0)
+	requireAgreement(t, c, sim)
+}
+
+func TestAgreementCleanLeave(t *testing.T) {
+	c := agreementCluster(t)
+	sim, leader := snapshotSim(t, c)
+	name := nonLeader(t, c, leader)
+	id := memberOf(t, c, name)
+	if err := c.StopWorker(context.Background(), name); err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Leave(id); err != nil {
+		t.Fatal(err)
+	}
+	rounds := sim.Settle(0)
+	if rounds[0].Workers[sim.Members()[0]].DelayMs == 0 {
+		t.Fatalf("plan did not hold the departed worker's pieces back: %+v", rounds[0])
+	}
+	requireAgreement(t, c, sim)
+}
+
+func TestAgreementLeaderLeaves(t *testing.T) {
+	c := agreementCluster(t)
+	sim, leader := snapshotSim(t, c)
+	name := leaderName(t, c, leader)
+	if err := c.StopWorker(context.Background(), name); err != nil {
+		t.Fatal(err)
+	}
+	sim.NewLeader() // the next leader starts with no memory
+	if err := sim.Leave(leader); err != nil {
+		t.Fatal(err)
+	}
+	sim.Settle(0)
+	requireAgreement(t, c, sim)
+}
+
+func TestAgreementCrash(t *testing.T) {
+	c := agreementCluster(t)
+	sim, leader := snapshotSim(t, c)
+	name := nonLeader(t, c, leader)
+	id := memberOf(t, c, name)
+	if err := c.KillWorker(name); err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Leave(id); err != nil {
+		t.Fatal(err)
+	}
+	sim.Settle(0)
+	requireAgreement(t, c, sim)
+}
+
+func TestAgreementBounce(t *testing.T) {
+	c := agreementCluster(t)
+	sim, leader := snapshotSim(t, c)
+	name := nonLeader(t, c, leader)
+	id := memberOf(t, c, name)
+	start := time.Now()
+	if err := c.RestartWorker(context.Background(), name); err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Leave(id); err != nil {
+		t.Fatal(err)
+	}
+	sim.Rebalance(false)
+	newID := memberIDOf(t, c, name)
+	sim.Sleep(time.Since(start).Milliseconds())
+	if err := sim.Join(newID, plan.Pieces{}); err != nil {
+		t.Fatal(err)
+	}
+	sim.Settle(0)
+	requireAgreement(t, c, sim)
+}
