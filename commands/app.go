@@ -4,6 +4,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -189,6 +190,11 @@ func Main(args []string, s Streams, info BuildInfo) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := app.RunContext(ctx, args)
+	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		// Ctrl-C or SIGTERM: say so, with the shell's status for an interrupt.
+		fmt.Fprintf(s.Err, "%s: interrupted\n", app.Name)
+		return ExitInterrupted
+	}
 	code, usage := exitStatus(err)
 	if err != nil {
 		msg := oneLine(err.Error())

@@ -16,6 +16,8 @@ const (
 	ExitFindings = 1 // a check found something at or above --fail-on
 	ExitUsage    = 2 // bad flag, argument, expression or input content
 	ExitInput    = 3 // input could not be read: missing file, connection, authentication
+	// ExitInterrupted is 128+SIGINT, what shells report for a command stopped by Ctrl-C.
+	ExitInterrupted = 130
 )
 
 // ExitError is an error that carries its exit status. It implements urfave's

@@ -103,3 +103,10 @@ func TestHelpGoesToStdout(t *testing.T) {
 		}
 	}
 }
+
+func TestInterrupt(t *testing.T) {
+	stdout, stderr, code := run(t, "probe", "interrupt")
+	if code != ExitInterrupted || stderr != "connectscope: interrupted\n" || stdout != "" {
+		t.Errorf("exit %d, stderr %q, stdout %q", code, stderr, stdout)
+	}
+}

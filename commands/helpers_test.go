@@ -3,7 +3,9 @@ package commands
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/urfave/cli/v2"
@@ -24,6 +26,16 @@ func init() {
 			Name:   "leaf",
 			Flags:  []cli.Flag{&cli.StringFlag{Name: "own"}},
 			Action: action(func(c *cli.Context, g Globals) error { probed = g; return nil }),
+		}, {
+			// Interrupts itself, then waits like a long read would.
+			Name: "interrupt",
+			Action: func(c *cli.Context) error {
+				if err := syscall.Kill(syscall.Getpid(), syscall.SIGINT); err != nil {
+					return err
+				}
+				<-c.Context.Done()
+				return fmt.Errorf("reading: %w", c.Context.Err())
+			},
 		}, {
 			// A command with its own -o (like snapshot's output file).
 			Name:  "writer",

@@ -269,3 +269,63 @@ func TestLiveFaultsExit3(t *testing.T) {
 		t.Errorf("good password: exit %d %s", code, stderr)
 	}
 }
+
+func TestLiveWatch(t *testing.T) {
+	c := liveCluster(t)
+	type result struct {
+		out, errOut string
+		code        int
+	}
+	done := make(chan result, 1)
+	go func() {
+		o, e, code := run(t, "-b", c.Bootstrap(), "watch", "--duration", "4s", "--interval", "100ms", "-o", "jsonl")
+		done <- result{o, e, code}
+	}()
+	time.Sleep(1200 * time.Millisecond)
+	joinWorkers(t, c, "10.0.0.3:8083")
+	c.ProduceKeyed(t, &kgo.Record{Topic: kafkatest.StatusTopic, Partition: -1, Key: []byte("status-task-src-1"),
+		Value: []byte(`{"state":"RUNNING","trace":null,"worker_id":"10.0.0.3:8083","generation":4}`)})
+	res := <-done
+	if res.code != 0 {
+		t.Fatalf("watch: exit %d: %s", res.code, res.errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(res.out), "\n")
+	seen := map[string]int{}
+	for _, l := range lines {
+		var e struct {
+			Type    string `json:"type"`
+			Task    string `json:"task"`
+			State   string `json:"state"`
+			Message string `json:"message"`
+		}
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		seen[e.Type]++
+		if e.Type == "task_state" && (e.Task != "src-1" || e.State != "RUNNING" || !strings.Contains(e.Message, "FAILED → RUNNING on 10.0.0.3:8083")) {
+			t.Errorf("task event %s", l)
+		}
+	}
+	for _, want := range []string{"group_state", "member_joined", "rebalance_completed", "task_state", "summary"} {
+		if seen[want] == 0 {
+			t.Errorf("no %s event in:\n%s", want, res.out)
+		}
+	}
+	var summary inspect.WatchSummary
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &summary); err != nil || summary.Type != "summary" {
+		t.Fatalf("last line %q", lines[len(lines)-1])
+	}
+	if summary.RebalanceCount == 0 || summary.MembersAtEnd != 3 || summary.TaskNotRunningMs <= 0 {
+		t.Errorf("summary %+v", summary)
+	}
+
+	// Text output ends with the summary.
+	out, stderr, code := run(t, "-b", c.Bootstrap(), "watch", "--duration", "500ms")
+	if code != 0 || !strings.Contains(out, "group connect-cluster is Stable with 3 members") || !strings.Contains(out, "summary: watched") {
+		t.Errorf("text watch: %d %q %q", code, out, stderr)
+	}
+	// watch needs a live cluster.
+	if _, _, code := run(t, "watch", "--from", "x.json"); code != ExitUsage {
+		t.Errorf("watch --from: exit %d", code)
+	}
+}

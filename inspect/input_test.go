@@ -233,3 +233,20 @@ func TestLoadFileSnapshotTopicFallback(t *testing.T) {
 		t.Errorf("topics = %+v, %v", d, err)
 	}
 }
+
+func TestLoadFileStdin(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "dump.jsonl")
+	_ = os.WriteFile(p, []byte(`{"topic":"connect-status","partition":0,"offset":0,"key":"k","payload":"v"}`+"\n"), 0o644)
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	saved := os.Stdin
+	os.Stdin = f
+	defer func() { os.Stdin = saved }()
+	d, err := LoadFile("-", DefaultTopicNames())
+	if err != nil || len(d.Records) != 1 || d.Source != "file:-" {
+		t.Errorf("stdin: %+v %v", d, err)
+	}
+}

@@ -118,7 +118,7 @@ func readLive(ctx context.Context, cl *kgo.Client, watch *connWatch, opts LiveOp
 	if opts.Isolation != ReadCommitted && opts.Isolation != ReadUncommitted {
 		return nil, fmt.Errorf("isolation %q: want %s or %s", opts.Isolation, ReadCommitted, ReadUncommitted)
 	}
-	r := &liveReader{cl: cl, adm: kadm.NewClient(cl), watch: watch, opts: opts}
+	r := &liveReader{cl: cl, adm: newAdm(cl), watch: watch, opts: opts}
 	ds := &Dataset{
 		Source:    "kafka:" + strings.Join(opts.Conn.Bootstrap, ","),
 		TakenAtMs: time.Now().UnixMilli(),
@@ -167,3 +167,5 @@ func readLive(ctx context.Context, cl *kgo.Client, watch *connWatch, opts LiveOp
 	}
 	return ds, nil
 }
+
+func newAdm(cl *kgo.Client) *kadm.Client { return kadm.NewClient(cl) }

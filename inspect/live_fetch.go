@@ -101,11 +101,11 @@ func (r *liveReader) fetchAll(ctx context.Context, l *topicLayout, ranges []part
 	for i, pr := range ranges {
 		cursors[i] = &cursor{partRange: pr, next: pr.start, leader: l.details[pr.topic].Partitions[pr.partition].Leader}
 	}
-	iso := kgo.ReadUncommitted()
+	iso := readUncommittedLevel()
 	if r.opts.Isolation == ReadCommitted {
 		iso = kgo.ReadCommitted()
 	}
-	dec := kgo.DefaultDecompressor()
+	dec := defaultDecompressor()
 	timeout := r.opts.Conn.timeout()
 	lastProgress := time.Now()
 	var lastErr error
@@ -129,7 +129,7 @@ func (r *liveReader) fetchAll(ctx context.Context, l *topicLayout, ranges []part
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				res := r.fetchOnce(ctx, leader, cs, iso, dec)
+				res := r.fetchOnce(ctx, leader, cs, iso, dec, fetchMaxWaitMs)
 				mu.Lock()
 				results[leader] = res
 				mu.Unlock()
@@ -203,17 +203,17 @@ type fetchResult struct {
 }
 
 // fetchOnce sends one Fetch to leader for the cursors and applies the answer.
-func (r *liveReader) fetchOnce(ctx context.Context, leader int32, cs []*cursor, iso kgo.IsolationLevel, dec kgo.Decompressor) fetchResult {
+func (r *liveReader) fetchOnce(ctx context.Context, leader int32, cs []*cursor, iso kgo.IsolationLevel, dec kgo.Decompressor, maxWaitMs int32) fetchResult {
 	if leader < 0 {
 		return fetchResult{err: kerr.LeaderNotAvailable}
 	}
 	req := kmsg.NewPtrFetchRequest()
 	req.ReplicaID = -1
-	req.MaxWaitMillis = fetchMaxWaitMs
+	req.MaxWaitMillis = maxWaitMs
 	req.MinBytes = 1
 	req.MaxBytes = fetchMaxBytes
 	req.SessionEpoch = -1 // no fetch session: every request is complete in itself
-	if r.opts.Isolation == ReadCommitted {
+	if iso == kgo.ReadCommitted() {
 		req.IsolationLevel = 1
 	}
 	byTopic := map[string]int{}
@@ -375,3 +375,10 @@ func mergePartitions(parts [][]Record) []Record {
 	}
 	return out
 }
+
+func readUncommittedLevel() kgo.IsolationLevel { return kgo.ReadUncommitted() }
+
+// decompressor is shared: franz-go's default one is safe for concurrent use.
+var decompressor = kgo.DefaultDecompressor()
+
+func defaultDecompressor() kgo.Decompressor { return decompressor }

@@ -63,7 +63,14 @@ func (r MembersResult) Tables() []format.Table {
 }
 
 func memberCount(conns, tasks []string) string {
-	return fmt.Sprintf("%d connectors, %d tasks", len(conns), len(tasks))
+	return memberPlural(len(conns), "connector") + ", " + memberPlural(len(tasks), "task")
+}
+
+func memberPlural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 func memberJoin(ss []string) string {

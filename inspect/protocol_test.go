@@ -267,3 +267,43 @@ func TestProtocolVectors(t *testing.T) {
 		t.Errorf("vector counts %v: the protocol vector set looks incomplete", counts)
 	}
 }
+
+// TestSpecExamples encodes the worked examples of connect-internals.md §3–§4
+// and checks their sizes and leading bytes.
+func TestSpecExamples(t *testing.T) {
+	url := "http://w1:8083/"
+	owned := &Assignment{Version: 2, Leader: "w1-1", LeaderURL: url, ConfigOffset: 42,
+		Assigned: EntriesFor([]string{"orders"}, []TaskRef{{"orders", 0}, {"orders", 1}}), Revoked: []ConnectorEntry{}}
+	v1 := &Assignment{Version: 1, Leader: "w1-1", LeaderURL: url, ConfigOffset: 42,
+		Assigned: EntriesFor([]string{"orders"}, []TaskRef{{"orders", 1}}),
+		Revoked:  EntriesFor(nil, []TaskRef{{"orders", 2}}), DelayMs: 300000}
+	v0 := &Assignment{Version: 0, Leader: "w1-1", LeaderURL: url, ConfigOffset: 42,
+		Assigned: EntriesFor([]string{"orders"}, []TaskRef{{"orders", 0}})}
+	mismatch := &Assignment{Version: 2, Error: AssignmentConfigMismatch, Leader: "w1-1", LeaderURL: url, ConfigOffset: 42}
+	cases := []struct {
+		name   string
+		encode func() ([]byte, error)
+		size   int
+		prefix string
+		suffix string
+	}{
+		{"V0 metadata", func() ([]byte, error) { return EncodeMetadata(&MemberMetadata{URL: url, ConfigOffset: 42}) }, 27, "0000000f", "000000000000002a"},
+		{"V2 fresh metadata", func() ([]byte, error) { return EncodeMetadata(&MemberMetadata{Version: 2, URL: url, ConfigOffset: 42}) }, 31, "0002000f", "ffffffff"},
+		{"V2 metadata owning orders", func() ([]byte, error) {
+			return EncodeMetadata(&MemberMetadata{Version: 2, URL: url, ConfigOffset: 42, Allocation: owned})
+		}, 102, "0002000f", "ffffffff000000000000000100000000" + "00000000"},
+		{"V1 assignment", func() ([]byte, error) { return EncodeAssignment(v1) }, 83, "00010000", "000493e0"},
+		{"V0 assignment", func() ([]byte, error) { return EncodeAssignment(v0) }, 59, "00000000", "ffffffff00000000"},
+		{"CONFIG_MISMATCH", func() ([]byte, error) { return EncodeAssignment(mismatch) }, 47, "00020001", "000000000000000000000000"},
+	}
+	for _, c := range cases {
+		b, err := c.encode()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		h := hex.EncodeToString(b)
+		if len(b) != c.size || !strings.HasPrefix(h, c.prefix) || !strings.HasSuffix(h, c.suffix) {
+			t.Errorf("%s: %d bytes %s, want %d bytes %s…%s", c.name, len(b), h, c.size, c.prefix, c.suffix)
+		}
+	}
+}

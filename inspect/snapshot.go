@@ -64,6 +64,12 @@ func WriteSnapshot(w io.Writer, d *Dataset) error {
 		sink = []SinkGroup{}
 	}
 	writeListField(sw, "sink_groups", sink)
+	writeListField(sw, "topic_descriptions", topicDescriptionList(d.TopicDescriptions))
+	brokerConfigs := d.BrokerConfigs
+	if brokerConfigs == nil {
+		brokerConfigs = map[string]string{}
+	}
+	sw.field("broker_configs", brokerConfigs, false)
 	problems := d.Problems
 	if problems == nil {
 		problems = []Problem{}
@@ -183,6 +189,19 @@ func endOffsetList(m map[string]map[int32]int64) []snapshotEndOffset {
 	slices.SortFunc(out, func(a, b snapshotEndOffset) int {
 		return cmp.Or(cmp.Compare(a.Topic, b.Topic), cmp.Compare(a.Partition, b.Partition))
 	})
+	return out
+}
+
+// topicDescriptionList sorts by topic name and writes absent configs as {}.
+func topicDescriptionList(in []TopicDescription) []TopicDescription {
+	out := make([]TopicDescription, len(in))
+	copy(out, in)
+	for i := range out {
+		if out[i].Configs == nil {
+			out[i].Configs = map[string]string{}
+		}
+	}
+	slices.SortFunc(out, func(a, b TopicDescription) int { return cmp.Compare(a.Name, b.Name) })
 	return out
 }
 

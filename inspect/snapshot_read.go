@@ -97,6 +97,20 @@ func readSnapshotField(dec *json.Decoder, name string, d *Dataset, version *int)
 		return dec.Decode(&d.Group)
 	case "sink_groups":
 		return dec.Decode(&d.SinkGroups)
+	case "topic_descriptions":
+		if err := dec.Decode(&d.TopicDescriptions); err != nil {
+			return err
+		}
+		if len(d.TopicDescriptions) == 0 {
+			d.TopicDescriptions = nil // written as [] for nil; keep round trips exact
+		}
+	case "broker_configs":
+		if err := dec.Decode(&d.BrokerConfigs); err != nil {
+			return err
+		}
+		if len(d.BrokerConfigs) == 0 {
+			d.BrokerConfigs = nil
+		}
 	case "problems":
 		return dec.Decode(&d.Problems)
 	case "records":

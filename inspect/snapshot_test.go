@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"bytes"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -28,6 +29,11 @@ func sampleDataset() *Dataset {
 			Members: []SinkMember{{MemberID: "m", ClientID: "c", ClientHost: "/h", Partitions: []TopicPartitions{{Topic: "t", Partitions: []int32{0, 1}}}}},
 			Offsets: []PartitionOffset{{Topic: "t", Partition: 0, Committed: 5, End: 9}}}},
 		EndOffsets: map[string]map[int32]int64{"connect-configs": {0: 2}, "connect-status": {3: 10, 0: 0}},
+		TopicDescriptions: []TopicDescription{
+			{Name: "connect-configs", Exists: true, Partitions: 1, ReplicationFactor: 3, Configs: map[string]string{"cleanup.policy": "compact"}},
+			{Name: "connect-status", Exists: true, Partitions: 5, ReplicationFactor: 3, Configs: map[string]string{"cleanup.policy": "compact", "min.insync.replicas": "2"}},
+		},
+		BrokerConfigs: map[string]string{"group.max.session.timeout.ms": "1800000"},
 	}
 }
 
@@ -108,5 +114,30 @@ func TestReadSnapshotErrors(t *testing.T) {
 	d, err := ReadSnapshot(strings.NewReader(`{"future_field": {"a": [1]}, "snapshot": 1, "records": [{"topic": "t", "key": "k", "value": "v"}]}`))
 	if err != nil || len(d.Records) != 1 || string(d.Records[0].Value) != "v" {
 		t.Errorf("got %+v, %v", d, err)
+	}
+}
+
+// TestSnapshotOfKcatDumps: every public replay dump survives kcat → snapshot → read unchanged.
+func TestSnapshotOfKcatDumps(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join(replayVectorDir, "*.jsonl"))
+	if len(paths) == 0 {
+		t.Fatalf("no replay dumps in %s", replayVectorDir)
+	}
+	for _, p := range paths {
+		d, err := LoadFile(p, DefaultTopicNames())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := WriteSnapshot(&buf, d); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadSnapshot(&buf)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if !reflect.DeepEqual(back.Records, d.Records) || back.Source != d.Source || back.Topics != d.Topics {
+			t.Errorf("%s: snapshot changed the dataset", p)
+		}
 	}
 }

@@ -398,7 +398,8 @@ func ModelStatements() []string {
 		"a round takes round_time_ms: eager stops every piece for the round, cooperative only the revoked ones; assigned pieces run from the round's end",
 		"after a round that revoked anything the next round follows at once; after a delay, when the delay (counted from the round's start) ends",
 		"events during a round wait for its end; when the leader leaves, the first remaining member leads with no memory of earlier rounds",
-		"eager sends whole assignments: every piece stops and restarts in every round (KEEPS = restarted on the same worker); who gets what follows the sort order of member ids, and a restarted worker's new id (here NAME.2) keeps its place, while real ids (client id + random UUID) usually do not, so real eager rounds move more",
+		"eager sends whole assignments: every piece stops and restarts in every round (KEEPS = restarted on the same worker); who gets what follows the sort order of member ids; a restarted worker's new id (here ID.2) keeps its place, as real ids (client.id + random UUID) do only when the workers have distinct client.id values: with Connect's default every worker is connect-1 and a new id lands anywhere, so real eager rounds move more than shown",
+		"a restarted worker's new id also decides Java HashMap tie-breaks (which of equally loaded workers is trimmed or served first): piece names, rarely counts, can differ for real ids",
 		"the leader's memory at the start is the current ownership, with no delay or backoff pending",
 		"not running = configured pieces not owned by a live worker or not started yet; task_ms_not_running integrates that over time",
 	}

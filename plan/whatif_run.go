@@ -131,7 +131,7 @@ func summarize(e *engine, startHost map[pieceKey]string) Summary {
 		t := e.acct.lastStart
 		s.AllRunningAfterMs = &t
 	}
-	if cMax-cMin <= 1 && tMax-tMin <= 1 {
+	if len(members) > 0 && cMax-cMin <= 1 && tMax-tMin <= 1 {
 		t := lastChangeEnd(e.rounds)
 		s.BalancedAfterMs = &t
 	}

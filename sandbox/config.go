@@ -67,7 +67,7 @@ func DefaultConfig() Config {
 // rebalance.
 func TestConfig() Config {
 	c := DefaultConfig()
-	c.SessionTimeout = 600 * time.Millisecond
+	c.SessionTimeout = time.Second
 	c.HeartbeatInterval = 40 * time.Millisecond
 	c.RebalanceTimeout = 3 * time.Second
 	c.ScheduledRebalanceMaxDelay = 500 * time.Millisecond

@@ -352,6 +352,7 @@ func (w *worker) joinAndSync() error {
 		jp.Metadata = p.Metadata
 		join.Protocols = append(join.Protocols, jp)
 	}
+	defer w.keepAliveDuringJoin()()
 	var jresp *kmsg.JoinGroupResponse
 	for {
 		join.MemberID = w.memberID
@@ -418,6 +419,37 @@ func (w *worker) joinAndSync() error {
 	}
 	w.apply(jresp.Generation, protocol, a)
 	return nil
+}
+
+// keepAliveDuringJoin heartbeats while a JoinGroup/SyncGroup is pending and
+// returns the function that stops it. Kafka's coordinator never expires a
+// member that waits in JoinGroup; kfake's session timer keeps running then,
+// so without this a member could be dropped while a slow peer rejoins.
+func (w *worker) keepAliveDuringJoin() func() {
+	if w.memberID == "" || w.generation < 0 {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(w.ctx)
+	done := make(chan struct{})
+	memberID, gen := w.memberID, w.generation
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(w.c.cfg.HeartbeatInterval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				req := kmsg.NewPtrHeartbeatRequest()
+				req.Group, req.Generation, req.MemberID = w.c.cfg.GroupID, gen, memberID
+				rctx, rcancel := context.WithTimeout(ctx, w.c.cfg.SessionTimeout)
+				_, _ = req.RequestWith(rctx, w.cl) // only keeps the session; errors are the join's business
+				rcancel()
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // allocation is the assignment the worker embeds in V1/V2 metadata: what it

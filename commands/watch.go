@@ -1,0 +1,136 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/connectscope/connectscope/format"
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/urfave/cli/v2"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:  "watch",
+		Usage: "follow the Connect group and the status topic and print events as they happen",
+		Description: "Describes the Connect group every --interval and follows the status topic from its end, printing\n" +
+			"rebalances (start, completion, members joining and leaving, what moved) and connector and task\n" +
+			"state changes with their worker. On Ctrl-C or after --duration it prints a summary: rebalances,\n" +
+			"their durations, and the task time spent not RUNNING. Nothing is written to the cluster.\n\n" +
+			"Examples:\n" +
+			"  connectscope -b broker:9092 watch\n" +
+			"  connectscope -b broker:9092 watch --duration 10m -o jsonl > events.jsonl\n" +
+			"  connectscope -b broker:9092 watch -o jsonl --jq 'select(.type==\"task_state\" and .state==\"FAILED\") | .task'",
+		Flags: []cli.Flag{
+			&cli.DurationFlag{Name: "duration", Usage: "stop after this `DURATION` (default: until interrupted)"},
+			&cli.DurationFlag{Name: "interval", Value: time.Second, Usage: "describe the group every `DURATION`"},
+		},
+		Action: action(runWatch),
+	})
+}
+
+// watchResult is what -o json/yaml print at the end of a watch.
+type watchResult struct {
+	Events  []inspect.WatchEvent `json:"events"`
+	Summary inspect.WatchSummary `json:"summary"`
+}
+
+func runWatch(c *cli.Context, g Globals) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	if g.From != "" || !g.Live() {
+		return UsageErrorf("watch follows a live cluster: give -b HOST:PORT or --worker-config FILE (not --from)")
+	}
+	if c.Duration("interval") <= 0 || c.Duration("duration") < 0 {
+		return UsageErrorf("--interval must be positive and --duration not negative")
+	}
+	live, err := liveOptions(g)
+	if err != nil {
+		return err
+	}
+	ctx := c.Context
+	if d := c.Duration("duration"); d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	out := c.App.Writer
+	opts := g.FormatOptions()
+	streaming := opts.Output == format.OutputJSONL
+	textual := opts.Output == format.OutputTable || opts.Output == format.OutputWide
+	var collected []inspect.WatchEvent
+	emitEvent := func(e inspect.WatchEvent) error {
+		switch {
+		case streaming:
+			return format.Write(out, e, opts)
+		case textual:
+			_, err := fmt.Fprintf(out, "%s  %s\n", time.UnixMilli(e.TimeMs).UTC().Format("15:04:05.000"), e.Message)
+			return err
+		}
+		collected = append(collected, e)
+		return nil
+	}
+	summary, watchErr := inspect.RunWatch(ctx, inspect.WatchOptions{Live: live, Interval: c.Duration("interval")}, emitEvent)
+	if summary.Type == "" { // the watch never started: nothing to sum up
+		return InputError(watchErr)
+	}
+	var writeErr error
+	switch {
+	case streaming:
+		writeErr = format.Write(out, summary, opts)
+	case textual:
+		writeErr = writeWatchSummary(out, summary)
+	default:
+		if collected == nil {
+			collected = []inspect.WatchEvent{}
+		}
+		writeErr = emit(c, g, watchResult{Events: collected, Summary: summary})
+	}
+	if watchErr != nil {
+		return InputError(watchErr)
+	}
+	return writeErr
+}
+
+func writeWatchSummary(w io.Writer, s inspect.WatchSummary) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nsummary: watched %s, %d events, %d rebalances", msDuration(s.DurationMs), s.Events, s.RebalanceCount)
+	var ds []string
+	for _, r := range s.Rebalances {
+		switch {
+		case r.DurationMs != nil:
+			ds = append(ds, msDuration(*r.DurationMs))
+		case r.CompletedAtMs == nil:
+			ds = append(ds, "still running")
+		default:
+			ds = append(ds, "start unseen")
+		}
+	}
+	if len(ds) > 0 {
+		fmt.Fprintf(&b, " (%s; total %s)", strings.Join(ds, ", "), msDuration(s.RebalanceTotalMs))
+	}
+	fmt.Fprintf(&b, "\ntask time not RUNNING: %s", msDuration(s.TaskNotRunningMs))
+	for _, t := range s.TasksNotRunning {
+		var states []string
+		for _, st := range sortedKeys(t.ByStateMs) {
+			states = append(states, fmt.Sprintf("%s %s", st, msDuration(t.ByStateMs[st])))
+		}
+		fmt.Fprintf(&b, "\n  %s: %s (%s)", t.Task, msDuration(t.NotRunningMs), strings.Join(states, ", "))
+	}
+	if s.GroupStateAtEnd != "" {
+		fmt.Fprintf(&b, "\ngroup at the end: %s, %d members", s.GroupStateAtEnd, s.MembersAtEnd)
+	}
+	b.WriteString("\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func msDuration(ms int64) string { return (time.Duration(ms) * time.Millisecond).String() }
+
+func sortedKeys(m map[string]int64) []string { return slices.Sorted(maps.Keys(m)) }
