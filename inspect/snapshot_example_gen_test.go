@@ -121,6 +121,22 @@ func buildExampleCluster() (*Dataset, error) {
 		TakenAtMs: 1764403200000, // 2025-11-29T08:00:00Z
 		Topics:    DefaultTopicNames(),
 		Isolation: "read_uncommitted",
+		// The internal topics as a production cluster creates them, and the
+		// broker's group settings, so the topic and timeout checks can run
+		// on the example.
+		TopicDescriptions: []TopicDescription{
+			{Name: "connect-configs", Exists: true, Partitions: 1, ReplicationFactor: 3,
+				Configs: map[string]string{"cleanup.policy": "compact", "min.insync.replicas": "2"}},
+			{Name: "connect-offsets", Exists: true, Partitions: 25, ReplicationFactor: 3,
+				Configs: map[string]string{"cleanup.policy": "compact", "min.insync.replicas": "2"}},
+			{Name: "connect-status", Exists: true, Partitions: 5, ReplicationFactor: 3,
+				Configs: map[string]string{"cleanup.policy": "compact", "min.insync.replicas": "2"}},
+		},
+		BrokerConfigs: map[string]string{
+			"group.min.session.timeout.ms": "6000",
+			"group.max.session.timeout.ms": "1800000",
+			"transaction.max.timeout.ms":   "900000",
+		},
 	}
 	b := &exampleBuilder{d: d, now: 1764000000000, next: map[string]map[int32]int64{},
 		counts: map[string]int32{d.Topics.Config: 1, d.Topics.Offset: 25, d.Topics.Status: 5}}
