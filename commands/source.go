@@ -38,7 +38,8 @@ func liveOptions(g Globals) (inspect.LiveOptions, error) {
 // loadLive reads the cluster. Commands that show or plan from ownership wait
 // a little for a rebalancing group to settle; `inspect members` refuses to
 // print a rebalancing group's half-known ownership (exit 3, one line). Views
-// that never look at sink connectors skip their groups.
+// read only the topics and groups they show; everything else (snapshot,
+// plan, check) reads it all.
 func loadLive(c *cli.Context, g Globals) (*inspect.Dataset, error) {
 	opts, err := liveOptions(g)
 	if err != nil {
@@ -49,9 +50,22 @@ func loadLive(c *cli.Context, g Globals) (*inspect.Dataset, error) {
 	if needsOwnership {
 		opts.GroupSettle = min(5*time.Second, g.Timeout/2)
 	}
+	// Read only the topics the view shows: a view of the status topic has no
+	// use for a million offsets records.
+	t := g.Topics
 	switch name {
-	case "inspect configs", "inspect status", "inspect offsets", "inspect members":
-		opts.SkipSinkGroups = true
+	case "inspect configs":
+		opts.Read, opts.SkipSinkGroups = []string{t.Config}, true
+	case "inspect status":
+		opts.Read, opts.SkipSinkGroups = []string{t.Status}, true
+	case "inspect offsets":
+		opts.Read, opts.SkipSinkGroups = []string{t.Offset}, true
+	case "inspect connectors":
+		opts.Read, opts.SkipSinkGroups = []string{t.Config, t.Status}, true
+	case "inspect members":
+		opts.Read, opts.SkipSinkGroups = []string{}, true // the group, and end offsets for config offsets
+	case "inspect sinks":
+		opts.Read = []string{t.Config} // sink connectors are found in their configs
 	}
 	ds, err := inspect.ReadLive(c.Context, opts)
 	if err != nil {

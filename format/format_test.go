@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"io"
@@ -274,5 +275,39 @@ func TestNotTerminal(t *testing.T) {
 	b, _ := os.ReadFile(f.Name())
 	if bytes.Contains(b, []byte("\x1b[")) {
 		t.Errorf("escape codes written to a file: %q", b)
+	}
+}
+
+// Writing YAML piece by piece must give exactly what one encoder gives for
+// the whole document.
+func TestYAMLPiecesMatchOneDocument(t *testing.T) {
+	big := bigSample()
+	big.Connectors = big.Connectors[:40]
+	big.Connectors[3].Trace = ptr("line one\n\tline two\n")
+	big.Connectors[5].Note = "- not a list"
+	big.Counts["key: with colon"] = 1
+	nested := map[string]any{"a": map[string]any{"b": map[string]any{"c": []any{1, "x", map[string]any{}}}, "e": []any{}}, "z": "null", "list": []any{[]any{1, 2}, []any{}}, "odd: key": map[string]any{"x": 1}, "true": []any{"y"}}
+	for _, result := range []any{newSample(), big, nested, []any{"x", map[string]any{"k": "v"}}, "plain", 42} {
+		b, err := marshalJSON(result, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		doc, err := yamlNode(dec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, err := encodeYAMLString(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pieces bytes.Buffer
+		if err := Write(&pieces, result, Options{Output: "yaml"}); err != nil {
+			t.Fatal(err)
+		}
+		if pieces.String() != whole {
+			t.Errorf("pieces differ from one document\n--- pieces ---\n%s\n--- whole ---\n%s", pieces.String(), whole)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -29,6 +30,11 @@ type LiveOptions struct {
 	GroupSettle time.Duration
 	// SkipSinkGroups leaves Dataset.SinkGroups empty (no group reads).
 	SkipSinkGroups bool
+	// Read names the internal topics whose records to read (nil = all
+	// three); a view that shows one topic reads only that one. Offsets and
+	// descriptions are listed for all three either way. Sink groups are
+	// found from the config topic, so they need it read.
+	Read []string
 }
 
 // IsolationFor returns the isolation level Connect's own readers use for a
@@ -66,6 +72,23 @@ func ReadLive(ctx context.Context, opts LiveOptions) (*Dataset, error) {
 	return readLive(ctx, cl, watch, opts.withDefaults())
 }
 
+// selected keeps the ranges of the topics opts.Read names.
+func (o LiveOptions) selected(ranges []partRange) []partRange {
+	if o.Read == nil {
+		return ranges
+	}
+	var out []partRange
+	for _, pr := range ranges {
+		for _, t := range o.Read {
+			if pr.topic == t {
+				out = append(out, pr)
+				break
+			}
+		}
+	}
+	return out
+}
+
 func (o LiveOptions) withDefaults() LiveOptions {
 	def := DefaultTopicNames()
 	if o.Topics.Config == "" {
@@ -99,7 +122,7 @@ type liveReader struct {
 func (r *liveReader) op(ctx context.Context, what string, fn func(ctx context.Context) error) error {
 	octx, cancel := context.WithTimeout(ctx, r.opts.Conn.timeout())
 	defer cancel()
-	var err error
+	var err, cause error // cause: the latest failure that was not our own deadline
 	for tries := 1; ; tries++ {
 		if err = fn(octx); err == nil {
 			return nil
@@ -107,9 +130,15 @@ func (r *liveReader) op(ctx context.Context, what string, fn func(ctx context.Co
 		if ctx.Err() != nil { // the caller gave up, not the operation
 			return explain(what, ctx.Err(), r.opts.Conn, r.watch)
 		}
+		if !errors.Is(err, context.DeadlineExceeded) {
+			cause = err
+		}
 		if octx.Err() != nil || !retriable(err) || r.watch.saslError() != nil || !sleepCtx(octx, Backoff(tries)) {
 			break
 		}
+	}
+	if cause != nil && (octx.Err() != nil || errors.Is(err, context.DeadlineExceeded)) {
+		err = fmt.Errorf("gave up after %s: %w", r.opts.Conn.timeout(), cause)
 	}
 	return explain(what, err, r.opts.Conn, r.watch)
 }
@@ -144,20 +173,18 @@ func readLive(ctx context.Context, cl *kgo.Client, watch *connWatch, opts LiveOp
 		}
 		ds.EndOffsets[pr.topic][pr.partition] = pr.end
 	}
-	perPartition, err := r.fetchAll(ctx, layout, ranges)
+	perPartition, err := r.fetchAll(ctx, layout, opts.selected(ranges))
 	if err != nil {
 		return nil, err
 	}
-	for _, topic := range []string{opts.Topics.Config, opts.Topics.Offset, opts.Topics.Status} {
-		ds.Records = append(ds.Records, mergePartitions(perPartition[topic])...)
-	}
+	ds.Records = joinTopics(perPartition, opts.Topics)
 	if ds.BrokerConfigs, err = r.brokerConfigs(ctx, layout); err != nil {
 		return nil, err
 	}
 	if ds.Group, err = r.describeConnectGroup(ctx); err != nil {
 		return nil, err
 	}
-	if !opts.SkipSinkGroups {
+	if !opts.SkipSinkGroups && opts.reads(opts.Topics.Config) {
 		if ds.SinkGroups, err = r.sinkGroups(ctx, ds.Records); err != nil {
 			return nil, err
 		}
@@ -169,3 +196,15 @@ func readLive(ctx context.Context, cl *kgo.Client, watch *connWatch, opts LiveOp
 }
 
 func newAdm(cl *kgo.Client) *kadm.Client { return kadm.NewClient(cl) }
+
+func (o LiveOptions) reads(topic string) bool {
+	if o.Read == nil {
+		return true
+	}
+	for _, t := range o.Read {
+		if t == topic {
+			return true
+		}
+	}
+	return false
+}

@@ -84,6 +84,10 @@ type cursor struct {
 	recs   []Record
 }
 
+// maxPresize caps the records slice allocated up front for one partition
+// (its offset range is an upper bound: compaction leaves gaps).
+const maxPresize = 1 << 23
+
 // Fetch sizes: big enough that a million-record topic takes few round trips.
 const (
 	fetchMaxBytes          = 64 << 20
@@ -96,10 +100,35 @@ const (
 // kgo consumer) tell us the exact next offset after each response, past
 // aborted batches and transaction markers, so "read up to the end offset" is
 // exact under read_committed too. Nothing is committed: there is no group.
-func (r *liveReader) fetchAll(ctx context.Context, l *topicLayout, ranges []partRange) (map[string][][]Record, error) {
+//
+// All partitions' records go into one array allocated up front (each
+// partition gets a segment as long as its offset range), so assembling
+// Dataset.Records afterwards needs no second copy of them.
+func (r *liveReader) fetchAll(ctx context.Context, l *topicLayout, ranges []partRange) (*fetched, error) {
 	cursors := make([]*cursor, len(ranges))
+	total := int64(0)
 	for i, pr := range ranges {
 		cursors[i] = &cursor{partRange: pr, next: pr.start, leader: l.details[pr.topic].Partitions[pr.partition].Leader}
+		total += min(max(pr.end-pr.start, 0), maxPresize)
+	}
+	role := map[string]int{}
+	for i, t := range l.order {
+		if _, ok := role[t]; !ok {
+			role[t] = i
+		}
+	}
+	sort.SliceStable(cursors, func(i, j int) bool {
+		if a, b := role[cursors[i].topic], role[cursors[j].topic]; a != b {
+			return a < b
+		}
+		return cursors[i].partition < cursors[j].partition
+	})
+	backing := make([]Record, total)
+	at := int64(0)
+	for _, c := range cursors {
+		n := min(max(c.end-c.start, 0), maxPresize)
+		c.recs = backing[at : at : at+n] // appends beyond n move to an array of their own
+		at += n
 	}
 	iso := readUncommittedLevel()
 	if r.opts.Isolation == ReadCommitted {
@@ -179,11 +208,25 @@ func (r *liveReader) fetchAll(ctx context.Context, l *topicLayout, ranges []part
 			}
 		}
 	}
-	out := map[string][][]Record{}
-	for _, c := range cursors {
-		out[c.topic] = append(out[c.topic], c.recs)
+	return &fetched{backing: backing, parts: cursors}, nil
+}
+
+// fetched is what fetchAll read: partitions in (topic role, partition)
+// order, their records in segments of one backing array.
+type fetched struct {
+	backing []Record
+	parts   []*cursor
+}
+
+// topic returns one topic's partitions' records, in partition order.
+func (f *fetched) topic(name string) [][]Record {
+	var out [][]Record
+	for _, c := range f.parts {
+		if c.topic == name {
+			out = append(out, c.recs)
+		}
 	}
-	return out, nil
+	return out
 }
 
 func activeCursors(cs []*cursor) []*cursor {
@@ -269,18 +312,20 @@ func (r *liveReader) fetchOnce(ctx context.Context, leader int32, cs []*cursor, 
 				continue
 			}
 			fp, next := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
-				Offset: c.next, IsolationLevel: iso, Topic: c.topic, Partition: c.partition,
+				Offset: c.next, IsolationLevel: iso, Topic: c.topic, Partition: c.partition, Pools: fetchPools,
 			}, rp, dec, nil)
+			for _, kr := range fp.Records {
+				// Records at or past the end were written after reading
+				// began: not part of this snapshot.
+				if fp.Err == nil && kr.Offset < c.end {
+					c.recs = append(c.recs, Record{Topic: c.topic, Partition: c.partition, Offset: kr.Offset,
+						Timestamp: kr.Timestamp.UnixMilli(), Key: kr.Key, Value: kr.Value})
+				}
+				kr.Recycle() // Key and Value point into the response, not the pooled slice
+			}
 			if fp.Err != nil {
 				res.partErrs[c] = fp.Err
 				continue
-			}
-			for _, kr := range fp.Records {
-				if kr.Offset >= c.end {
-					break // written after reading began: not part of this snapshot
-				}
-				c.recs = append(c.recs, Record{Topic: c.topic, Partition: c.partition, Offset: kr.Offset,
-					Timestamp: kr.Timestamp.UnixMilli(), Key: kr.Key, Value: kr.Value})
 			}
 			if next > c.next {
 				c.next = min(next, c.end)
@@ -350,30 +395,155 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// mergePartitions merges one topic's partitions into one list: each
-// partition keeps its log order; the next record taken is the earliest by
-// timestamp among the partitions' heads (ties: lowest partition).
+// joinTopics puts the records in the order Dataset.Records promises:
+// config, offsets, status; within a topic each partition in log order.
+// Offsets-topic partitions are concatenated (each key lives in one
+// partition, so no order across partitions matters to its reader); the
+// status topic's are merged by timestamp, because a connector's tombstone
+// drops task statuses stored in other partitions. The records are moved
+// within the backing array, never copied to a new one.
+func joinTopics(f *fetched, names TopicNames) []Record {
+	n := 0
+	for _, c := range f.parts {
+		n += len(c.recs)
+	}
+	if n > len(f.backing) { // a segment outgrew its reservation: assemble afresh
+		out := make([]Record, 0, n)
+		for _, c := range f.parts {
+			if c.topic == names.Status {
+				continue
+			}
+			out = append(out, c.recs...)
+		}
+		return appendMerged(out, f.topic(names.Status))
+	}
+	dst := 0
+	statusFrom, statusTo := -1, -1
+	var statusLens []int
+	for _, c := range f.parts {
+		if c.topic == names.Status {
+			if statusFrom < 0 {
+				statusFrom = dst
+			}
+			statusLens = append(statusLens, len(c.recs))
+		}
+		dst += copy(f.backing[dst:], c.recs) // moves left or stays: segments only shrink
+		if c.topic == names.Status {
+			statusTo = dst
+		}
+	}
+	out := f.backing[:dst:dst]
+	if statusFrom >= 0 && len(statusLens) > 1 {
+		region := out[statusFrom:statusTo]
+		var parts [][]Record
+		at := 0
+		for _, l := range statusLens {
+			parts = append(parts, region[at:at+l])
+			at += l
+		}
+		permuteInPlace(region, mergeOrder(parts))
+	}
+	f.backing, f.parts = nil, nil
+	return out
+}
+
+// mergeOrder returns, for each position of the merged sequence, the index
+// (into the concatenation of parts) of the record that goes there.
+func mergeOrder(parts [][]Record) []int32 {
+	starts := make([]int32, len(parts))
+	n := 0
+	for i, p := range parts {
+		starts[i] = int32(n)
+		n += len(p)
+	}
+	order := make([]int32, 0, n)
+	eachMerged(parts, func(part, pos int) { order = append(order, starts[part]+int32(pos)) })
+	return order
+}
+
+// permuteInPlace rearranges a so that a[i] becomes the old a[order[i]],
+// following each cycle of the permutation once; order is consumed.
+func permuteInPlace(a []Record, order []int32) {
+	for i := range order {
+		if order[i] < 0 || int(order[i]) == i {
+			continue
+		}
+		tmp := a[i]
+		j := i
+		for {
+			k := int(order[j])
+			order[j] = -1
+			if k == i {
+				a[j] = tmp
+				break
+			}
+			a[j] = a[k]
+			j = k
+		}
+	}
+}
+
+// mergePartitions merges one topic's partitions by timestamp (see
+// appendMerged).
 func mergePartitions(parts [][]Record) []Record {
 	n := 0
 	for _, p := range parts {
 		n += len(p)
 	}
-	out := make([]Record, 0, n)
-	heads := make([]int, len(parts))
-	for len(out) < n {
-		best := -1
-		for i, p := range parts {
-			if heads[i] >= len(p) {
-				continue
-			}
-			if best < 0 || p[heads[i]].Timestamp < parts[best][heads[best]].Timestamp {
-				best = i
-			}
-		}
-		out = append(out, parts[best][heads[best]])
-		heads[best]++
-	}
+	return appendMerged(make([]Record, 0, n), parts)
+}
+
+// appendMerged appends the partitions' records to out in merged order.
+func appendMerged(out []Record, parts [][]Record) []Record {
+	eachMerged(parts, func(part, pos int) { out = append(out, parts[part][pos]) })
 	return out
+}
+
+// eachMerged visits the partitions' records with each partition in log
+// order, taking next the earliest timestamp among the partitions' heads
+// (ties: the lower partition). A small binary heap keeps it O(n log k).
+func eachMerged(parts [][]Record, visit func(part, pos int)) {
+	type head struct{ part, pos int }
+	less := func(a, b head) bool {
+		ta, tb := parts[a.part][a.pos].Timestamp, parts[b.part][b.pos].Timestamp
+		return ta < tb || (ta == tb && a.part < b.part)
+	}
+	var h []head
+	for i, p := range parts {
+		if len(p) > 0 {
+			h = append(h, head{i, 0})
+		}
+	}
+	down := func(i int) {
+		for {
+			l, small := 2*i+1, i
+			if l < len(h) && less(h[l], h[small]) {
+				small = l
+			}
+			if r := l + 1; r < len(h) && less(h[r], h[small]) {
+				small = r
+			}
+			if small == i {
+				return
+			}
+			h[i], h[small] = h[small], h[i]
+			i = small
+		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for len(h) > 0 {
+		top := h[0]
+		visit(top.part, top.pos)
+		if top.pos+1 < len(parts[top.part]) {
+			h[0].pos++
+		} else {
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
+		}
+		down(0)
+	}
 }
 
 func readUncommittedLevel() kgo.IsolationLevel { return kgo.ReadUncommitted() }
@@ -382,3 +552,28 @@ func readUncommittedLevel() kgo.IsolationLevel { return kgo.ReadUncommitted() }
 var decompressor = kgo.DefaultDecompressor()
 
 func defaultDecompressor() kgo.Decompressor { return decompressor }
+
+// recordPool lends franz-go the per-batch record slices it decodes into;
+// we copy what we keep out of each record and recycle it, so a long read
+// does not churn a new slice per batch.
+type recordPool struct{ recs, krecs sync.Pool }
+
+var fetchPools = []kgo.Pool{&recordPool{}}
+
+func (p *recordPool) GetRecords(n int) []kgo.Record {
+	if s, ok := p.recs.Get().(*[]kgo.Record); ok && cap(*s) >= n {
+		return (*s)[:n]
+	}
+	return make([]kgo.Record, n, max(n, 1024))
+}
+
+func (p *recordPool) PutRecords(s []kgo.Record) { p.recs.Put(&s) }
+
+func (p *recordPool) GetKRecords(n int) []kmsg.Record {
+	if s, ok := p.krecs.Get().(*[]kmsg.Record); ok && cap(*s) >= n {
+		return (*s)[:n]
+	}
+	return make([]kmsg.Record, n, max(n, 1024))
+}
+
+func (p *recordPool) PutKRecords(s []kmsg.Record) { p.krecs.Put(&s) }

@@ -48,7 +48,7 @@ func RunWatch(ctx context.Context, opts WatchOptions, emit func(WatchEvent) erro
 	if err != nil {
 		return WatchSummary{}, err
 	}
-	w := NewWatcher(time.Now().UnixMilli(), mergePartitions(parts[opts.Live.Topics.Status]))
+	w := NewWatcher(time.Now().UnixMilli(), mergePartitions(parts.topic(opts.Live.Topics.Status)))
 
 	tail := make([]*cursor, len(statusRanges))
 	for i, pr := range statusRanges {

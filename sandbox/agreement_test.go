@@ -183,6 +183,14 @@ func requireAgreement(t *testing.T, c *Cluster, sim *plan.Sim) {
 	if u := union(live); !slices.Equal(u, allPieces(c)) {
 		t.Errorf("live workers own %v, configured %v", u, allPieces(c))
 	}
+	// One leader per generation, even when the old leader left (see
+	// worker.confirmLeadership).
+	rounds := c.Rounds()
+	for i := 1; i < len(rounds); i++ {
+		if rounds[i].Generation <= rounds[i-1].Generation {
+			t.Errorf("round %d: generation %d by %s after generation %d by %s", i, rounds[i].Generation, rounds[i].Leader, rounds[i-1].Generation, rounds[i-1].Leader)
+		}
+	}
 }
 
 func TestAgreementJoin(t *testing.T) {

@@ -53,6 +53,29 @@ type leaderMember struct {
 	meta *inspect.MemberMetadata
 }
 
+// confirmLeadership runs after SyncGroup. kfake, when the previous leader
+// has left, tells every member of the new generation that it is the leader
+// (it overwrites its leader while answering the joins one by one), so more
+// than one worker may compute a round; only the assignments of the last one
+// named reach the members. A worker whose round was not the one delivered
+// takes back its assignor memory and forgets the round, as if it had been
+// a follower.
+func (w *worker) confirmLeadership(a *inspect.Assignment, before plan.AssignorState) {
+	rec := w.pendingRound
+	w.pendingRound = nil
+	if rec == nil {
+		return
+	}
+	if a.Leader != w.memberID {
+		w.assignor = before
+		return
+	}
+	if rec.Protocol == inspect.ProtocolSessioned && !rec.ConfigMismatch {
+		w.c.ensureSessionKey(w.ctx, w.cl)
+	}
+	w.c.recordRound(*rec)
+}
+
 // lead computes the assignments of one round with plan's assignor, keeping
 // the assignor's memory in this worker between rounds (a worker that
 // becomes leader starts from its own, possibly empty, memory).
@@ -94,7 +117,7 @@ func (w *worker) lead(gen int32, protocol string, members []kmsg.JoinGroupRespon
 			}
 			rec.Members = append(rec.Members, RoundMember{Worker: w.c.workerByMember(m.id), MemberID: m.id, Reported: reported(m.meta)})
 		}
-		w.c.recordRound(rec)
+		w.pendingRound = &rec
 		return out, nil
 	}
 
@@ -127,10 +150,7 @@ func (w *worker) lead(gen int32, protocol string, members []kmsg.JoinGroupRespon
 		rec.Members = append(rec.Members, RoundMember{Worker: w.c.workerByMember(ma.ID), MemberID: ma.ID,
 			Reported: in.Members[i].Owned, Assigned: ma.Assigned, Revoked: ma.Revoked})
 	}
-	if protocol == inspect.ProtocolSessioned {
-		w.c.ensureSessionKey(w.ctx, w.cl)
-	}
-	w.c.recordRound(rec)
+	w.pendingRound = &rec
 	return out, nil
 }
 

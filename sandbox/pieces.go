@@ -217,17 +217,27 @@ func stopSinks(ps []*piece) {
 	}
 }
 
-// dropAll forgets every piece without writing anything (a crash).
+// dropAll forgets every piece without writing anything (a crash): sink
+// consumers vanish without leaving their groups.
 func (w *worker) dropAll() {
-	var ps []*piece
+	var sinks []*sinkTask
 	for _, p := range w.running {
-		ps = append(ps, p)
+		if p.sink != nil {
+			sinks = append(sinks, p.sink)
+			p.sink = nil
+		}
 		if p.task != nil {
 			w.c.clearFailed(*p.task) // a task starts afresh elsewhere
 		}
 	}
 	w.running = map[string]*piece{}
-	stopSinks(ps)
+	done := make(chan struct{}, len(sinks))
+	for _, s := range sinks {
+		go func() { s.crash(); done <- struct{}{} }()
+	}
+	for range sinks {
+		<-done
+	}
 }
 
 // applyTargetState reports the new state of a connector's running pieces.

@@ -69,6 +69,7 @@ type worker struct {
 	rejoinAt         time.Time
 	lastCompletedGen int32
 	assignor         plan.AssignorState
+	pendingRound     *RoundRecord // round computed as leader, until SyncGroup says whose was delivered
 	running          map[string]*piece
 
 	snapMu      sync.Mutex
@@ -222,7 +223,7 @@ func (w *worker) waitForWork(tick <-chan time.Time) {
 	case <-w.ctx.Done():
 	case <-w.wake:
 	case <-tick:
-		w.heartbeat()
+		w.timed("heartbeat", w.heartbeat)
 	case <-deadline:
 		w.rejoinAt = time.Time{}
 		w.needJoin = true
@@ -244,9 +245,9 @@ func (w *worker) handleInbox() {
 		case msgRejoin:
 			w.needJoin = true
 		case msgTarget:
-			w.applyTargetState(m.connector)
+			w.timed("applying a target state", func() { w.applyTargetState(m.connector) })
 		case msgFail:
-			w.failTask(m.task)
+			w.timed("failing a task", func() { w.failTask(m.task) })
 		}
 	}
 	w.publish(false)
@@ -329,7 +330,7 @@ func (w *worker) eagerNow() bool {
 func (w *worker) joinAndSync() error {
 	if w.eagerNow() {
 		// Eager: stop everything before rejoining (onJoinPrepare).
-		w.stopPieces(w.ctx, w.held, false)
+		w.timed("stopping everything (eager)", func() { w.stopPieces(w.ctx, w.held, false) })
 		w.held = holding{}
 		w.hasAllocation = false
 	}
@@ -385,6 +386,8 @@ func (w *worker) joinAndSync() error {
 	}
 	w.groupProtocol = protocol
 	var assignments []kmsg.SyncGroupRequestGroupAssignment
+	before := w.assignor
+	w.pendingRound = nil
 	if jresp.LeaderID == w.memberID {
 		assignments, err = w.lead(jresp.Generation, protocol, jresp.Members)
 		if err != nil {
@@ -417,6 +420,7 @@ func (w *worker) joinAndSync() error {
 	if err != nil {
 		return fmt.Errorf("decoding the assignment for generation %d: %w", jresp.Generation, err)
 	}
+	w.confirmLeadership(a, before)
 	w.apply(jresp.Generation, protocol, a)
 	return nil
 }
@@ -482,10 +486,10 @@ func (w *worker) apply(gen int32, protocol string, a *inspect.Assignment) {
 		w.held = assigned
 		w.startPieces(gen, assigned)
 	} else {
-		w.stopPieces(w.ctx, holdingIntersect(w.held, revoked), true)
+		w.timed("stopping revoked pieces", func() { w.stopPieces(w.ctx, holdingIntersect(w.held, revoked), true) })
 		kept := w.held.minus(revoked)
 		w.held = assigned.then(kept)
-		w.startPieces(gen, assigned.minus(kept))
+		w.timed("starting assigned pieces", func() { w.startPieces(gen, assigned.minus(kept)) })
 	}
 	w.hasAllocation = true
 	w.last = a
@@ -496,6 +500,16 @@ func (w *worker) apply(gen int32, protocol string, a *inspect.Assignment) {
 		w.rejoinAt = time.Now().Add(time.Duration(a.DelayMs) * time.Millisecond)
 	} else {
 		w.rejoinAt = time.Time{}
+	}
+}
+
+// timed runs fn and logs when it held up the worker's loop (and so its
+// heartbeats) for a noticeable part of the session timeout.
+func (w *worker) timed(what string, fn func()) {
+	start := time.Now()
+	fn()
+	if d := time.Since(start); d > w.c.cfg.SessionTimeout/3 {
+		w.c.log.printf("worker %s: %s took %v (session timeout %v)", w.name, what, d.Round(time.Millisecond), w.c.cfg.SessionTimeout)
 	}
 }
 

@@ -2,9 +2,13 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/connectscope/connectscope/inspect"
 )
@@ -249,5 +253,126 @@ func TestInternalTopicRecords(t *testing.T) {
 	}
 	if sink.Group != "connect-snk" || len(sink.Offsets) != sinkTopicPartitions || lag <= 0 {
 		t.Errorf("sink group %s: %d partitions committed, lag %d; want connect-snk, %d, lag > 0", sink.Group, len(sink.Offsets), lag, sinkTopicPartitions)
+	}
+}
+
+// What the workers send, observed at the broker: JoinGroup with protocol
+// type connect and the protocols of each connect.protocol in Kafka's order
+// with matching metadata versions; LeaveGroup on a clean stop only.
+func TestWireRequests(t *testing.T) {
+	c := startTest(t)
+	var mu sync.Mutex
+	offers := map[string][][]string{} // URL -> protocol names per JoinGroup
+	var leaves, problems []string     // the control functions run on the broker's goroutine: report at the end
+	c.kf.ControlKey(int16(kmsg.JoinGroup), func(r kmsg.Request) (kmsg.Response, error, bool) {
+		req := r.(*kmsg.JoinGroupRequest)
+		if req.Group != c.GroupID() {
+			return nil, nil, false
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		var names []string
+		url := ""
+		for i, p := range req.Protocols {
+			names = append(names, p.Name)
+			meta, err := inspect.DecodeMetadata(p.Metadata)
+			want, _ := inspect.ProtocolVersion(p.Name)
+			if err != nil || meta.Version != want {
+				problems = append(problems, fmt.Sprintf("protocol %d %s: metadata version %d err %v, want version %d", i, p.Name, meta.Version, err, want))
+				continue
+			}
+			url = meta.URL
+		}
+		if req.ProtocolType != "connect" || req.InstanceID != nil || req.SessionTimeoutMillis != int32(c.Config().SessionTimeout.Milliseconds()) {
+			problems = append(problems, fmt.Sprintf("JoinGroup type %q instance %v session %d: want connect, no instance id, the session timeout", req.ProtocolType, req.InstanceID, req.SessionTimeoutMillis))
+		}
+		offers[url] = append(offers[url], names)
+		return nil, nil, false
+	})
+	c.kf.ControlKey(int16(kmsg.LeaveGroup), func(r kmsg.Request) (kmsg.Response, error, bool) {
+		req := r.(*kmsg.LeaveGroupRequest)
+		if req.Group == c.GroupID() {
+			mu.Lock()
+			for _, m := range req.Members {
+				leaves = append(leaves, m.MemberID)
+			}
+			mu.Unlock()
+		}
+		return nil, nil, false
+	})
+	addWorkers(t, c, "eager", "compatible", "sessioned")
+	addConnectors(t, c, ConnectorSpec{Name: "a", Tasks: 2})
+	waitStable(t, c)
+	stopped, killed := memberOf(t, c, "worker-2"), memberOf(t, c, "worker-3")
+	if err := c.StopWorker(context.Background(), "worker-2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.KillWorker("worker-3"); err != nil {
+		t.Fatal(err)
+	}
+	waitStable(t, c)
+
+	mu.Lock()
+	defer mu.Unlock()
+	for _, p := range problems {
+		t.Error(p)
+	}
+	want := map[string][]string{
+		"http://worker-1:8083/": {"default"},
+		"http://worker-2:8083/": {"compatible", "default"},
+		"http://worker-3:8083/": {"sessioned", "compatible", "default"},
+	}
+	for url, names := range want {
+		if len(offers[url]) == 0 {
+			t.Errorf("no JoinGroup from %s", url)
+		}
+		for _, got := range offers[url] {
+			if !slices.Equal(got, names) {
+				t.Errorf("%s offered %v, want %v", url, got, names)
+			}
+		}
+	}
+	if !slices.Equal(leaves, []string{stopped}) {
+		t.Errorf("LeaveGroup for %v; want only the stopped worker %s (not the killed %s)", leaves, stopped, killed)
+	}
+}
+
+// A crashed worker's sink consumers vanish without LeaveGroup (they stay in
+// connect-NAME until their session times out); a clean stop's consumers
+// leave at once.
+func TestSinkConsumersOnStopAndCrash(t *testing.T) {
+	c := startTest(t)
+	addWorkers(t, c, "", "", "")
+	addConnectors(t, c, ConnectorSpec{Name: "snk", Kind: KindSink, Tasks: 3})
+	waitStable(t, c)
+	consumers := func() int { return len(c.kf.GroupInfo(SinkGroup("snk")).Members) }
+	if n := consumers(); n != 3 {
+		t.Fatalf("sink group has %d members, want 3", n)
+	}
+	ownerOf := func(task string) string {
+		for name, ps := range ownedByWorker(c) {
+			if slices.Contains(ps, task) {
+				return name
+			}
+		}
+		t.Fatalf("nobody owns %s", task)
+		return ""
+	}
+	if err := c.StopWorker(context.Background(), ownerOf("snk-0")); err != nil {
+		t.Fatal(err)
+	}
+	if n := consumers(); n != 2 {
+		t.Fatalf("after a clean stop the sink group has %d members, want 2", n)
+	}
+	waitStable(t, c)
+	if err := c.KillWorker(ownerOf("snk-1")); err != nil {
+		t.Fatal(err)
+	}
+	if n := consumers(); n != 3 {
+		t.Fatalf("right after a crash the sink group has %d members, want still 3", n)
+	}
+	waitStable(t, c)
+	if n := consumers(); n != 3 {
+		t.Fatalf("after settling the sink group has %d members, want 3 (all tasks on the last worker)", n)
 	}
 }
