@@ -45,7 +45,7 @@ func TestSandboxCommandRunsScript(t *testing.T) {
 	for _, want := range []string{
 		"sandbox ready: Kafka at 127.0.0.1:",
 		"add-connector NAME TASKS [source|sink]", // help
-		"rebalance: generation 1 (sessioned)",
+		"(sessioned), leader worker-",
 		"worker worker-3 started",
 		"connector extra created (sink, 2 tasks)",
 		"connector orders-cdc reconfigured to 3 tasks",

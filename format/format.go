@@ -3,7 +3,8 @@
 //
 // Every command hands its result to Write; the machine formats (json, jsonl,
 // yaml, --jq) all start from the result's encoding/json form, so their field
-// names and order are the JSON contract and cannot drift apart.
+// names and order are the JSON contract and cannot drift apart. A result that
+// writes its own JSON (JSONWriter) is trusted to keep to that form for -o json.
 package format
 
 import (
@@ -40,6 +41,12 @@ type Tabler interface{ Tables() []Table }
 
 // Lister is implemented by results that print one JSON line per item with -o jsonl.
 type Lister interface{ Items() []any }
+
+// JSONWriter is implemented by results that write their own indented JSON
+// form, faster than encoding/json's reflection (plan's replay output runs to
+// tens of megabytes). -o json uses it when there is no --jq; the text must be
+// valid JSON with the same fields as the result's encoding/json form.
+type JSONWriter interface{ WriteJSON(w io.Writer) error }
 
 // Extra is implemented by results that offer output formats of their own
 // (plan's mermaid diagram, for example). The names join the built-in ones in
@@ -111,6 +118,9 @@ func Write(w io.Writer, result any, opts Options) error {
 		}
 		return writeTables(w, t.Tables(), opts.Output == OutputWide, useColor(w, opts))
 	case OutputJSON:
+		if jw, ok := result.(JSONWriter); ok {
+			return jw.WriteJSON(w)
+		}
 		return writeJSON(w, result)
 	case OutputJSONL:
 		return writeJSONL(w, result)

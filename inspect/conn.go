@@ -78,7 +78,7 @@ func (o ConnOptions) clientOpts(watch *connWatch) ([]kgo.Opt, error) {
 		kgo.SeedBrokers(seeds...),
 		kgo.ClientID("connectscope"),
 		kgo.DialTimeout(t),
-		kgo.RetryTimeout(t/2), // so kgo hands back the cause before our own deadline ends the operation
+		kgo.RetryTimeout(t / 2),     // so kgo hands back the cause before our own deadline ends the operation
 		kgo.RequestRetries(1 << 20), // bounded by RetryTimeout and the caller's context
 		kgo.RetryBackoffFn(Backoff),
 		kgo.MetadataMinAge(250 * time.Millisecond),

@@ -218,6 +218,8 @@ func retriableNetError(err error) bool {
 		return false
 	case errors.As(err, &dnsErr):
 		return dnsErr.IsTemporary
+	case strings.Contains(err.Error(), "connection has died"): // kgo's unexported errChosenBrokerDead
+		return true
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
 		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
 		errors.Is(err, net.ErrClosed):

@@ -54,10 +54,11 @@ func IsolationFor(eos string) string {
 // listed when reading began (last stable offsets under read_committed), all
 // partitions concurrently. Records are returned topic by topic (config,
 // offsets, status); within a topic each partition keeps its log order and
-// partitions are merged by record timestamp (ties by partition), which is the
-// best available approximation of the order the workers wrote them in — only
-// a connector tombstone on the status topic, which drops task statuses kept
-// in other partitions, depends on cross-partition order.
+// partitions follow one another in partition order — except the status
+// topic's when it holds a connector tombstone, the one record whose effect
+// crosses partitions (it drops task statuses kept under other keys): then
+// its partitions are merged by record timestamp (ties by partition), the
+// best available approximation of the order the workers wrote them in.
 //
 // Every network operation is bounded by opts.Conn.Timeout; a long read is
 // abandoned when it makes no progress for that long. Any failure returns a

@@ -1,11 +1,11 @@
 package inspect
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -135,78 +135,31 @@ func (r *liveReader) fetchAll(ctx context.Context, l *topicLayout, ranges []part
 		iso = kgo.ReadCommitted()
 	}
 	dec := defaultDecompressor()
-	timeout := r.opts.Conn.timeout()
-	lastProgress := time.Now()
-	var lastErr error
-	var lastWhat string
-	for tries := 0; ; tries++ {
-		active := activeCursors(cursors)
-		if len(active) == 0 {
-			break
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, explain("reading the internal topics", err, r.opts.Conn, r.watch)
-		}
-		byLeader := map[int32][]*cursor{}
-		for _, c := range active {
-			byLeader[c.leader] = append(byLeader[c.leader], c)
-		}
-		results := make(map[int32]fetchResult, len(byLeader))
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		for leader, cs := range byLeader {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				res := r.fetchOnce(ctx, leader, cs, iso, dec, fetchMaxWaitMs)
-				mu.Lock()
-				results[leader] = res
-				mu.Unlock()
-			}()
-		}
-		wg.Wait()
-
-		progress, refresh := false, false
-		for leader, res := range results {
-			if res.err != nil {
-				if fatalFetchError(res.err) {
-					return nil, explain(fmt.Sprintf("reading the internal topics from broker %d", leader), res.err, r.opts.Conn, r.watch)
-				}
-				lastErr, lastWhat, refresh = res.err, fmt.Sprintf("reading the internal topics from broker %d", leader), true
-				continue
+	// Each partition is read by its own loop, so one partition's response
+	// is decoded while the broker serves the next.
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make(chan error, len(cursors))
+	for _, c := range cursors {
+		go func() {
+			err := r.readPartition(rctx, l, c, iso, dec)
+			if err != nil {
+				cancel() // one failure ends the read: no partial result
 			}
-			progress = progress || res.progress
-			for c, perr := range res.partErrs {
-				what := fmt.Sprintf("reading %s partition %d at offset %d", c.topic, c.partition, c.next)
-				switch {
-				case errors.Is(perr, kerr.OffsetOutOfRange):
-					if err := r.restartBelowLogStart(ctx, c); err != nil {
-						return nil, err
-					}
-				case kerr.IsRetriable(perr) || errors.Is(perr, kerr.UnknownTopicOrPartition) || errors.Is(perr, kerr.UnknownTopicID):
-					lastErr, lastWhat, refresh = perr, what, true
-				default:
-					return nil, explain(what, perr, r.opts.Conn, r.watch)
-				}
-			}
+			errs <- err
+		}()
+	}
+	var first error
+	for range cursors {
+		if err := <-errs; err != nil && (first == nil || isCanceledLiveError(first)) {
+			first = err
 		}
-		if progress {
-			lastProgress, tries = time.Now(), 0
-		}
-		if refresh {
-			r.refreshLeaders(ctx, l, active)
-		}
-		if !progress && len(activeCursors(cursors)) > 0 {
-			if time.Since(lastProgress) > timeout {
-				if lastErr == nil {
-					lastErr = errors.New("no progress")
-				}
-				return nil, explain(lastWhat+" (no progress for "+timeout.String()+")", lastErr, r.opts.Conn, r.watch)
-			}
-			if !sleepCtx(ctx, Backoff(tries+1)) {
-				return nil, explain("reading the internal topics", ctx.Err(), r.opts.Conn, r.watch)
-			}
-		}
+	}
+	if ctx.Err() != nil {
+		return nil, explain("reading the internal topics", ctx.Err(), r.opts.Conn, r.watch)
+	}
+	if first != nil {
+		return nil, first
 	}
 	return &fetched{backing: backing, parts: cursors}, nil
 }
@@ -229,15 +182,58 @@ func (f *fetched) topic(name string) [][]Record {
 	return out
 }
 
-func activeCursors(cs []*cursor) []*cursor {
-	var out []*cursor
-	for _, c := range cs {
-		if c.next < c.end {
-			out = append(out, c)
+// readPartition reads one partition to its end offset. Leader moves and
+// lost connections are retried with backoff; it gives up when the partition
+// makes no progress for the timeout.
+func (r *liveReader) readPartition(ctx context.Context, l *topicLayout, c *cursor, iso kgo.IsolationLevel, dec kgo.Decompressor) error {
+	timeout := r.opts.Conn.timeout()
+	lastProgress := time.Now()
+	var lastErr error
+	for tries := 1; c.next < c.end; tries++ {
+		if err := ctx.Err(); err != nil {
+			return explain("reading the internal topics", err, r.opts.Conn, r.watch)
+		}
+		what := fmt.Sprintf("reading %s partition %d at offset %d", c.topic, c.partition, c.next)
+		res := r.fetchOnce(ctx, c.leader, []*cursor{c}, iso, dec, fetchMaxWaitMs)
+		refresh := false
+		switch perr := res.partErrs[c]; {
+		case res.err != nil && fatalFetchError(res.err):
+			return explain(fmt.Sprintf("%s from broker %d", what, c.leader), res.err, r.opts.Conn, r.watch)
+		case res.err != nil:
+			lastErr, refresh = res.err, true
+		case perr == nil:
+		case errors.Is(perr, kerr.OffsetOutOfRange):
+			if err := r.restartBelowLogStart(ctx, c); err != nil {
+				return err
+			}
+			continue
+		case kerr.IsRetriable(perr) || errors.Is(perr, kerr.UnknownTopicOrPartition) || errors.Is(perr, kerr.UnknownTopicID):
+			lastErr, refresh = perr, true
+		default:
+			return explain(what, perr, r.opts.Conn, r.watch)
+		}
+		if res.progress {
+			lastProgress, tries = time.Now(), 0
+			continue
+		}
+		if refresh {
+			r.refreshLeaders(ctx, l, []*cursor{c})
+		}
+		if time.Since(lastProgress) > timeout {
+			if lastErr == nil {
+				lastErr = errors.New("the broker returned no records below the end offset")
+			}
+			return explain(fmt.Sprintf("%s (no progress for %s)", what, timeout), lastErr, r.opts.Conn, r.watch)
+		}
+		if !sleepCtx(ctx, Backoff(tries)) {
+			return explain("reading the internal topics", ctx.Err(), r.opts.Conn, r.watch)
 		}
 	}
-	return out
+	return nil
 }
+
+// isCanceledLiveError tells the echo of our own cancellation from a cause.
+func isCanceledLiveError(err error) bool { return errors.Is(err, context.Canceled) }
 
 type fetchResult struct {
 	err      error
@@ -311,20 +307,15 @@ func (r *liveReader) fetchOnce(ctx context.Context, leader int32, cs []*cursor, 
 				res.partErrs[c] = err
 				continue
 			}
-			fp, next := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
-				Offset: c.next, IsolationLevel: iso, Topic: c.topic, Partition: c.partition, Pools: fetchPools,
-			}, rp, dec, nil)
-			for _, kr := range fp.Records {
-				// Records at or past the end were written after reading
-				// began: not part of this snapshot.
-				if fp.Err == nil && kr.Offset < c.end {
-					c.recs = append(c.recs, Record{Topic: c.topic, Partition: c.partition, Offset: kr.Offset,
-						Timestamp: kr.Timestamp.UnixMilli(), Key: kr.Key, Value: kr.Value})
-				}
-				kr.Recycle() // Key and Value point into the response, not the pooled slice
+			kept := len(c.recs)
+			next, err := decodeBatches(c, rp, iso == kgo.ReadCommitted(), dec)
+			if errors.Is(err, errOldMagic) { // pre-0.11 message sets: franz-go's general decoder
+				c.recs = c.recs[:kept]
+				next, err = processOldFormat(c, rp, iso, dec)
 			}
-			if fp.Err != nil {
-				res.partErrs[c] = fp.Err
+			if err != nil {
+				c.recs = c.recs[:kept] // never keep part of an answer
+				res.partErrs[c] = err
 				continue
 			}
 			if next > c.next {
@@ -397,11 +388,12 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 
 // joinTopics puts the records in the order Dataset.Records promises:
 // config, offsets, status; within a topic each partition in log order.
-// Offsets-topic partitions are concatenated (each key lives in one
-// partition, so no order across partitions matters to its reader); the
-// status topic's are merged by timestamp, because a connector's tombstone
-// drops task statuses stored in other partitions. The records are moved
-// within the backing array, never copied to a new one.
+// Partitions are concatenated in partition order (each key lives in one
+// partition, so the order across partitions does not matter to a reader),
+// except that the status topic's are merged by timestamp when it holds a
+// connector tombstone, which drops task statuses stored in other
+// partitions. The records are moved within the backing array, never copied
+// to a new one.
 func joinTopics(f *fetched, names TopicNames) []Record {
 	n := 0
 	for _, c := range f.parts {
@@ -433,7 +425,7 @@ func joinTopics(f *fetched, names TopicNames) []Record {
 		}
 	}
 	out := f.backing[:dst:dst]
-	if statusFrom >= 0 && len(statusLens) > 1 {
+	if statusFrom >= 0 && len(statusLens) > 1 && hasConnectorTombstone(out[statusFrom:statusTo]) {
 		region := out[statusFrom:statusTo]
 		var parts [][]Record
 		at := 0
@@ -446,6 +438,21 @@ func joinTopics(f *fetched, names TopicNames) []Record {
 	f.backing, f.parts = nil, nil
 	return out
 }
+
+// hasConnectorTombstone reports whether a status-topic record's effect
+// crosses partitions: only a connector's tombstone does (it drops the
+// statuses of the connector's tasks, kept under other keys). Without one,
+// the partitions' order among themselves cannot change what a reader builds.
+func hasConnectorTombstone(recs []Record) bool {
+	for i := range recs {
+		if recs[i].Value == nil && bytes.HasPrefix(recs[i].Key, statusConnectorPrefix) {
+			return true
+		}
+	}
+	return false
+}
+
+var statusConnectorPrefix = []byte("status-connector-")
 
 // mergeOrder returns, for each position of the merged sequence, the index
 // (into the concatenation of parts) of the record that goes there.
@@ -553,27 +560,20 @@ var decompressor = kgo.DefaultDecompressor()
 
 func defaultDecompressor() kgo.Decompressor { return decompressor }
 
-// recordPool lends franz-go the per-batch record slices it decodes into;
-// we copy what we keep out of each record and recycle it, so a long read
-// does not churn a new slice per batch.
-type recordPool struct{ recs, krecs sync.Pool }
-
-var fetchPools = []kgo.Pool{&recordPool{}}
-
-func (p *recordPool) GetRecords(n int) []kgo.Record {
-	if s, ok := p.recs.Get().(*[]kgo.Record); ok && cap(*s) >= n {
-		return (*s)[:n]
+// processOldFormat decodes an answer holding old message sets with
+// franz-go's general decoder and returns the next offset to fetch.
+func processOldFormat(c *cursor, rp *kmsg.FetchResponseTopicPartition, iso kgo.IsolationLevel, dec kgo.Decompressor) (int64, error) {
+	fp, next := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
+		Offset: c.next, IsolationLevel: iso, Topic: c.topic, Partition: c.partition,
+	}, rp, dec, nil)
+	if fp.Err != nil {
+		return c.next, fp.Err
 	}
-	return make([]kgo.Record, n, max(n, 1024))
-}
-
-func (p *recordPool) PutRecords(s []kgo.Record) { p.recs.Put(&s) }
-
-func (p *recordPool) GetKRecords(n int) []kmsg.Record {
-	if s, ok := p.krecs.Get().(*[]kmsg.Record); ok && cap(*s) >= n {
-		return (*s)[:n]
+	for _, kr := range fp.Records {
+		if kr.Offset < c.end {
+			c.recs = append(c.recs, Record{Topic: c.topic, Partition: c.partition, Offset: kr.Offset,
+				Timestamp: kr.Timestamp.UnixMilli(), Key: kr.Key, Value: kr.Value})
+		}
 	}
-	return make([]kmsg.Record, n, max(n, 1024))
+	return next, nil
 }
-
-func (p *recordPool) PutKRecords(s []kmsg.Record) { p.krecs.Put(&s) }

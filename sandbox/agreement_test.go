@@ -18,7 +18,7 @@ import (
 
 // agreementCluster is 3 workers with connectors whose counts do not divide
 // evenly, so balancing has real choices to make.
-func agreementCluster(t *testing.T) *Cluster {
+func agreementCluster(t *testing.T, protocol string) *Cluster {
 	t.Helper()
 	c := startTest(t)
 	addConnectors(t, c,
@@ -27,7 +27,7 @@ func agreementCluster(t *testing.T) *Cluster {
 		ConnectorSpec{Name: "clicks", Tasks: 4},
 		ConnectorSpec{Name: "audit", Kind: KindSink, Tasks: 2},
 		ConnectorSpec{Name: "users", Tasks: 1})
-	addWorkers(t, c, "", "", "")
+	addWorkers(t, c, protocol, protocol, protocol)
 	waitStable(t, c)
 	return c
 }
@@ -43,7 +43,7 @@ func snapshotSim(t *testing.T, c *Cluster) (*plan.Sim, string) {
 	if v.ds.Group == nil || v.ds.Group.State != "Stable" {
 		t.Fatalf("snapshot: group %+v, want Stable", v.ds.Group)
 	}
-	sim, err := plan.NewSim(plan.SimConfig{Protocol: "sessioned", MaxDelayMs: c.Config().ScheduledRebalanceMaxDelay.Milliseconds()})
+	sim, err := plan.NewSim(plan.SimConfig{Protocol: simProtocol(v.ds.Group.Protocol), MaxDelayMs: c.Config().ScheduledRebalanceMaxDelay.Milliseconds()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,17 +103,10 @@ func heldFromGroup(t *testing.T, m inspect.GroupMember) (holding, string) {
 
 // simOwnership maps worker names to sorted pieces from the simulator.
 func simOwnership(c *Cluster, sim *plan.Sim) map[string][]string {
-	names := map[string]string{}
-	for _, w := range c.WorkerStates() {
-		names[w.MemberID] = w.Name
-	}
 	out := map[string][]string{}
 	for _, id := range sim.Members() {
 		o := sim.Owned(id)
-		name := names[id]
-		if name == "" {
-			name = id
-		}
+		name := c.WorkerOfMember(id)
 		out[name] = pieceNames(o.Connectors, o.Tasks)
 	}
 	return out
@@ -194,7 +187,7 @@ func requireAgreement(t *testing.T, c *Cluster, sim *plan.Sim) {
 }
 
 func TestAgreementJoin(t *testing.T) {
-	c := agreementCluster(t)
+	c := agreementCluster(t, "")
 	sim, _ := snapshotSim(t, c)
 	name, err := c.AddWorker(context.Background(), "", "")
 	if err != nil {
@@ -208,7 +201,7 @@ func TestAgreementJoin(t *testing.T) {
 }
 
 func TestAgreementCleanLeave(t *testing.T) {
-	c := agreementCluster(t)
+	c := agreementCluster(t, "")
 	sim, leader := snapshotSim(t, c)
 	name := nonLeader(t, c, leader)
 	id := memberOf(t, c, name)
@@ -226,7 +219,7 @@ func TestAgreementCleanLeave(t *testing.T) {
 }
 
 func TestAgreementLeaderLeaves(t *testing.T) {
-	c := agreementCluster(t)
+	c := agreementCluster(t, "")
 	sim, leader := snapshotSim(t, c)
 	name := leaderName(t, c, leader)
 	if err := c.StopWorker(context.Background(), name); err != nil {
@@ -241,7 +234,7 @@ func TestAgreementLeaderLeaves(t *testing.T) {
 }
 
 func TestAgreementCrash(t *testing.T) {
-	c := agreementCluster(t)
+	c := agreementCluster(t, "")
 	sim, leader := snapshotSim(t, c)
 	name := nonLeader(t, c, leader)
 	id := memberOf(t, c, name)
@@ -256,7 +249,7 @@ func TestAgreementCrash(t *testing.T) {
 }
 
 func TestAgreementBounce(t *testing.T) {
-	c := agreementCluster(t)
+	c := agreementCluster(t, "")
 	sim, leader := snapshotSim(t, c)
 	name := nonLeader(t, c, leader)
 	id := memberOf(t, c, name)
@@ -271,6 +264,25 @@ func TestAgreementBounce(t *testing.T) {
 	newID := memberIDOf(t, c, name)
 	sim.Sleep(time.Since(start).Milliseconds())
 	if err := sim.Join(newID, plan.Pieces{}); err != nil {
+		t.Fatal(err)
+	}
+	sim.Settle(0)
+	requireAgreement(t, c, sim)
+}
+
+// Eager: every round reassigns everything, round robin over sorted member
+// ids; the new worker's id decides where everything lands.
+func TestAgreementJoinEager(t *testing.T) {
+	c := agreementCluster(t, "eager")
+	sim, _ := snapshotSim(t, c)
+	if p := sim.Config().Protocol; p != "eager" {
+		t.Fatalf("simulator protocol %q, want eager", p)
+	}
+	name, err := c.AddWorker(context.Background(), "", "eager")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Join(memberIDOf(t, c, name), plan.Pieces{}); err != nil {
 		t.Fatal(err)
 	}
 	sim.Settle(0)

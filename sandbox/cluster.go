@@ -39,7 +39,8 @@ type Cluster struct {
 	protocols   map[string]string  // connect.protocol of every worker ever added
 	nextWorker  int
 	closed      bool
-	memberSeqs  map[string]int // member id -> join order
+	memberSeqs  map[string]int    // member id -> join order
+	memberNames map[string]string // member id -> worker name
 	seq         int
 	rounds      []RoundRecord
 }
@@ -74,6 +75,7 @@ func Start(ctx context.Context, cfg Config) (*Cluster, error) {
 		workers:     map[string]*worker{},
 		protocols:   map[string]string{},
 		memberSeqs:  map[string]int{},
+		memberNames: map[string]string{},
 	}
 	c.admin, err = kgo.NewClient(
 		kgo.SeedBrokers(c.addr),
@@ -304,16 +306,6 @@ func (c *Cluster) notifyAll(m workerMsg) {
 	for _, w := range c.liveWorkers() {
 		w.send(m)
 	}
-}
-
-// workerByMember maps a member id to a running worker's name ("" if none).
-func (c *Cluster) workerByMember(memberID string) string {
-	for _, w := range c.liveWorkers() {
-		if w.snapshot().MemberID == memberID {
-			return w.name
-		}
-	}
-	return ""
 }
 
 // lineLog serialises log lines from many goroutines.

@@ -69,7 +69,7 @@ func TestConfig() Config {
 	c := DefaultConfig()
 	c.SessionTimeout = time.Second
 	c.HeartbeatInterval = 40 * time.Millisecond
-	c.RebalanceTimeout = 3 * time.Second
+	c.RebalanceTimeout = 10 * time.Second
 	c.ScheduledRebalanceMaxDelay = 500 * time.Millisecond
 	c.SinkRecordsPerPartition = 20
 	return c

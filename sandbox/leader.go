@@ -115,7 +115,7 @@ func (w *worker) lead(gen int32, protocol string, members []kmsg.JoinGroupRespon
 			if out, err = appendAssignment(out, m.id, &a); err != nil {
 				return nil, err
 			}
-			rec.Members = append(rec.Members, RoundMember{Worker: w.c.workerByMember(m.id), MemberID: m.id, Reported: reported(m.meta)})
+			rec.Members = append(rec.Members, RoundMember{Worker: w.c.WorkerOfMember(m.id), MemberID: m.id, Reported: reported(m.meta)})
 		}
 		w.pendingRound = &rec
 		return out, nil
@@ -147,7 +147,7 @@ func (w *worker) lead(gen int32, protocol string, members []kmsg.JoinGroupRespon
 		if out, err = appendAssignment(out, ma.ID, &a); err != nil {
 			return nil, err
 		}
-		rec.Members = append(rec.Members, RoundMember{Worker: w.c.workerByMember(ma.ID), MemberID: ma.ID,
+		rec.Members = append(rec.Members, RoundMember{Worker: w.c.WorkerOfMember(ma.ID), MemberID: ma.ID,
 			Reported: in.Members[i].Owned, Assigned: ma.Assigned, Revoked: ma.Revoked})
 	}
 	w.pendingRound = &rec
@@ -213,14 +213,23 @@ func (c *Cluster) ensureSessionKey(ctx context.Context, cl *kgo.Client) {
 	c.mu.Unlock()
 }
 
-// registerMember notes when a member id first appeared (join order).
-func (c *Cluster) registerMember(memberID string) {
+// registerMember notes when a member id first appeared (join order) and
+// which worker it belongs to.
+func (c *Cluster) registerMember(memberID, worker string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.memberSeqs[memberID]; !ok {
 		c.seq++
 		c.memberSeqs[memberID] = c.seq
+		c.memberNames[memberID] = worker
 	}
+}
+
+// WorkerOfMember names the worker a member id belongs (or belonged) to.
+func (c *Cluster) WorkerOfMember(memberID string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.memberNames[memberID]
 }
 
 func (c *Cluster) memberSeq(memberID string) int {
@@ -268,8 +277,14 @@ func (r RoundRecord) Line() string {
 	for i, m := range r.Members {
 		var parts []string
 		if r.Protocol == inspect.ProtocolEager {
-			// Eager assignments are complete; show what changed hands.
-			parts = append(parts, fmt.Sprintf("=%d", m.Assigned.Len()))
+			// Eager assignments are complete: everything stopped and
+			// each worker starts all of this.
+			for _, c := range m.Assigned.Connectors {
+				parts = append(parts, "="+c)
+			}
+			for _, t := range m.Assigned.Tasks {
+				parts = append(parts, "="+t.String())
+			}
 		} else {
 			for _, c := range m.Assigned.Connectors {
 				parts = append(parts, "+"+c)
@@ -284,14 +299,19 @@ func (r RoundRecord) Line() string {
 				parts = append(parts, "-"+t.String())
 			}
 		}
-		if len(parts) > 0 && (r.Protocol != inspect.ProtocolEager || m.Assigned.Len() > 0) {
+		if len(parts) > 0 {
 			moves = append(moves, names[i]+" "+strings.Join(parts, " "))
 		}
 	}
 	slices.Sort(moves)
-	if len(moves) == 0 {
+	switch {
+	case len(moves) == 0 && r.Protocol == inspect.ProtocolEager:
+		b.WriteString(": nothing to run")
+	case len(moves) == 0:
 		b.WriteString(": nothing moved")
-	} else {
+	case r.Protocol == inspect.ProtocolEager:
+		b.WriteString(": everything restarted: " + strings.Join(moves, "; "))
+	default:
 		b.WriteString(": " + strings.Join(moves, "; "))
 	}
 	if r.DelayMs > 0 {

@@ -166,8 +166,11 @@ func (s *Shell) status() {
 			owns = append(owns, t.String())
 		}
 		state := ""
+		if w.MemberID != "" && w.MemberID == w.Leader {
+			state = " (leader)"
+		}
 		if w.Joining {
-			state = " (joining)"
+			state += " (joining)"
 		}
 		fmt.Fprintf(tw, "%s%s\t%s\t%d\t%d\t%d\t%s\n", w.Name, state, w.Protocol, w.Generation,
 			len(w.Owned.Connectors), len(w.Owned.Tasks), strings.Join(owns, " "))

@@ -366,7 +366,7 @@ func (w *worker) joinAndSync() error {
 		err = kerr.ErrorForCode(resp.ErrorCode)
 		if errors.Is(err, kerr.MemberIDRequired) {
 			w.memberID = resp.MemberID
-			w.c.registerMember(w.memberID)
+			w.c.registerMember(w.memberID, w.name)
 			w.publish(true)
 			continue
 		}

@@ -1,0 +1,93 @@
+package inspect
+
+import (
+	"fmt"
+	"testing"
+)
+
+// segmented lays partitions out as fetchAll does: one backing array, a
+// segment per partition sized by its offset range (here: reserve each).
+func segmented(names TopicNames, parts map[string][][]Record, reserve int) *fetched {
+	f := &fetched{}
+	total := 0
+	for _, t := range []string{names.Config, names.Offset, names.Status} {
+		total += len(parts[t]) * reserve
+	}
+	f.backing = make([]Record, total)
+	at := 0
+	for _, t := range []string{names.Config, names.Offset, names.Status} {
+		for i, p := range parts[t] {
+			seg := f.backing[at : at : at+reserve]
+			seg = append(seg, p...)
+			f.parts = append(f.parts, &cursor{partRange: partRange{topic: t, partition: int32(i)}, recs: seg})
+			at += reserve
+		}
+	}
+	return f
+}
+
+func rec(topic string, part int32, off, ts int64, key string, tomb bool) Record {
+	r := Record{Topic: topic, Partition: part, Offset: off, Timestamp: ts, Key: []byte(key)}
+	if !tomb {
+		r.Value = []byte("{}")
+	}
+	return r
+}
+
+func order(recs []Record) string {
+	s := ""
+	for _, r := range recs {
+		s += fmt.Sprintf("%s/%d@%d ", r.Topic[:1], r.Partition, r.Offset)
+	}
+	return s
+}
+
+func TestJoinTopics(t *testing.T) {
+	n := TopicNames{Config: "c", Offset: "o", Status: "s"}
+	status := [][]Record{
+		{rec("s", 0, 0, 30, "status-task-a-0", false), rec("s", 0, 1, 10, "status-task-a-0", false)}, // clock went back: keep log order
+		{rec("s", 1, 0, 20, "status-connector-a", true), rec("s", 1, 1, 40, "status-task-b-0", false)},
+		{rec("s", 2, 0, 20, "status-task-c-0", false)},
+	}
+	parts := map[string][][]Record{
+		"c": {{rec("c", 0, 0, 99, "connector-a", false)}},
+		"o": {{rec("o", 0, 5, 1, `["a",{}]`, false)}, {}, {rec("o", 2, 0, 0, `["b",{}]`, false), rec("o", 2, 1, 0, `["b",{}]`, false)}},
+		"s": status,
+	}
+	// Gaps: each partition reserved 4 slots but holds fewer, as after compaction.
+	got := order(joinTopics(segmented(n, parts, 4), n))
+	want := "c/0@0 o/0@5 o/2@0 o/2@1 s/1@0 s/2@0 s/0@0 s/0@1 s/1@1 "
+	if got != want {
+		t.Errorf("with a connector tombstone:\n got %s\nwant %s", got, want)
+	}
+	// Without a connector tombstone the partitions are concatenated.
+	status[1][0].Value = []byte("{}")
+	got = order(joinTopics(segmented(n, parts, 4), n))
+	want = "c/0@0 o/0@5 o/2@0 o/2@1 s/0@0 s/0@1 s/1@0 s/1@1 s/2@0 "
+	if got != want {
+		t.Errorf("without:\n got %s\nwant %s", got, want)
+	}
+	// A segment that outgrew its reservation is assembled afresh, same order.
+	status[1][0].Value = nil
+	f := segmented(n, parts, 1)
+	for _, c := range f.parts { // pretend appends spilled out of the reservation
+		c.recs = append([]Record(nil), c.recs...)
+	}
+	f.backing = f.backing[:3]
+	got = order(joinTopics(f, n))
+	if want := "c/0@0 o/0@5 o/2@0 o/2@1 s/1@0 s/2@0 s/0@0 s/0@1 s/1@1 "; got != want {
+		t.Errorf("outgrown:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestPermuteInPlace(t *testing.T) {
+	a := []Record{{Offset: 0}, {Offset: 1}, {Offset: 2}, {Offset: 3}, {Offset: 4}}
+	permuteInPlace(a, []int32{3, 0, 4, 1, 2})
+	got := ""
+	for _, r := range a {
+		got += fmt.Sprint(r.Offset)
+	}
+	if got != "30412" {
+		t.Errorf("got %s", got)
+	}
+}
