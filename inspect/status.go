@@ -85,7 +85,81 @@ type statusValue struct {
 type connectorStatusEntry struct {
 	has    bool
 	status statusValue
-	tasks  map[int32]*statusValue
+	tasks  taskStatuses
+}
+
+// taskStatuses holds one connector's task statuses: numbers 0..maxDenseTask
+// in a slice (the usual case, and much cheaper than a map per connector over
+// a million records), any other number in a map.
+type taskStatuses struct {
+	dense []taskSlot
+	other map[int32]*statusValue
+}
+
+type taskSlot struct {
+	has bool
+	v   statusValue
+}
+
+const maxDenseTask = 4095 // a hostile key must not size the slice
+
+// get returns the status held for task n, or nil. The pointer is valid until
+// the next put.
+func (t *taskStatuses) get(n int32) *statusValue {
+	if n >= 0 && n <= maxDenseTask {
+		if int(n) < len(t.dense) && t.dense[n].has {
+			return &t.dense[n].v
+		}
+		return nil
+	}
+	return t.other[n]
+}
+
+// put returns a place for task n's status, creating it.
+func (t *taskStatuses) put(n int32) *statusValue {
+	if n >= 0 && n <= maxDenseTask {
+		if int(n) >= len(t.dense) {
+			t.dense = append(t.dense, make([]taskSlot, int(n)+1-len(t.dense))...)
+		}
+		t.dense[n].has = true
+		return &t.dense[n].v
+	}
+	if t.other == nil {
+		t.other = map[int32]*statusValue{}
+	}
+	v := t.other[n]
+	if v == nil {
+		v = &statusValue{}
+		t.other[n] = v
+	}
+	return v
+}
+
+func (t *taskStatuses) remove(n int32) {
+	if n >= 0 && n <= maxDenseTask {
+		if int(n) < len(t.dense) {
+			t.dense[n] = taskSlot{}
+		}
+		return
+	}
+	delete(t.other, n)
+}
+
+// each calls f for every held task in ascending task number.
+func (t *taskStatuses) each(f func(n int32, v *statusValue)) {
+	others := recSortedTaskIDs(t.other)
+	k := 0
+	for ; k < len(others) && others[k] < 0; k++ {
+		f(others[k], t.other[others[k]])
+	}
+	for n := range t.dense {
+		if t.dense[n].has {
+			f(int32(n), &t.dense[n].v)
+		}
+	}
+	for ; k < len(others); k++ {
+		f(others[k], t.other[others[k]])
+	}
 }
 
 type topicStatusEntry struct {
@@ -199,7 +273,7 @@ func (st *statusReplay) connector(name []byte, value []byte) string {
 		if entry != nil {
 			entry.has = false
 			entry.status = statusValue{}
-			entry.tasks = nil
+			entry.tasks = taskStatuses{}
 		}
 		return ""
 	}
@@ -284,7 +358,7 @@ func (st *statusReplay) task(key []byte, value []byte) string {
 	entry := st.connectors[string(name)]
 	if value == nil {
 		if entry != nil {
-			delete(entry.tasks, n)
+			entry.tasks.remove(n)
 		}
 		return ""
 	}
@@ -296,13 +370,9 @@ func (st *statusReplay) task(key []byte, value []byte) string {
 		entry = &connectorStatusEntry{}
 		st.connectors[string(name)] = entry
 	}
-	if entry.tasks == nil {
-		entry.tasks = map[int32]*statusValue{}
-	}
-	held := entry.tasks[n]
+	held := entry.tasks.get(n)
 	if held == nil {
-		held = &statusValue{}
-		entry.tasks[n] = held
+		held = entry.tasks.put(n)
 	} else if v.state == stateUnassigned && held.state == stateRunning && held.generation >= v.generation {
 		return "" // a stale UNASSIGNED loses to RUNNING of an equal or later generation
 	}
@@ -627,6 +697,13 @@ func parseStatusTopicKey(key string) (topic, connector string, ok bool) {
 }
 
 func parseTopicStatusValue(value []byte) (TopicStatus, string) {
+	if ts, ok := scanTopicStatusValue(value); ok {
+		return ts, ""
+	}
+	return parseTopicStatusValueSlow(value)
+}
+
+func parseTopicStatusValueSlow(value []byte) (TopicStatus, string) {
 	var ts TopicStatus
 	m, reason := recJSONObject(value)
 	if reason != "" {
@@ -689,14 +766,13 @@ func (st *statusReplay) fill(res *StatusResult, opts DecodeOptions) {
 				Generation: e.status.generation, Trace: statusText(e.status.trace),
 			})
 		}
-		for _, n := range recSortedTaskIDs(e.tasks) {
-			t := e.tasks[n]
+		e.tasks.each(func(n int32, t *statusValue) {
 			res.Tasks = append(res.Tasks, TaskStatus{
 				ID: TaskRef{Connector: name, Task: n}.String(), Connector: name, Task: n,
 				State: statusStateNames[t.state], WorkerID: statusText(t.worker),
 				Generation: t.generation, Trace: statusText(t.trace),
 			})
-		}
+		})
 	}
 	entries := make([]*topicStatusEntry, 0, len(st.topics))
 	for _, e := range st.topics {
@@ -721,4 +797,151 @@ func (st *statusReplay) fill(res *StatusResult, opts DecodeOptions) {
 	for _, e := range entries {
 		res.Topics = append(res.Topics, e.value)
 	}
+}
+
+// scanTopicStatusValue is the allocation-light fast path of
+// parseTopicStatusValue for the shape Connect writes:
+// {"topic":{"name":…,"connector":…,"task":N,"discoverTimestamp":N}}. It
+// reports false for anything unusual (escapes, non-ASCII, nested values,
+// duplicate or missing members), which the slow path then explains.
+func scanTopicStatusValue(b []byte) (TopicStatus, bool) {
+	var ts TopicStatus
+	i := skipWS(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return ts, false
+	}
+	i = skipWS(b, i+1)
+	sawTopic := false
+	for {
+		name, next, ok := scanMemberName(b, i)
+		if !ok {
+			return ts, false
+		}
+		i = next
+		if string(name) == "topic" {
+			if sawTopic {
+				return ts, false
+			}
+			if i, ok = scanTopicInner(b, i, &ts); !ok {
+				return ts, false
+			}
+			sawTopic = true
+		} else {
+			if _, i, ok = scanScalar(b, i); !ok {
+				return ts, false
+			}
+		}
+		i = skipWS(b, i)
+		if i >= len(b) {
+			return ts, false
+		}
+		if b[i] == '}' {
+			break
+		}
+		if b[i] != ',' {
+			return ts, false
+		}
+		i = skipWS(b, i+1)
+	}
+	return ts, sawTopic && skipWS(b, i+1) == len(b)
+}
+
+// scanMemberName scans `"name" :` at b[i] and returns the index of the value.
+func scanMemberName(b []byte, i int) ([]byte, int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return nil, 0, false
+	}
+	end, escaped, ok := scanString(b, i)
+	if !ok || escaped {
+		return nil, 0, false
+	}
+	name := b[i+1 : end-1]
+	i = skipWS(b, end)
+	if i >= len(b) || b[i] != ':' {
+		return nil, 0, false
+	}
+	return name, skipWS(b, i+1), true
+}
+
+func scanTopicInner(b []byte, i int, ts *TopicStatus) (int, bool) {
+	if i >= len(b) || b[i] != '{' {
+		return 0, false
+	}
+	i = skipWS(b, i+1)
+	var seen [4]bool
+	for {
+		name, next, ok := scanMemberName(b, i)
+		if !ok {
+			return 0, false
+		}
+		kind, end, ok := scanScalar(b, next)
+		if !ok {
+			return 0, false
+		}
+		tok := b[next:end]
+		field := -1
+		switch string(name) {
+		case "name":
+			field = 0
+		case "connector":
+			field = 1
+		case "task":
+			field = 2
+		case "discoverTimestamp":
+			field = 3
+		}
+		if field >= 0 {
+			if seen[field] {
+				return 0, false
+			}
+			seen[field] = true
+			switch field {
+			case 0, 1:
+				if kind != tokString || !plainASCII(tok) {
+					return 0, false
+				}
+				if field == 0 {
+					ts.Topic = string(tok[1 : len(tok)-1])
+				} else {
+					ts.Connector = string(tok[1 : len(tok)-1])
+				}
+			case 2, 3:
+				if kind != tokInteger {
+					return 0, false
+				}
+				n, ok := recIntegerToken(tok)
+				if !ok {
+					return 0, false
+				}
+				if field == 2 {
+					ts.Task = recJavaInt(n)
+				} else {
+					ts.DiscoverTimestampMs = n
+				}
+			}
+		}
+		i = skipWS(b, end)
+		if i >= len(b) {
+			return 0, false
+		}
+		if b[i] == '}' {
+			break
+		}
+		if b[i] != ',' {
+			return 0, false
+		}
+		i = skipWS(b, i+1)
+	}
+	return i + 1, seen[0] && seen[1] && seen[2] && seen[3]
+}
+
+// plainASCII reports whether a string token has no escapes and no byte
+// outside ASCII, so its text is its bytes.
+func plainASCII(tok []byte) bool {
+	for _, c := range tok {
+		if c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
