@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"net"
 	"os"
@@ -16,6 +18,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/sasl/scram"
 )
 
 // liveCluster starts kfake with a small Connect cluster: the records of
@@ -28,6 +31,7 @@ func liveCluster(t *testing.T, opts ...kfake.Opt) *kafkatest.Cluster {
 func liveClusterLogged(t *testing.T, log *kafkatest.RequestLog, opts ...kfake.Opt) *kafkatest.Cluster {
 	t.Helper()
 	c := kafkatest.New(t, append([]kfake.Opt{kfake.SeedTopics(3, "orders"), kafkatest.WithRequestLog(log)}, opts...)...)
+	log.WatchAutoCreate(c)
 	c.SeedConnect(t)
 	var orders []*kgo.Record
 	for i := range 9 {
@@ -134,7 +138,8 @@ func TestLiveReadOnly(t *testing.T) {
 		if v := log.Violations("connectscope"); len(v) > 0 {
 			t.Errorf("%s sent forbidden requests %v (all: %v)", name, v, log.Seen("connectscope"))
 		}
-		if log.Count("connectscope", kmsg.Fetch) == 0 || log.Count("connectscope", kmsg.DescribeGroups) == 0 {
+		readsTopics := !strings.HasPrefix(name, "inspect members") // members needs the group and end offsets only
+		if (readsTopics && log.Count("connectscope", kmsg.Fetch) == 0) || log.Count("connectscope", kmsg.DescribeGroups) == 0 {
 			t.Errorf("%s: did not read topics and group (%v)", name, log.Seen("connectscope"))
 		}
 
@@ -202,6 +207,14 @@ func TestLiveInspectOutputs(t *testing.T) {
 	if fi, err := os.Stat(snap); err != nil || fi.Size() == 0 {
 		t.Fatalf("snapshot file: %v", err)
 	}
+	if fi, _ := os.Stat(snap); fi.Mode().Perm() != 0o600 {
+		t.Errorf("snapshot file mode %v: it may hold secrets, want 0600", fi.Mode().Perm())
+	}
+	stdout, _, code := run(t, append(b, "snapshot", "-o", "-")...)
+	var snapDoc map[string]any
+	if code != 0 || json.Unmarshal([]byte(stdout), &snapDoc) != nil || snapDoc["snapshot"] == nil {
+		t.Errorf("snapshot -o -: exit %d, %.200s", code, stdout)
+	}
 	for _, view := range [][]string{{"inspect", "configs"}, {"inspect", "status"}, {"inspect", "offsets"}, {"inspect", "connectors"}, {"inspect", "members"}, {"inspect", "sinks"}} {
 		live, _, c1 := run(t, append(append(b, view...), "-o", "json")...)
 		file, _, c2 := run(t, append(view, "--from", snap, "-o", "json")...)
@@ -243,7 +256,7 @@ func TestLiveFaultsExit3(t *testing.T) {
 		want []string
 	}{
 		{"unreachable", []string{"-b", closed, "inspect", "status"}, []string{"connection refused", "-b/--bootstrap-server"}},
-		{"missing topic", []string{"-b", noStatus.ListenAddrs()[0], "inspect", "configs"}, []string{"connect-status", "does not exist", "--status-topic"}},
+		{"missing topic", []string{"-b", noStatus.ListenAddrs()[0], "inspect", "status"}, []string{"connect-status", "does not exist", "--status-topic"}},
 		{"bad password", []string{"-b", sasl.Bootstrap(), "--sasl-mechanism", "SCRAM-SHA-512", "--sasl-user", "connect", "--sasl-password", "wrong", "inspect", "status"},
 			[]string{"authentication failed for user \"connect\" with SCRAM-SHA-512"}},
 		{"rebalancing", []string{"-b", rebalancing.Bootstrap(), "inspect", "members"}, []string{"rebalancing (PreparingRebalance)", "run again"}},
@@ -327,5 +340,56 @@ func TestLiveWatch(t *testing.T) {
 	// watch needs a live cluster.
 	if _, _, code := run(t, "watch", "--from", "x.json"); code != ExitUsage {
 		t.Errorf("watch --from: exit %d", code)
+	}
+}
+
+// TestLiveWorkerConfigSecurity reads a broker that wants TLS with a client
+// certificate and SCRAM, configured only through a worker .properties file.
+func TestLiveWorkerConfigSecurity(t *testing.T) {
+	m := kafkatest.NewTLS(t)
+	c := kafkatest.New(t, kfake.TLS(m.Mutual), kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-256", "connect", "s3cret"))
+	cert, err := tls.LoadX509KeyPair(m.ClientCertFile, m.ClientKeyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, _ := os.ReadFile(m.CAFile)
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(ca)
+	c.ClientOpts = []kgo.Opt{
+		kgo.DialTLSConfig(&tls.Config{RootCAs: pool, Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}),
+		kgo.SASL(scram.Auth{User: "connect", Pass: "s3cret"}.AsSha256Mechanism()),
+	}
+	c.SeedConnect(t)
+
+	dir := t.TempDir()
+	certPEM, _ := os.ReadFile(m.ClientCertFile)
+	keyPEM, _ := os.ReadFile(m.ClientKeyFile)
+	keystore := filepath.Join(dir, "client-keystore.pem") // a PEM keystore: key and chain in one file
+	if err := os.WriteFile(keystore, append(keyPEM, certPEM...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	props := filepath.Join(dir, "worker.properties")
+	content := "bootstrap.servers=" + c.Bootstrap() + "\n" +
+		"group.id=connect-cluster\n" +
+		"security.protocol=SASL_SSL\n" +
+		"sasl.mechanism=SCRAM-SHA-256\n" +
+		"sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username=\"connect\" password=\"s3cret\";\n" +
+		"ssl.truststore.type=PEM\nssl.truststore.location=" + m.CAFile + "\n" +
+		"ssl.keystore.type=PEM\nssl.keystore.location=" + keystore + "\n"
+	if err := os.WriteFile(props, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := run(t, "--worker-config", props, "--timeout", "5s", "inspect", "status", "-o", "json", "--jq", ".tasks | length")
+	if code != 0 || strings.TrimSpace(out) != "3" {
+		t.Fatalf("worker config SASL_SSL: exit %d, out %q, stderr %q", code, out, stderr)
+	}
+	// The same file with a wrong password fails in one line, exit 3.
+	bad := strings.Replace(content, `password="s3cret"`, `password="nope"`, 1)
+	if err := os.WriteFile(props, []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = run(t, "--worker-config", props, "--timeout", "3s", "inspect", "status")
+	if code != ExitInput || !strings.Contains(stderr, `authentication failed for user "connect"`) {
+		t.Errorf("wrong password: exit %d, %q", code, stderr)
 	}
 }

@@ -53,13 +53,15 @@ func TestSandboxCommandRunsScript(t *testing.T) {
 		"scheduled rebalance in 300ms", // the stopped worker's pieces wait for the delay
 		"worker worker-1 killed",
 		"stable",
-		"worker-2  sessioned", // status table
 		"payments-cdc  source  PAUSED",
 		"sandbox stopped",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
+	}
+	if !strings.Contains(out, "\nworker-2 ") || !strings.Contains(out, "payments-cdc  source  PAUSED") {
+		t.Errorf("status does not list worker-2 and the paused connector:\n%s", out)
 	}
 	statusRuns := 0
 	for _, line := range strings.Split(out, "\n") {

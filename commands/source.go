@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"errors"
 	"strings"
 	"time"
 
@@ -67,6 +66,9 @@ func loadLive(c *cli.Context, g Globals) (*inspect.Dataset, error) {
 	case "inspect sinks":
 		opts.Read = []string{t.Config} // sink connectors are found in their configs
 	}
+	if strings.HasPrefix(name, "plan ") { // plans start from the configs and the group
+		opts.Read, opts.SkipSinkGroups = []string{t.Config}, true
+	}
 	ds, err := inspect.ReadLive(c.Context, opts)
 	if err != nil {
 		return nil, InputError(err)
@@ -87,6 +89,3 @@ func commandPath(c *cli.Context) string {
 	}
 	return strings.Join(parts, " ")
 }
-
-// errNotLive is returned by live-only commands given --from or nothing.
-var errNotLive = errors.New("this command reads a live cluster: give -b HOST:PORT or --worker-config FILE")

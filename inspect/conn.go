@@ -29,6 +29,10 @@ type ConnOptions struct {
 	CertFile, KeyFile  string // PEM client certificate and key (mutual TLS)
 	ServerName         string // expected name in the broker certificate
 	InsecureSkipVerify bool
+	// NoHostnameCheck verifies the broker's certificate chain but not the
+	// name in it, as Kafka does with ssl.endpoint.identification.algorithm
+	// set empty.
+	NoHostnameCheck bool
 	// PEM contents given inline (worker config ssl.truststore.certificates,
 	// ssl.keystore.certificate.chain, ssl.keystore.key); used when the
 	// matching file is not set.
@@ -77,6 +81,7 @@ func (o ConnOptions) clientOpts(watch *connWatch) ([]kgo.Opt, error) {
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(seeds...),
 		kgo.ClientID("connectscope"),
+		kgo.DisableClientMetrics(), // push nothing to the brokers, not even client telemetry (KIP-714)
 		kgo.DialTimeout(t),
 		kgo.RetryTimeout(t / 2),     // so kgo hands back the cause before our own deadline ends the operation
 		kgo.RequestRetries(1 << 20), // bounded by RetryTimeout and the caller's context
@@ -136,12 +141,17 @@ func Backoff(tries int) time.Duration {
 	return d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
 }
 
-func (o ConnOptions) tlsConfig() (*tls.Config, error) {
+func (o ConnOptions) tlsConfig() (cfg *tls.Config, err error) {
 	usesTLS := o.TLS || o.CAFile != "" || o.CertFile != "" || len(o.CAPEM) > 0 || len(o.CertPEM) > 0 || o.InsecureSkipVerify
 	if !usesTLS {
 		return nil, nil
 	}
-	cfg := &tls.Config{MinVersion: tls.VersionTLS12, ServerName: o.ServerName, InsecureSkipVerify: o.InsecureSkipVerify} //nolint:gosec // only when the user asks for it
+	defer func() {
+		if cfg != nil && o.NoHostnameCheck && !o.InsecureSkipVerify {
+			verifyChainOnly(cfg)
+		}
+	}()
+	cfg = &tls.Config{MinVersion: tls.VersionTLS12, ServerName: o.ServerName, InsecureSkipVerify: o.InsecureSkipVerify} //nolint:gosec // only when the user asks for it
 	ca := o.CAPEM
 	if o.CAFile != "" {
 		b, err := os.ReadFile(o.CAFile)
@@ -199,5 +209,23 @@ func (o ConnOptions) saslMechanism() (sasl.Mechanism, error) {
 		return scram.Auth{User: o.SASLUser, Pass: o.SASLPassword}.AsSha512Mechanism(), nil
 	default:
 		return nil, fmt.Errorf("SASL mechanism %q is not supported (use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512)", o.SASLMechanism)
+	}
+}
+
+// verifyChainOnly makes cfg check the broker's chain against its roots but
+// not the host name: Go's own check is switched off and replaced.
+func verifyChainOnly(cfg *tls.Config) {
+	roots := cfg.RootCAs
+	cfg.InsecureSkipVerify = true //nolint:gosec // the chain is verified below
+	cfg.VerifyConnection = func(cs tls.ConnectionState) error {
+		if len(cs.PeerCertificates) == 0 {
+			return errors.New("the broker sent no certificate")
+		}
+		inter := x509.NewCertPool()
+		for _, c := range cs.PeerCertificates[1:] {
+			inter.AddCert(c)
+		}
+		_, err := cs.PeerCertificates[0].Verify(x509.VerifyOptions{Roots: roots, Intermediates: inter})
+		return err
 	}
 }

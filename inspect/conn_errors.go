@@ -188,6 +188,10 @@ func hintFor(err error, timedOut bool, o ConnOptions) string {
 		return "nothing listens there: check the host and port in -b/--bootstrap-server (" + bootstrap + ") and that the broker is up"
 	case errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH):
 		return "the broker's network is unreachable from here: check -b/--bootstrap-server, VPN and firewalls"
+	case strings.Contains(msg, "requires TLS but the client is using plaintext"):
+		return "the broker expects TLS on this port: add --tls with --tls-ca (or security.protocol=SSL/SASL_SSL in the worker config)"
+	case strings.Contains(msg, "SASL is required but not provided"):
+		return "the broker expects SASL on this port: give --sasl-mechanism, --sasl-user and --sasl-password (or sasl.* in the worker config)"
 	case strings.Contains(msg, "invalid large response size"):
 		return "that port does not speak the Kafka protocol: check the port in -b/--bootstrap-server (" + bootstrap + ")"
 	case errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) || strings.Contains(msg, "connection reset"):

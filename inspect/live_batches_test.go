@@ -3,7 +3,9 @@ package inspect
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"testing"
 	"time"
 
@@ -130,6 +132,7 @@ func TestDecodeBatchesMatchesFranzGo(t *testing.T) {
 			if len(ours.recs) == 0 {
 				t.Errorf("committed=%v from=%d: nothing decoded", committed, from)
 			}
+			t.Logf("committed=%v from=%d: %d records, next %d", committed, from, len(ours.recs), gotNext)
 		}
 	}
 	// The end offset cuts records off exactly.
@@ -149,9 +152,8 @@ func TestDecodeBatchesMatchesFranzGo(t *testing.T) {
 
 // FuzzDecodeBatches: any bytes as a fetch answer must not panic.
 func FuzzDecodeBatches(f *testing.F) {
-	valid := []byte{}
-	// One real v2 batch of two records (built by hand per the format).
-	f.Add(valid)
+	f.Add(handBatch(f, 5, false))
+	f.Add(handBatch(f, 9, true))
 	f.Add(bytes.Repeat([]byte{0}, batchHeaderLen))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, committed := range []bool{false, true} {
@@ -161,4 +163,47 @@ func FuzzDecodeBatches(f *testing.F) {
 			_, _ = decodeBatches(c, rp, committed, defaultDecompressor())
 		}
 	})
+}
+
+// handBatch builds one uncompressed v2 batch of two records at base offset
+// base (transactional when txn), CRC included.
+func handBatch(t testing.TB, base int64, txn bool) []byte {
+	t.Helper()
+	var recs []byte
+	for i, kv := range [][2][]byte{{[]byte("k"), []byte("v")}, {nil, nil}} {
+		r := kmsg.Record{OffsetDelta: int32(i), TimestampDelta64: int64(i), Key: kv[0], Value: kv[1]}
+		r.Length = int32(len(r.AppendTo(nil)) - 1) // the fields after the (one-byte) length
+		recs = r.AppendTo(recs)
+	}
+	b := kmsg.RecordBatch{FirstOffset: base, Magic: 2, LastOffsetDelta: 1, FirstTimestamp: 1000, MaxTimestamp: 1001,
+		ProducerID: 7, NumRecords: 2, Records: recs}
+	if txn {
+		b.Attributes = attrTransactional
+	}
+	raw := b.AppendTo(nil)
+	binary.BigEndian.PutUint32(raw[batchLengthAt:], uint32(len(raw)-12))
+	binary.BigEndian.PutUint32(raw[batchCRCAt:], crc32.Checksum(raw[batchAttributesAt:], castagnoli))
+	return raw
+}
+
+func TestHandBatch(t *testing.T) {
+	raw := handBatch(t, 5, false)
+	c := &cursor{partRange: partRange{topic: "t", end: 100}}
+	next, err := decodeBatches(c, &kmsg.FetchResponseTopicPartition{RecordBatches: raw}, false, defaultDecompressor())
+	if err != nil || next != 7 || len(c.recs) != 2 || string(c.recs[0].Value) != "v" || c.recs[1].Key != nil || c.recs[1].Value != nil || c.recs[1].Timestamp != 1001 {
+		t.Fatalf("next %d err %v recs %s", next, err, describeRecs(c.recs))
+	}
+	// Aborted under read_committed: skipped, offsets still advance.
+	raw = handBatch(t, 5, true)
+	c = &cursor{partRange: partRange{topic: "t", end: 100}}
+	next, err = decodeBatches(c, &kmsg.FetchResponseTopicPartition{RecordBatches: raw,
+		AbortedTransactions: []kmsg.FetchResponseTopicPartitionAbortedTransaction{{ProducerID: 7, FirstOffset: 5}}}, true, defaultDecompressor())
+	if err != nil || next != 7 || len(c.recs) != 0 {
+		t.Fatalf("aborted: next %d err %v recs %d", next, err, len(c.recs))
+	}
+	// Cut short: nothing decoded, nothing skipped.
+	c = &cursor{partRange: partRange{topic: "t", end: 100}}
+	if next, err := decodeBatches(c, &kmsg.FetchResponseTopicPartition{RecordBatches: raw[:len(raw)-1]}, false, defaultDecompressor()); err != nil || next != 0 || len(c.recs) != 0 {
+		t.Fatalf("truncated: next %d err %v", next, err)
+	}
 }

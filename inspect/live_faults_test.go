@@ -153,7 +153,7 @@ func TestLiveFaultSASL(t *testing.T) {
 	expectLiveError(t, opts, "authentication failed for user \"admin\" with SCRAM-SHA-256", "password")
 
 	// No SASL at all against a SASL listener.
-	expectLiveError(t, quickOpts(c.Addrs...), "reading cluster metadata")
+	expectLiveError(t, quickOpts(c.Addrs...), "reading cluster metadata", "expects SASL")
 }
 
 func TestLiveTLS(t *testing.T) {
@@ -198,8 +198,17 @@ func TestLiveTLS(t *testing.T) {
 		o.Conn.ServerName = "kafka.example.com"
 		expectLiveError(t, o, "does not name this host", "--tls-server-name")
 	})
+	t.Run("no hostname check", func(t *testing.T) {
+		o := good
+		o.Conn.ServerName, o.Conn.NoHostnameCheck = "kafka.example.com", true
+		if _, err := inspect.ReadLive(context.Background(), o); err != nil {
+			t.Errorf("chain-only verification: %v", err)
+		}
+		o.Conn.CAFile = m.WrongCAFile
+		expectLiveError(t, o, "not trusted")
+	})
 	t.Run("plaintext client to TLS broker", func(t *testing.T) {
-		expectLiveError(t, quickOpts(c.Addrs...), "reading cluster metadata", "TLS")
+		expectLiveError(t, quickOpts(c.Addrs...), "reading cluster metadata", "add --tls")
 	})
 	t.Run("TLS client to plaintext broker", func(t *testing.T) {
 		plain := kafkatest.New(t)
@@ -372,4 +381,36 @@ func TestLiveInterrupted(t *testing.T) {
 	if err == nil || ds != nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Fatalf("interrupted read: ds=%v err=%v", ds != nil, err)
 	}
+}
+
+func TestLiveMissingTopicNotShown(t *testing.T) {
+	// Only the config topic exists; a view of configs alone still works and
+	// says which topics are missing, one of the status topic fails.
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, kafkatest.ConfigTopic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	opts := quickOpts(c.ListenAddrs()...)
+	opts.Read = []string{kafkatest.ConfigTopic}
+	ds, err := inspect.ReadLive(context.Background(), opts)
+	if err != nil {
+		t.Fatalf("configs view: %v", err)
+	}
+	exists := map[string]bool{}
+	for _, d := range ds.TopicDescriptions {
+		exists[d.Name] = d.Exists
+	}
+	if !exists[kafkatest.ConfigTopic] || exists[kafkatest.StatusTopic] || exists[kafkatest.OffsetTopic] || len(ds.TopicDescriptions) != 3 {
+		t.Errorf("descriptions %+v", ds.TopicDescriptions)
+	}
+	if _, ok := ds.EndOffsets[kafkatest.StatusTopic]; ok {
+		t.Errorf("end offsets listed for a missing topic")
+	}
+	opts.Read = []string{}
+	if _, err := inspect.ReadLive(context.Background(), opts); err != nil {
+		t.Errorf("members view: %v", err)
+	}
+	opts.Read = []string{kafkatest.StatusTopic}
+	expectLiveError(t, opts, "reading topic connect-status", "does not exist")
 }

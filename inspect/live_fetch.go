@@ -27,16 +27,19 @@ type partRange struct {
 // high watermark, or under read_committed the last stable offset, which is
 // where Connect's own readers stop.
 func (r *liveReader) offsetRanges(ctx context.Context, l *topicLayout) ([]partRange, error) {
+	if len(l.present()) == 0 {
+		return nil, nil // listing no topics would list every topic
+	}
 	var starts, ends kadm.ListedOffsets
 	err := r.op(ctx, "listing offsets of the internal topics", func(ctx context.Context) error {
 		var err error
-		if starts, err = r.adm.ListStartOffsets(ctx, l.order...); err != nil {
+		if starts, err = r.adm.ListStartOffsets(ctx, l.present()...); err != nil {
 			return err
 		}
 		if r.opts.Isolation == ReadCommitted {
-			ends, err = r.adm.ListCommittedOffsets(ctx, l.order...)
+			ends, err = r.adm.ListCommittedOffsets(ctx, l.present()...)
 		} else {
-			ends, err = r.adm.ListEndOffsets(ctx, l.order...)
+			ends, err = r.adm.ListEndOffsets(ctx, l.present()...)
 		}
 		if err != nil {
 			return err
@@ -50,12 +53,7 @@ func (r *liveReader) offsetRanges(ctx context.Context, l *topicLayout) ([]partRa
 		return nil, err
 	}
 	var out []partRange
-	seen := map[string]bool{}
-	for _, topic := range l.order {
-		if seen[topic] {
-			continue
-		}
-		seen[topic] = true
+	for _, topic := range l.present() {
 		d := l.details[topic]
 		for p := range d.Partitions {
 			s, ok1 := starts.Lookup(topic, p)
@@ -79,19 +77,17 @@ func (r *liveReader) offsetRanges(ctx context.Context, l *topicLayout) ([]partRa
 // cursor is the read position in one partition.
 type cursor struct {
 	partRange
-	next   int64
-	leader int32
-	recs   []Record
+	next    int64
+	leader  int32
+	recs    []Record
+	reserve int // records reserved for this partition in the shared array
 }
-
-// maxPresize caps the records slice allocated up front for one partition
-// (its offset range is an upper bound: compaction leaves gaps).
-const maxPresize = 1 << 23
 
 // Fetch sizes: big enough that a million-record topic takes few round trips.
 const (
 	fetchMaxBytes          = 64 << 20
 	fetchMaxPartitionBytes = 16 << 20
+	probeMaxPartitionBytes = 1 << 20
 	fetchMaxWaitMs         = 200
 )
 
@@ -106,10 +102,8 @@ const (
 // Dataset.Records afterwards needs no second copy of them.
 func (r *liveReader) fetchAll(ctx context.Context, l *topicLayout, ranges []partRange) (*fetched, error) {
 	cursors := make([]*cursor, len(ranges))
-	total := int64(0)
 	for i, pr := range ranges {
 		cursors[i] = &cursor{partRange: pr, next: pr.start, leader: l.details[pr.topic].Partitions[pr.partition].Leader}
-		total += min(max(pr.end-pr.start, 0), maxPresize)
 	}
 	role := map[string]int{}
 	for i, t := range l.order {
@@ -123,28 +117,61 @@ func (r *liveReader) fetchAll(ctx context.Context, l *topicLayout, ranges []part
 		}
 		return cursors[i].partition < cursors[j].partition
 	})
-	backing := make([]Record, total)
-	at := int64(0)
-	for _, c := range cursors {
-		n := min(max(c.end-c.start, 0), maxPresize)
-		c.recs = backing[at : at : at+n] // appends beyond n move to an array of their own
-		at += n
-	}
 	iso := readUncommittedLevel()
 	if r.opts.Isolation == ReadCommitted {
 		iso = kgo.ReadCommitted()
 	}
 	dec := defaultDecompressor()
-	// Each partition is read by its own loop, so one partition's response
-	// is decoded while the broker serves the next.
+	// First one answer per partition, to learn how densely records fill
+	// its offsets (a compacted topic's range can be mostly holes); then one
+	// array sized by that estimate holds every partition's records, each
+	// in a segment, so Dataset.Records is assembled without a second copy.
+	if err := r.readAll(ctx, l, cursors, iso, dec, true); err != nil {
+		return nil, err
+	}
+	total := 0
+	for _, c := range cursors {
+		c.reserve = estimateRecords(c)
+		total += c.reserve
+	}
+	backing := make([]Record, total)
+	at := 0
+	for _, c := range cursors {
+		seg := backing[at : at : at+c.reserve] // appends beyond the reserve move to an array of their own
+		c.recs = append(seg, c.recs...)
+		at += c.reserve
+	}
+	if err := r.readAll(ctx, l, cursors, iso, dec, false); err != nil {
+		return nil, err
+	}
+	return &fetched{backing: backing, parts: cursors}, nil
+}
+
+// estimateRecords guesses how many records a partition holds in all from
+// what its first answer held per offset, with 5% to spare.
+func estimateRecords(c *cursor) int {
+	got := int64(len(c.recs))
+	done, left := c.next-c.start, c.end-c.next
+	if done <= 0 || left <= 0 {
+		return int(got)
+	}
+	est := got + (got*left*105)/(done*100) + 16
+	return int(min(est, got+left))
+}
+
+// readAll reads every cursor concurrently, each partition in its own loop
+// (one partition's answer is decoded while the broker serves the next);
+// firstOnly stops each after its first answer that advanced it. The first
+// failure cancels the rest: there is no partial result.
+func (r *liveReader) readAll(ctx context.Context, l *topicLayout, cursors []*cursor, iso kgo.IsolationLevel, dec kgo.Decompressor, firstOnly bool) error {
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errs := make(chan error, len(cursors))
 	for _, c := range cursors {
 		go func() {
-			err := r.readPartition(rctx, l, c, iso, dec)
+			err := r.readPartition(rctx, l, c, iso, dec, firstOnly)
 			if err != nil {
-				cancel() // one failure ends the read: no partial result
+				cancel()
 			}
 			errs <- err
 		}()
@@ -156,12 +183,9 @@ func (r *liveReader) fetchAll(ctx context.Context, l *topicLayout, ranges []part
 		}
 	}
 	if ctx.Err() != nil {
-		return nil, explain("reading the internal topics", ctx.Err(), r.opts.Conn, r.watch)
+		return explain("reading the internal topics", ctx.Err(), r.opts.Conn, r.watch)
 	}
-	if first != nil {
-		return nil, first
-	}
-	return &fetched{backing: backing, parts: cursors}, nil
+	return first
 }
 
 // fetched is what fetchAll read: partitions in (topic role, partition)
@@ -185,7 +209,7 @@ func (f *fetched) topic(name string) [][]Record {
 // readPartition reads one partition to its end offset. Leader moves and
 // lost connections are retried with backoff; it gives up when the partition
 // makes no progress for the timeout.
-func (r *liveReader) readPartition(ctx context.Context, l *topicLayout, c *cursor, iso kgo.IsolationLevel, dec kgo.Decompressor) error {
+func (r *liveReader) readPartition(ctx context.Context, l *topicLayout, c *cursor, iso kgo.IsolationLevel, dec kgo.Decompressor, firstOnly bool) error {
 	timeout := r.opts.Conn.timeout()
 	lastProgress := time.Now()
 	var lastErr error
@@ -194,7 +218,11 @@ func (r *liveReader) readPartition(ctx context.Context, l *topicLayout, c *curso
 			return explain("reading the internal topics", err, r.opts.Conn, r.watch)
 		}
 		what := fmt.Sprintf("reading %s partition %d at offset %d", c.topic, c.partition, c.next)
-		res := r.fetchOnce(ctx, c.leader, []*cursor{c}, iso, dec, fetchMaxWaitMs)
+		maxBytes := int32(fetchMaxPartitionBytes)
+		if firstOnly {
+			maxBytes = probeMaxPartitionBytes // a sample is enough to size the records array
+		}
+		res := r.fetchOnce(ctx, c.leader, []*cursor{c}, iso, dec, fetchMaxWaitMs, maxBytes)
 		refresh := false
 		switch perr := res.partErrs[c]; {
 		case res.err != nil && fatalFetchError(res.err):
@@ -213,6 +241,9 @@ func (r *liveReader) readPartition(ctx context.Context, l *topicLayout, c *curso
 			return explain(what, perr, r.opts.Conn, r.watch)
 		}
 		if res.progress {
+			if firstOnly {
+				return nil
+			}
 			lastProgress, tries = time.Now(), 0
 			continue
 		}
@@ -242,7 +273,7 @@ type fetchResult struct {
 }
 
 // fetchOnce sends one Fetch to leader for the cursors and applies the answer.
-func (r *liveReader) fetchOnce(ctx context.Context, leader int32, cs []*cursor, iso kgo.IsolationLevel, dec kgo.Decompressor, maxWaitMs int32) fetchResult {
+func (r *liveReader) fetchOnce(ctx context.Context, leader int32, cs []*cursor, iso kgo.IsolationLevel, dec kgo.Decompressor, maxWaitMs, partMaxBytes int32) fetchResult {
 	if leader < 0 {
 		return fetchResult{err: kerr.LeaderNotAvailable}
 	}
@@ -272,7 +303,7 @@ func (r *liveReader) fetchOnce(ctx context.Context, leader int32, cs []*cursor, 
 		p.FetchOffset = c.next
 		p.CurrentLeaderEpoch = -1
 		p.LogStartOffset = -1
-		p.PartitionMaxBytes = fetchMaxPartitionBytes
+		p.PartitionMaxBytes = partMaxBytes
 		req.Topics[i].Partitions = append(req.Topics[i].Partitions, p)
 		index[c.topic][c.partition] = c
 	}
@@ -395,11 +426,12 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 // partitions. The records are moved within the backing array, never copied
 // to a new one.
 func joinTopics(f *fetched, names TopicNames) []Record {
-	n := 0
+	n, spilled := 0, false
 	for _, c := range f.parts {
 		n += len(c.recs)
+		spilled = spilled || len(c.recs) > c.reserve
 	}
-	if n > len(f.backing) { // a segment outgrew its reservation: assemble afresh
+	if spilled { // a partition outgrew its reservation: assemble afresh
 		out := make([]Record, 0, n)
 		for _, c := range f.parts {
 			if c.topic == names.Status {
@@ -419,7 +451,7 @@ func joinTopics(f *fetched, names TopicNames) []Record {
 			}
 			statusLens = append(statusLens, len(c.recs))
 		}
-		dst += copy(f.backing[dst:], c.recs) // moves left or stays: segments only shrink
+		dst += copy(f.backing[dst:], c.recs) // moves left or stays: no segment outgrew its reserve
 		if c.topic == names.Status {
 			statusTo = dst
 		}

@@ -19,7 +19,7 @@ func segmented(names TopicNames, parts map[string][][]Record, reserve int) *fetc
 		for i, p := range parts[t] {
 			seg := f.backing[at : at : at+reserve]
 			seg = append(seg, p...)
-			f.parts = append(f.parts, &cursor{partRange: partRange{topic: t, partition: int32(i)}, recs: seg})
+			f.parts = append(f.parts, &cursor{partRange: partRange{topic: t, partition: int32(i)}, recs: seg, reserve: reserve})
 			at += reserve
 		}
 	}
@@ -69,11 +69,7 @@ func TestJoinTopics(t *testing.T) {
 	}
 	// A segment that outgrew its reservation is assembled afresh, same order.
 	status[1][0].Value = nil
-	f := segmented(n, parts, 1)
-	for _, c := range f.parts { // pretend appends spilled out of the reservation
-		c.recs = append([]Record(nil), c.recs...)
-	}
-	f.backing = f.backing[:3]
+	f := segmented(n, parts, 1) // partitions of 2 records spill out of a reserve of 1
 	got = order(joinTopics(f, n))
 	if want := "c/0@0 o/0@5 o/2@0 o/2@1 s/1@0 s/2@0 s/0@0 s/0@1 s/1@1 "; got != want {
 		t.Errorf("outgrown:\n got %s\nwant %s", got, want)
@@ -89,5 +85,23 @@ func TestPermuteInPlace(t *testing.T) {
 	}
 	if got != "30412" {
 		t.Errorf("got %s", got)
+	}
+}
+
+func TestEstimateRecords(t *testing.T) {
+	for _, tc := range []struct {
+		start, next, end int64
+		got, want        int
+	}{
+		{0, 100, 1000, 100, 1000},     // dense: 100 + 900*1.05 + 16, capped at the offsets left
+		{0, 1000, 1000000, 10, 10515}, // compacted, 10 per 1000 offsets: 10 + 9990*1.05 + 16
+		{0, 50, 50, 50, 50},           // complete after one answer
+		{0, 10, 20, 10, 20},           // never more than the offsets left
+		{5, 5, 9, 0, 0},               // no progress yet
+	} {
+		c := &cursor{partRange: partRange{start: tc.start, end: tc.end}, next: tc.next, recs: make([]Record, tc.got)}
+		if got := estimateRecords(c); got != tc.want {
+			t.Errorf("%+v: %d", tc, got)
+		}
 	}
 }

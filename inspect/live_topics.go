@@ -15,11 +15,25 @@ type topicLayout struct {
 	order   []string // config, offsets, status
 	details kadm.TopicDetails
 	brokers kadm.BrokerDetails
+	missing map[string]bool // topics that do not exist and whose records were not asked for
+}
+
+// present lists the topics of order that exist, without repeats.
+func (l *topicLayout) present() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range l.order {
+		if !l.missing[t] && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func (r *liveReader) topicLayout(ctx context.Context) (*topicLayout, error) {
 	t := r.opts.Topics
-	l := &topicLayout{order: []string{t.Config, t.Offset, t.Status}}
+	l := &topicLayout{order: []string{t.Config, t.Offset, t.Status}, missing: map[string]bool{}}
 	err := r.op(ctx, "reading cluster metadata", func(ctx context.Context) error {
 		md, err := r.adm.Metadata(ctx, l.order...)
 		if err != nil {
@@ -35,6 +49,8 @@ func (r *liveReader) topicLayout(ctx context.Context) (*topicLayout, error) {
 	for _, name := range l.order {
 		d, ok := l.details[name]
 		switch {
+		case (!ok || errors.Is(d.Err, kerr.UnknownTopicOrPartition)) && !r.opts.reads(name):
+			l.missing[name] = true // a view that does not show it can do without it
 		case !ok || errors.Is(d.Err, kerr.UnknownTopicOrPartition):
 			return nil, &LiveError{What: "reading topic " + name, Err: errors.New("the topic does not exist on this cluster"),
 				Hint: fmt.Sprintf("check %s (or the *.storage.topic settings in --worker-config) and -b points at the Connect cluster's Kafka", flags[name])}
@@ -51,6 +67,10 @@ func (r *liveReader) topicLayout(ctx context.Context) (*topicLayout, error) {
 func (l *topicLayout) descriptions() []TopicDescription {
 	out := make([]TopicDescription, 0, len(l.order))
 	for _, name := range l.order {
+		if l.missing[name] {
+			out = append(out, TopicDescription{Name: name, Exists: false})
+			continue
+		}
 		d := l.details[name]
 		rf := 0
 		for _, p := range d.Partitions {
@@ -76,9 +96,14 @@ func dedupeDescriptions(in []TopicDescription) []TopicDescription {
 }
 
 func (r *liveReader) describeTopicConfigs(ctx context.Context, descs []TopicDescription) ([]TopicDescription, error) {
-	names := make([]string, len(descs))
-	for i, d := range descs {
-		names[i] = d.Name
+	var names []string
+	for _, d := range descs {
+		if d.Exists {
+			names = append(names, d.Name)
+		}
+	}
+	if len(names) == 0 {
+		return descs, nil
 	}
 	var rcs kadm.ResourceConfigs
 	err := r.op(ctx, "describing the internal topics' configs", func(ctx context.Context) error {

@@ -3,7 +3,8 @@ package inspect
 import (
 	"bytes"
 	"encoding/json"
-	"sort"
+	"slices"
+	"strings"
 )
 
 // OffsetsResult is the `inspect offsets` model (json-output.md): the source
@@ -42,16 +43,43 @@ func DecodeOffsets(records []Record, opts DecodeOptions) *OffsetsResult {
 // OffsetsDecoder decodes an offsets topic one record at a time, for readers
 // that stream. It keeps references into the Key and Value of records still
 // held: callers must not reuse those byte slices.
+//
+// A topic holds many writes per key (a million records of 100,000 keys is
+// ordinary), so the work per record is kept to a map lookup without
+// allocating and a hand-written validity check of the value; each distinct
+// key is parsed once, and canonicalised once, for the survivors only.
 type OffsetsDecoder struct {
-	opts  DecodeOptions
-	held  map[string]*SourceOffset
-	res   OffsetsResult
-	topic string
+	opts    DecodeOptions
+	index   map[string]int  // exact key bytes -> entry number
+	entries [][]offsetEntry // entry n is entries[n/offsetChunk][n%offsetChunk]; numbered in order of first appearance
+	count   int             // entries
+	held    int             // entries holding an offset
+	res     OffsetsResult
+	topic   string
+}
+
+// offsetChunk entries are allocated at a time: growing one slice would copy
+// (and leave as garbage) several times the final table.
+const offsetChunk = 4096
+
+// offsetEntry is one distinct key seen and what is stored for it now.
+type offsetEntry struct {
+	key       string // the exact key bytes
+	connector string
+	partition json.RawMessage
+	reason    string // why the key is not ["connector", {partition}] ("" when it is)
+
+	canonical      string // partition's canonical JSON, once canonicalised
+	canonicalised  bool
+	held           bool // an offset is stored (not yet removed by a tombstone)
+	offset         json.RawMessage
+	kafkaPartition int32
+	kafkaOffset    int64
 }
 
 // NewOffsetsDecoder starts an empty offsets replay.
 func NewOffsetsDecoder(opts DecodeOptions) *OffsetsDecoder {
-	return &OffsetsDecoder{opts: opts, held: map[string]*SourceOffset{}, res: OffsetsResult{Problems: []Problem{}}}
+	return &OffsetsDecoder{opts: opts, index: map[string]int{}, res: OffsetsResult{Problems: []Problem{}}}
 }
 
 // Add applies the next record in log order.
@@ -60,17 +88,93 @@ func (d *OffsetsDecoder) Add(r Record) {
 		d.topic = r.Topic
 	}
 	d.res.Records.Read++
-	reason := applyOffsetRecord(d.held, r)
-	switch {
-	case r.Value == nil: // a tombstone whatever its key
+	if r.Value == nil { // a tombstone whatever its key
 		d.res.Records.Tombstones++
-	case reason != "":
-		d.res.Records.Problems++
-		d.res.Problems = append(d.res.Problems, recRecordProblem(r, reason))
-	default:
-		d.res.Records.Decoded++
+		if i, ok := d.index[string(r.Key)]; ok && r.Key != nil {
+			if e := d.entry(i); e.held {
+				e.held, e.offset = false, nil
+				d.held--
+			}
+		}
+		return
 	}
+	if r.Key == nil {
+		d.problem(r, "record has no key")
+		return
+	}
+	i, ok := d.index[string(r.Key)]
+	if !ok {
+		i = d.newEntry(r.Key)
+	}
+	e := d.entry(i)
+	if e.reason != "" {
+		d.problem(r, e.reason)
+		return
+	}
+	offset, reason := offsetValue(r.Value)
+	if reason != "" {
+		d.problem(r, reason)
+		return
+	}
+	if !e.held {
+		d.held++
+	}
+	e.held, e.offset, e.kafkaPartition, e.kafkaOffset = true, offset, r.Partition, r.Offset
+	d.res.Records.Decoded++
 }
+
+func (d *OffsetsDecoder) problem(r Record, reason string) {
+	d.res.Records.Problems++
+	d.res.Problems = append(d.res.Problems, recRecordProblem(r, reason))
+}
+
+// newEntry parses a key seen for the first time; a bad key keeps its reason
+// so its later records are reported without parsing it again.
+func (d *OffsetsDecoder) newEntry(key []byte) int {
+	n := d.count
+	if n%offsetChunk == 0 {
+		d.entries = append(d.entries, make([]offsetEntry, offsetChunk))
+	}
+	d.count++
+	e := d.entry(n)
+	e.key = string(key)
+	if k, ok := scanOffsetKey(key); ok {
+		// The name's bytes are the name: share the key's string.
+		e.connector = e.key[k.nameStart:k.nameEnd]
+		e.partition = append(json.RawMessage(nil), key[k.partitionStart:k.partitionEnd]...)
+	} else {
+		e.connector, e.partition, e.reason = parseOffsetKey(key)
+	}
+	d.index[e.key] = n
+	return n
+}
+
+func (d *OffsetsDecoder) entry(n int) *offsetEntry {
+	return &d.entries[n/offsetChunk][n%offsetChunk]
+}
+
+// offsetValue checks an offset value is a JSON object and returns it without
+// the white space around it.
+func offsetValue(value []byte) (json.RawMessage, string) {
+	if !jsonValid(value) {
+		return nil, "offset value is not JSON"
+	}
+	if recFirstJSONByte(value) != '{' {
+		return nil, "offset value is not a JSON object"
+	}
+	// Valid JSON has only JSON white space around its value, so this trims
+	// exactly what bytes.TrimSpace would.
+	start, end := 0, len(value)
+	for isJSONSpace(value[start]) {
+		start++
+	}
+	for isJSONSpace(value[end-1]) {
+		end--
+	}
+	return json.RawMessage(value[start:end]), ""
+}
+
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // Result renders the offsets held so far, sorted by connector, then the
 // partition's canonical JSON, then the exact key bytes.
@@ -84,53 +188,55 @@ func (d *OffsetsDecoder) Result() *OffsetsResult {
 	if res.Topic == "" {
 		res.Topic = DefaultTopicNames().Offset
 	}
-	res.Offsets = make([]SourceOffset, 0, len(d.held))
-	for _, o := range d.held {
-		if d.opts.Connector == "" || d.opts.Connector == o.Connector {
-			o.canonical = canonicalJSON(o.Partition)
-			res.Offsets = append(res.Offsets, *o)
+	// Sort indexes rather than the wide SourceOffset values.
+	order := make([]int, 0, d.held)
+	for i := range d.count {
+		e := d.entry(i)
+		if !e.held || (d.opts.Connector != "" && d.opts.Connector != e.connector) {
+			continue
 		}
+		if !e.canonicalised {
+			e.canonical, e.canonicalised = canonicalPartition(e), true
+		}
+		order = append(order, i)
 	}
-	sort.Slice(res.Offsets, func(i, j int) bool {
-		a, b := &res.Offsets[i], &res.Offsets[j]
-		if a.Connector != b.Connector {
-			return a.Connector < b.Connector
+	slices.SortFunc(order, func(i, j int) int {
+		a, b := d.entry(i), d.entry(j)
+		if c := strings.Compare(a.connector, b.connector); c != 0 {
+			return c
 		}
-		if a.canonical != b.canonical {
-			return a.canonical < b.canonical
+		if c := strings.Compare(a.canonical, b.canonical); c != 0 {
+			return c
 		}
-		return a.key < b.key
+		return strings.Compare(a.key, b.key)
 	})
+	res.Offsets = make([]SourceOffset, 0, len(order))
+	for _, i := range order {
+		e := d.entry(i)
+		res.Offsets = append(res.Offsets, SourceOffset{
+			Connector:      e.connector,
+			Partition:      e.partition,
+			Offset:         e.offset,
+			KafkaPartition: e.kafkaPartition,
+			KafkaOffset:    e.kafkaOffset,
+			canonical:      e.canonical,
+			key:            e.key,
+		})
+	}
 	return &res
 }
 
-func applyOffsetRecord(held map[string]*SourceOffset, r Record) string {
-	if r.Key == nil {
-		return "record has no key"
+// canonicalPartition is canonicalJSON(e.partition), without re-encoding a
+// partition that is already canonical (the usual case): its text is then a
+// piece of the key string, so nothing is allocated.
+func canonicalPartition(e *offsetEntry) string {
+	if isCanonicalJSON(e.partition) {
+		if at := strings.Index(e.key, string(e.partition)); at >= 0 {
+			return e.key[at : at+len(e.partition)]
+		}
+		return string(e.partition)
 	}
-	if r.Value == nil {
-		delete(held, string(r.Key))
-		return ""
-	}
-	connector, partition, reason := parseOffsetKey(r.Key)
-	if reason != "" {
-		return reason
-	}
-	if !json.Valid(r.Value) {
-		return "offset value is not JSON"
-	}
-	if recFirstJSONByte(r.Value) != '{' {
-		return "offset value is not a JSON object"
-	}
-	held[string(r.Key)] = &SourceOffset{
-		Connector:      connector,
-		Partition:      partition,
-		Offset:         json.RawMessage(bytes.TrimSpace(r.Value)),
-		KafkaPartition: r.Partition,
-		KafkaOffset:    r.Offset,
-		key:            string(r.Key),
-	}
-	return ""
+	return canonicalJSON(e.partition)
 }
 
 // parseOffsetKey checks the key is ["connector", {partition}].

@@ -119,7 +119,7 @@ func (r *liveReader) tailOnce(ctx context.Context, l *topicLayout, cs []*cursor)
 	var firstErr error
 	refresh := false
 	for leader, group := range byLeader {
-		res := r.fetchOnce(ctx, leader, group, readUncommittedLevel(), defaultDecompressor(), 0) // don't wait: the group is due
+		res := r.fetchOnce(ctx, leader, group, readUncommittedLevel(), defaultDecompressor(), 0, fetchMaxPartitionBytes) // don't wait: the group is due
 		if res.err != nil {
 			firstErr, refresh = res.err, true
 			continue

@@ -22,6 +22,7 @@ var ForbiddenKeys = []kmsg.Key{
 	kmsg.EndTxn, kmsg.DeleteRecords, kmsg.DeleteGroups, kmsg.OffsetDelete,
 	kmsg.ConsumerGroupHeartbeat, kmsg.AlterPartitionAssignments, kmsg.ElectLeaders,
 	kmsg.CreateACLs, kmsg.DeleteACLs, kmsg.AlterUserSCRAMCredentials, kmsg.AlterClientQuotas,
+	kmsg.PushTelemetry, // client metrics: a read-only tool pushes nothing at all
 }
 
 // RequestLog records every request the brokers receive, with the client id
@@ -29,9 +30,27 @@ var ForbiddenKeys = []kmsg.Key{
 // function sees the request but not who sent it, and a test's own workers and
 // consumers heartbeat and commit while the code under test runs).
 type RequestLog struct {
-	mu        sync.Mutex
-	recording bool
-	keys      map[string]map[int16]int // client id -> key -> count
+	mu         sync.Mutex
+	recording  bool
+	keys       map[string]map[int16]int // client id -> key -> count
+	autoCreate int                      // metadata requests asking to create missing topics
+}
+
+// WatchAutoCreate also counts metadata requests that ask the broker to
+// create missing topics (a kfake control function sees request bodies;
+// no test client asks that, so any such request is a violation).
+func (l *RequestLog) WatchAutoCreate(c *Cluster) {
+	c.ControlKey(int16(kmsg.Metadata), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		if m, ok := req.(*kmsg.MetadataRequest); ok && m.AllowAutoTopicCreation {
+			l.mu.Lock()
+			if l.recording {
+				l.autoCreate++
+			}
+			l.mu.Unlock()
+		}
+		return nil, nil, false
+	})
 }
 
 // WithRequestLog returns a kfake option that makes the brokers' listeners
@@ -53,7 +72,7 @@ func NewRequestLog() *RequestLog { return &RequestLog{keys: map[string]map[int16
 func (l *RequestLog) Start() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.recording, l.keys = true, map[string]map[int16]int{}
+	l.recording, l.keys, l.autoCreate = true, map[string]map[int16]int{}, 0
 }
 
 // Stop ends recording.
@@ -106,7 +125,8 @@ func (l *RequestLog) Clients() []string {
 	return out
 }
 
-// Violations lists the forbidden request kinds clientID sent.
+// Violations lists the forbidden request kinds clientID sent, and any
+// auto-creating metadata request seen (see WatchAutoCreate).
 func (l *RequestLog) Violations(clientID string) []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -115,6 +135,9 @@ func (l *RequestLog) Violations(clientID string) []string {
 		if l.keys[clientID][int16(k)] > 0 {
 			out = append(out, keyName(int16(k)))
 		}
+	}
+	if l.autoCreate > 0 {
+		out = append(out, "Metadata with AllowAutoTopicCreation")
 	}
 	return out
 }

@@ -42,7 +42,9 @@ func run(listen string, status, offsets int) error {
 		return err
 	}
 	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.Ports(port),
-		kfake.ListenFn(func(network, _ string) (net.Listener, error) { return net.Listen(network, net.JoinHostPort(host, portText)) }),
+		kfake.ListenFn(func(network, _ string) (net.Listener, error) {
+			return net.Listen(network, net.JoinHostPort(host, portText))
+		}),
 		kfake.SeedTopics(1, kafkatest.ConfigTopic), kfake.SeedTopics(25, kafkatest.OffsetTopic), kfake.SeedTopics(5, kafkatest.StatusTopic))
 	if err != nil {
 		return err
