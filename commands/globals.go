@@ -252,6 +252,12 @@ func (g Globals) ConnOptions() (inspect.ConnOptions, error) {
 		if o.CertFile == "" && len(m.CertPEM) > 0 {
 			o.CertPEM, o.KeyPEM = m.CertPEM, m.KeyPEM
 		}
+		// ssl.endpoint.identification.algorithm= (empty): the chain is
+		// checked, the host name is not, as the workers themselves connect;
+		// --tls-server-name asks for a name check again.
+		if !m.VerifyHostname && o.ServerName == "" {
+			o.NoHostnameCheck = true
+		}
 	}
 	if w.UsesSASL() && (o.SASLMechanism == "" || o.SASLUser == "" || o.SASLPassword == "") {
 		// The file fills in what the flags leave out; its problems only

@@ -199,3 +199,31 @@ func TestSplitList(t *testing.T) {
 		t.Errorf("splitList = %q", got)
 	}
 }
+
+// A worker file that turns host name checks off (an empty
+// ssl.endpoint.identification.algorithm) makes connectscope connect the same
+// way; --tls-server-name asks for the check again.
+func TestConnOptionsHostnameCheckFromWorkerConfig(t *testing.T) {
+	dir := t.TempDir()
+	base := workerProps + "security.protocol=SSL\nssl.truststore.type=PEM\n"
+	off := writeWorker(t, dir, "off.properties", base+"ssl.endpoint.identification.algorithm=\n")
+	on := writeWorker(t, dir, "on.properties", base+"ssl.endpoint.identification.algorithm=https\n")
+	for _, c := range []struct {
+		file string
+		args []string
+		want bool
+	}{
+		{off, nil, true},
+		{on, nil, false},
+		{off, []string{"--tls-server-name", "kafka.example.com"}, false},
+	} {
+		g := probe(t, append([]string{"probe", "leaf", "--worker-config", c.file}, c.args...)...)
+		o, err := g.ConnOptions()
+		if err != nil {
+			t.Fatalf("%s %v: %v", filepath.Base(c.file), c.args, err)
+		}
+		if !o.TLS || o.NoHostnameCheck != c.want {
+			t.Errorf("%s %v: TLS %v, NoHostnameCheck %v, want %v", filepath.Base(c.file), c.args, o.TLS, o.NoHostnameCheck, c.want)
+		}
+	}
+}

@@ -14,7 +14,7 @@ func connectorFlag() cli.Flag {
 func init() {
 	register(&cli.Command{
 		Name:  "inspect",
-		Usage: "show what Connect stores: configs, status, offsets, connectors, members",
+		Usage: "show what Connect stores: configs, status, offsets, connectors, members, sinks",
 		Description: "Examples:\n" +
 			"  connectscope inspect connectors --from examples/cluster.snapshot.json\n" +
 			"  connectscope inspect configs --from dump.jsonl -o json --jq '.connectors[] | select(.consistent|not) | .name'\n" +
@@ -51,6 +51,7 @@ func init() {
 				Usage:  "the Connect group: protocol, leader, and what each worker owns and was assigned",
 				Action: action(runInspectMembers),
 			},
+			inspectSinksCommand(),
 		},
 	})
 }
@@ -97,57 +98,56 @@ func decodeOptions(c *cli.Context, g Globals, topic string) inspect.DecodeOption
 	return inspect.DecodeOptions{ShowSecrets: g.ShowSecrets, Topic: topic, Connector: c.String(flagConnector)}
 }
 
-func runInspectConfigs(c *cli.Context, g Globals) error {
+// loadTopics reads the input of a topic view and sorts its records by topic.
+func loadTopics(c *cli.Context, g Globals) (topicsOf, *inspect.Dataset, error) {
 	if err := noArgs(c); err != nil {
-		return err
+		return topicsOf{}, nil, err
 	}
 	ds, err := loadDataset(c, g)
 	if err != nil {
+		return topicsOf{}, nil, err
+	}
+	return splitDataset(ds), ds, nil
+}
+
+func runInspectConfigs(c *cli.Context, g Globals) error {
+	t, ds, err := loadTopics(c, g)
+	if err != nil {
 		return err
 	}
-	t := splitDataset(ds)
 	res := inspect.DecodeConfigs(t.config, decodeOptions(c, g, ds.Topics.Config))
 	addProblems(&res.Records, &res.Problems, t.extraProblems(ds.Topics.Config))
 	return emit(c, g, res)
 }
 
 func runInspectStatus(c *cli.Context, g Globals) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	ds, err := loadDataset(c, g)
+	t, ds, err := loadTopics(c, g)
 	if err != nil {
 		return err
 	}
-	t := splitDataset(ds)
 	res := inspect.DecodeStatus(t.status, decodeOptions(c, g, ds.Topics.Status))
 	addProblems(&res.Records, &res.Problems, t.extraProblems(ds.Topics.Status))
 	return emit(c, g, res)
 }
 
+// runInspectOffsets goes through loadOffsets, which streams a live offsets
+// topic into the decoder instead of holding every record first.
 func runInspectOffsets(c *cli.Context, g Globals) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
-	ds, err := loadDataset(c, g)
+	res, err := loadOffsets(c, g, decodeOptions(c, g, g.Topics.Offset))
 	if err != nil {
 		return err
 	}
-	t := splitDataset(ds)
-	res := inspect.DecodeOffsets(t.offsets, decodeOptions(c, g, ds.Topics.Offset))
-	addProblems(&res.Records, &res.Problems, t.extraProblems(ds.Topics.Offset))
 	return emit(c, g, res)
 }
 
 func runInspectConnectors(c *cli.Context, g Globals) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	ds, err := loadDataset(c, g)
+	t, ds, err := loadTopics(c, g)
 	if err != nil {
 		return err
 	}
-	t := splitDataset(ds)
 	cfg := inspect.DecodeConfigs(t.config, decodeOptions(c, g, ds.Topics.Config))
 	st := inspect.DecodeStatus(t.status, decodeOptions(c, g, ds.Topics.Status))
 	res := inspect.Connectors(cfg, st)
@@ -175,5 +175,9 @@ func runInspectMembers(c *cli.Context, g Globals) error {
 	if ds.Group == nil && g.From != "" {
 		return UsageErrorf("%s holds no Connect group description (a kcat dump holds topic records only); inspect members needs a snapshot file or a live cluster", g.From)
 	}
-	return emit(c, g, inspect.Members(ds.Group))
+	res := inspect.Members(ds.Group)
+	if end, ok := ds.EndOffsets[ds.Topics.Config][0]; ok {
+		res.ConfigEnd(end, ds.Isolation == inspect.ReadCommitted)
+	}
+	return emit(c, g, res)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
+	"github.com/urfave/cli/v2"
 )
 
 // liveCluster starts kfake with a small Connect cluster: the records of
@@ -391,5 +392,46 @@ func TestLiveWorkerConfigSecurity(t *testing.T) {
 	_, stderr, code = run(t, "--worker-config", props, "--timeout", "3s", "inspect", "status")
 	if code != ExitInput || !strings.Contains(stderr, `authentication failed for user "connect"`) {
 		t.Errorf("wrong password: exit %d, %q", code, stderr)
+	}
+}
+
+// offsetsProbe is what the hidden probe-offsets command (test binaries
+// only) runs.
+var offsetsProbe func(c *cli.Context, g Globals) error
+
+func init() {
+	register(&cli.Command{Name: "probe-offsets", Hidden: true,
+		Action: action(func(c *cli.Context, g Globals) error { return offsetsProbe(c, g) })})
+}
+
+// TestLoadOffsetsStreams checks the streamed live path of `inspect offsets`
+// gives what decoding the whole dataset gives.
+func TestLoadOffsetsStreams(t *testing.T) {
+	c := liveCluster(t)
+	var recs []*kgo.Record
+	for i := range 2000 {
+		recs = append(recs, kafkatest.OffsetRecord(i))
+	}
+	c.ProduceKeyed(t, recs...)
+	var streamed, whole []byte
+	offsetsProbe = func(cc *cli.Context, g Globals) error {
+		res, err := loadOffsets(cc, g, inspect.DecodeOptions{})
+		if err != nil {
+			return err
+		}
+		streamed, _ = json.Marshal(res)
+		ds, err := loadDataset(cc, g)
+		if err != nil {
+			return err
+		}
+		_, _, offsets, _ := inspect.SplitTopics(ds.Records, ds.Topics)
+		whole, _ = json.Marshal(inspect.DecodeOffsets(offsets, inspect.DecodeOptions{}))
+		return nil
+	}
+	if _, stderr, code := run(t, "-b", c.Bootstrap(), "probe-offsets"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if len(streamed) < 1000 || string(streamed) != string(whole) {
+		t.Errorf("streamed and whole decodes differ:\n%.300s\n%.300s", streamed, whole)
 	}
 }

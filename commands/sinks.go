@@ -7,15 +7,6 @@ import (
 
 // `inspect sinks` joins the inspect command registered in inspect.go (whose
 // init runs first: files initialise in name order).
-func init() {
-	for _, c := range registered {
-		if c.Name == "inspect" {
-			c.Subcommands = append(c.Subcommands, inspectSinksCommand())
-			c.Usage += ", sinks"
-		}
-	}
-}
-
 func inspectSinksCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "sinks",

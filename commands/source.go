@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -31,8 +32,16 @@ func liveOptions(g Globals) (inspect.LiveOptions, error) {
 	if err != nil {
 		return inspect.LiveOptions{}, err
 	}
+	// A live read holds the topics' bytes and decodes them in one go; a
+	// collector that lets the heap grow by half, not double, keeps peak
+	// memory near what is really held (BENCHMARKS.md: under 3x the topic).
+	debug.SetGCPercent(liveGCPercent)
 	return inspect.LiveOptions{Conn: conn, Group: g.Group, Topics: g.Topics, Isolation: g.Isolation}, nil
 }
+
+// liveGCPercent is the collector's target for the rest of a command that
+// reads a live cluster.
+const liveGCPercent = 50
 
 // loadLive reads the cluster. Commands that show or plan from ownership wait
 // a little for a rebalancing group to settle; `inspect members` refuses to
@@ -88,4 +97,33 @@ func commandPath(c *cli.Context) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// loadOffsets gives `inspect offsets` its decoded result. From a file the
+// dataset's offsets records are decoded as usual; live, the offsets topic is
+// streamed into the decoder as it is read, so its records are never all
+// held at once (a million small records cost more as Record structs than
+// as bytes).
+func loadOffsets(c *cli.Context, g Globals, opts inspect.DecodeOptions) (*inspect.OffsetsResult, error) {
+	if !g.Live() || g.From != "" {
+		ds, err := loadDataset(c, g)
+		if err != nil {
+			return nil, err
+		}
+		t := splitDataset(ds)
+		res := inspect.DecodeOffsets(t.offsets, opts)
+		addProblems(&res.Records, &res.Problems, t.extraProblems(ds.Topics.Offset))
+		return res, nil
+	}
+	live, err := liveOptions(g)
+	if err != nil {
+		return nil, err
+	}
+	dec := inspect.NewOffsetsDecoder(opts)
+	live.Read, live.SkipSinkGroups = []string{g.Topics.Offset}, true
+	live.Stream, live.StreamTopic = dec.Add, g.Topics.Offset
+	if _, err := inspect.ReadLive(c.Context, live); err != nil {
+		return nil, InputError(err)
+	}
+	return dec.Result(), nil
 }

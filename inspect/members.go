@@ -10,23 +10,31 @@ import (
 // MembersResult is the `inspect members` view of the Connect group
 // (json-output.md "inspect members").
 type MembersResult struct {
-	Group        string       `json:"group"`
-	State        string       `json:"state"`
-	ProtocolType string       `json:"protocol_type"`
-	Protocol     string       `json:"protocol"`
-	Leader       *string      `json:"leader"` // from the members' assignments; null when none says
-	Note         *string      `json:"note"`   // why the view is partial or not a Connect group; null when all is normal
-	Members      []MemberView `json:"members"`
+	Group        string  `json:"group"`
+	State        string  `json:"state"`
+	ProtocolType string  `json:"protocol_type"`
+	Protocol     string  `json:"protocol"`
+	Leader       *string `json:"leader"` // from the members' assignments; null when none says
+	Note         *string `json:"note"`   // why the view is partial or not a Connect group; null when all is normal
+	// ConfigEndOffset is the config topic's end offset when it was read
+	// (live or from a snapshot); null when unknown.
+	ConfigEndOffset *int64       `json:"config_end_offset"`
+	Members         []MemberView `json:"members"`
 }
 
 // MemberView is one Connect worker in the group.
 type MemberView struct {
-	MemberID     string          `json:"member_id"`
-	ClientID     string          `json:"client_id"`
-	ClientHost   string          `json:"client_host"`
-	URL          *string         `json:"url"`
-	Version      *int16          `json:"version"` // member metadata version
-	ConfigOffset *int64          `json:"config_offset"`
+	MemberID     string  `json:"member_id"`
+	ClientID     string  `json:"client_id"`
+	ClientHost   string  `json:"client_host"`
+	URL          *string `json:"url"`
+	Version      *int16  `json:"version"` // member metadata version
+	ConfigOffset *int64  `json:"config_offset"`
+	// ConfigLag is config_end_offset − config_offset (at least 0), and
+	// ConfigBehind says whether the worker has not read the whole config
+	// topic; both null when the end offset or the worker's offset is unknown.
+	ConfigLag    *int64          `json:"config_lag"`
+	ConfigBehind *bool           `json:"config_behind"`
 	Owned        *OwnedPieces    `json:"owned"` // null when it cannot be derived
 	Assignment   *AssignmentView `json:"assignment"`
 	// The raw bytes, only when they do not decode (or the group is not a

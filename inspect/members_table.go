@@ -37,6 +37,10 @@ func (r MembersResult) Tables() []format.Table {
 		}
 		if m.ConfigOffset != nil {
 			row[3] = strconv.FormatInt(*m.ConfigOffset, 10)
+			if m.ConfigBehind != nil && *m.ConfigBehind {
+				row[3] += fmt.Sprintf(" (behind %d)", *m.ConfigLag)
+				footer = append(footer, fmt.Sprintf("behind: %s has read the config topic to %d of %d: it is still catching up, or cannot read it (worker.sync.timeout.ms)", m.MemberID, *m.ConfigOffset, *r.ConfigEndOffset))
+			}
 		}
 		if m.Owned != nil {
 			row[4] = memberJoin(m.Owned.Connectors)
