@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -30,6 +31,14 @@ type LiveOptions struct {
 	GroupSettle time.Duration
 	// SkipSinkGroups leaves Dataset.SinkGroups empty (no group reads).
 	SkipSinkGroups bool
+	// Stream, when set, receives the records of StreamTopic as they are
+	// read, instead of Dataset.Records holding them: one call at a time,
+	// each partition's records in log order, partitions interleaved — so
+	// only for readers that do not depend on order across partitions, like
+	// the offsets topic's (each key lives in one partition). Records alias
+	// the fetch buffers. If ReadLive then fails, discard what Stream built.
+	Stream      func(Record)
+	StreamTopic string
 	// Read names the internal topics whose records to read (nil = all
 	// three); a view that shows one topic reads only that one. Offsets and
 	// descriptions are listed for all three either way. Sink groups are
@@ -112,10 +121,11 @@ func (o LiveOptions) withDefaults() LiveOptions {
 
 // liveReader carries one live read's client and settings.
 type liveReader struct {
-	cl    *kgo.Client
-	adm   *kadm.Client
-	watch *connWatch
-	opts  LiveOptions
+	cl       *kgo.Client
+	adm      *kadm.Client
+	watch    *connWatch
+	opts     LiveOptions
+	streamMu sync.Mutex // Stream is called one record at a time
 }
 
 // op runs fn, retrying retriable failures with backoff, all within the

@@ -89,6 +89,10 @@ func decodeBatches(c *cursor, rp *kmsg.FetchResponseTopicPartition, committed bo
 			if err := decodeRecords(c, batch, attrs, dec, next); err != nil {
 				return next, fmt.Errorf("batch at offset %d: %w", base, err)
 			}
+			if c.sink != nil { // streamed: hand the batch over, reuse the buffer
+				c.sink(c.recs)
+				c.recs = c.recs[:0]
+			}
 		}
 		next = last + 1
 	}

@@ -80,7 +80,10 @@ type cursor struct {
 	next    int64
 	leader  int32
 	recs    []Record
-	reserve int // records reserved for this partition in the shared array
+	reserve int  // records reserved for this partition in the shared array
+	stream  bool // records go to LiveOptions.Stream, not into recs for good
+	// sink, for a streamed partition, takes each decoded batch's records.
+	sink func([]Record)
 }
 
 // Fetch sizes: big enough that a million-record topic takes few round trips.
@@ -103,7 +106,11 @@ const (
 func (r *liveReader) fetchAll(ctx context.Context, l *topicLayout, ranges []partRange) (*fetched, error) {
 	cursors := make([]*cursor, len(ranges))
 	for i, pr := range ranges {
-		cursors[i] = &cursor{partRange: pr, next: pr.start, leader: l.details[pr.topic].Partitions[pr.partition].Leader}
+		cursors[i] = &cursor{partRange: pr, next: pr.start, leader: l.details[pr.topic].Partitions[pr.partition].Leader,
+			stream: r.opts.Stream != nil && pr.topic == r.opts.StreamTopic}
+		if cursors[i].stream {
+			cursors[i].sink = r.toStream
+		}
 	}
 	role := map[string]int{}
 	for i, t := range l.order {
@@ -131,7 +138,9 @@ func (r *liveReader) fetchAll(ctx context.Context, l *topicLayout, ranges []part
 	}
 	total := 0
 	for _, c := range cursors {
-		c.reserve = estimateRecords(c)
+		if !c.stream {
+			c.reserve = estimateRecords(c)
+		}
 		total += c.reserve
 	}
 	backing := make([]Record, total)
@@ -241,6 +250,7 @@ func (r *liveReader) readPartition(ctx context.Context, l *topicLayout, c *curso
 			return explain(what, perr, r.opts.Conn, r.watch)
 		}
 		if res.progress {
+			r.flushStream(c)
 			if firstOnly {
 				return nil
 			}
@@ -261,6 +271,25 @@ func (r *liveReader) readPartition(ctx context.Context, l *topicLayout, c *curso
 		}
 	}
 	return nil
+}
+
+// toStream hands records to LiveOptions.Stream, one caller at a time.
+func (r *liveReader) toStream(recs []Record) {
+	r.streamMu.Lock()
+	defer r.streamMu.Unlock()
+	for _, rec := range recs {
+		r.opts.Stream(rec)
+	}
+}
+
+// flushStream hands over what a streamed partition holds (records an
+// old-format answer decoded; v2 batches are handed over as decoded).
+func (r *liveReader) flushStream(c *cursor) {
+	if !c.stream || len(c.recs) == 0 {
+		return
+	}
+	r.toStream(c.recs)
+	c.recs = c.recs[:0]
 }
 
 // isCanceledLiveError tells the echo of our own cancellation from a cause.

@@ -308,3 +308,42 @@ func TestReadLiveSinkGroups(t *testing.T) {
 		t.Errorf("SkipSinkGroups read %d groups", len(ds.SinkGroups))
 	}
 }
+
+func TestReadLiveStream(t *testing.T) {
+	c := kafkatest.New(t)
+	c.SeedConnect(t)
+	recs := make([]*kgo.Record, 0, 3000)
+	for i := range 3000 {
+		r := kafkatest.OffsetRecord(i)
+		if i%500 == 7 {
+			r.Value = nil // some offsets reset
+		}
+		recs = append(recs, r)
+	}
+	c.ProduceKeyed(t, recs...)
+
+	whole := readLive(t, liveOpts(c))
+	_, _, offsets, _ := inspect.SplitTopics(whole.Records, whole.Topics)
+	want := inspect.DecodeOffsets(offsets, inspect.DecodeOptions{})
+
+	dec := inspect.NewOffsetsDecoder(inspect.DecodeOptions{})
+	opts := liveOpts(c)
+	opts.Stream, opts.StreamTopic = dec.Add, kafkatest.OffsetTopic
+	ds := readLive(t, opts)
+	got := dec.Result()
+	if n := countByTopic(ds.Records)[kafkatest.OffsetTopic]; n != 0 {
+		t.Errorf("streamed records were also kept: %d", n)
+	}
+	if countByTopic(ds.Records)[kafkatest.ConfigTopic] == 0 {
+		t.Errorf("other topics were not read")
+	}
+	if got.Records != want.Records || got.Records.Read != 3000+2 || len(got.Offsets) != len(want.Offsets) {
+		t.Fatalf("streamed %+v (%d offsets), whole %+v (%d offsets)", got.Records, len(got.Offsets), want.Records, len(want.Offsets))
+	}
+	for i := range got.Offsets {
+		g, w := got.Offsets[i], want.Offsets[i]
+		if g.Connector != w.Connector || string(g.Partition) != string(w.Partition) || string(g.Offset) != string(w.Offset) || g.KafkaOffset != w.KafkaOffset {
+			t.Fatalf("offset %d: %+v vs %+v", i, g, w)
+		}
+	}
+}

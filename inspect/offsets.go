@@ -24,9 +24,6 @@ type SourceOffset struct {
 	Offset         json.RawMessage `json:"offset"`
 	KafkaPartition int32           `json:"kafka_partition"`
 	KafkaOffset    int64           `json:"kafka_offset"`
-
-	canonical string // partition as canonical JSON: sorted keys, compact
-	key       string // exact key bytes: two spellings of one map are two entries
 }
 
 // DecodeOffsets replays offsets-topic records in the order given: the last
@@ -51,25 +48,25 @@ func DecodeOffsets(records []Record, opts DecodeOptions) *OffsetsResult {
 type OffsetsDecoder struct {
 	opts    DecodeOptions
 	index   map[string]int  // exact key bytes -> entry number
-	entries [][]offsetEntry // entry n is entries[n/offsetChunk][n%offsetChunk]; numbered in order of first appearance
+	entries [][]offsetEntry // entry n is entries[n/offsetChunk][n%offsetChunk], numbered in order of first appearance
 	count   int             // entries
 	held    int             // entries holding an offset
 	res     OffsetsResult
 	topic   string
 }
 
-// offsetChunk entries are allocated at a time: growing one slice would copy
-// (and leave as garbage) several times the final table.
+// offsetChunk entries make a chunk, allocated at once: growing one slice
+// would copy (and leave as garbage) several times the final table.
 const offsetChunk = 4096
 
 // offsetEntry is one distinct key seen and what is stored for it now.
 type offsetEntry struct {
-	key       string // the exact key bytes
+	key       string // the exact key bytes: two spellings of one map are two entries
 	connector string
 	partition json.RawMessage
 	reason    string // why the key is not ["connector", {partition}] ("" when it is)
 
-	canonical      string // partition's canonical JSON, once canonicalised
+	canonical      string // partition as canonical JSON (sorted keys, compact), once canonicalised
 	canonicalised  bool
 	held           bool // an offset is stored (not yet removed by a tombstone)
 	offset         json.RawMessage
@@ -131,13 +128,19 @@ func (d *OffsetsDecoder) problem(r Record, reason string) {
 // newEntry parses a key seen for the first time; a bad key keeps its reason
 // so its later records are reported without parsing it again.
 func (d *OffsetsDecoder) newEntry(key []byte) int {
-	n := d.count
-	if n%offsetChunk == 0 {
-		d.entries = append(d.entries, make([]offsetEntry, offsetChunk))
+	last := len(d.entries) - 1
+	if last < 0 || len(d.entries[last]) == offsetChunk {
+		size := offsetChunk
+		if last < 0 {
+			size = 16 // most topics are small: let the first chunk grow
+		}
+		d.entries = append(d.entries, make([]offsetEntry, 0, size))
+		last++
 	}
+	d.entries[last] = append(d.entries[last], offsetEntry{key: string(key)})
+	n := d.count
 	d.count++
 	e := d.entry(n)
-	e.key = string(key)
 	if k, ok := scanOffsetKey(key); ok {
 		// The name's bytes are the name: share the key's string.
 		e.connector = e.key[k.nameStart:k.nameEnd]
@@ -219,8 +222,6 @@ func (d *OffsetsDecoder) Result() *OffsetsResult {
 			Offset:         e.offset,
 			KafkaPartition: e.kafkaPartition,
 			KafkaOffset:    e.kafkaOffset,
-			canonical:      e.canonical,
-			key:            e.key,
 		})
 	}
 	return &res

@@ -33,7 +33,7 @@ type jsonScanner struct {
 }
 
 func (s *jsonScanner) space(i int) int {
-	for i < len(s.b) {
+	for i >= 0 && i < len(s.b) {
 		switch s.b[i] {
 		case ' ', '\t', '\n', '\r':
 			i++

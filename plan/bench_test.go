@@ -110,8 +110,9 @@ func revokedTasks(out roundOut) int {
 // BenchmarkSimRebalance times a whole simulated round (the "leader" path and
 // more): decoding every member's held order, the assignor, applying the
 // assignments on the workers and building the sorted per-worker results.
-// Each iteration first restores the base state (untimed, allocation-free) so
-// that only the round and the GC of its own garbage are measured.
+// Each iteration first restores the base state outside the timed region,
+// allocating (almost) nothing there, so that the timed part is the round and
+// the GC of its own garbage, not of a per-iteration copy of the simulator.
 func BenchmarkSimRebalance(b *testing.B) {
 	for _, sz := range benchSizes {
 		b.Run("fresh/"+sz.name, func(b *testing.B) {
@@ -149,15 +150,16 @@ func benchRounds(b *testing.B, base *Sim) {
 }
 
 // restoreFrom resets s (a Clone of base, or s itself after rounds) to base's
-// state without allocating: the workers' held lists are shared with base
-// (rounds replace them, never write into them) and the leader memory is
-// copied into s's own buffers. Scratch buffers and the interner stay warm, as
-// in any round after a simulator's first.
+// state as a fresh Clone of base would have it, without the copying: the
+// workers' held lists are shared with base (rounds replace them, never write
+// into them), the leader memory is copied into s's own buffers, and the
+// round's scratch buffers and sorted name orders start empty again, so a
+// timed round does all the work and allocation of a first round on a clone.
 func (s *Sim) restoreFrom(base *Sim) {
 	s.now, s.gen = base.now, base.gen
 	s.eng = &coopEngine{feat: base.eng.feat, maxDelay: base.eng.maxDelay, st: s.eng.st}
 	s.rg = regrouper{ix: s.ix, jdk: s.jdk}
-	s.keyBuf = nil
+	s.keyBuf, s.decC, s.decT = nil, nil, nil
 	s.ix.sortedN = -1
 	for i, w := range base.workers {
 		sw := s.workers[i]

@@ -136,12 +136,19 @@ func (e *coopEngine) round(ix *interner, in *roundIn) roundOut {
 	for _, t := range in.cfgTasks {
 		e.tflag[t] |= fCfg
 	}
+	activeC, activeT := 0, 0 // distinct pieces some member reports
 	for i := range in.members {
 		m := &in.members[i]
 		for _, c := range m.conns {
+			if e.ccount[c] == 0 {
+				activeC++
+			}
 			e.ccount[c]++
 		}
 		for _, t := range m.tasks {
+			if e.tcount[t] == 0 {
+				activeT++
+			}
 			e.tcount[t]++
 		}
 	}
@@ -168,6 +175,14 @@ func (e *coopEngine) round(ix *interner, in *roundIn) roundOut {
 	}
 	// Step 4: deleted, duplicated, lost, created (sorted).
 	e.lostC, e.lostT, e.newC, e.newT = e.lostC[:0], e.lostT[:0], e.newC[:0], e.newT[:0]
+	// Room for the created pieces at once (at most the configured ones no
+	// member reports) rather than by repeated doubling.
+	if n := len(in.cfgConns) - activeC; n > cap(e.newC) {
+		e.newC = make([]int32, 0, n)
+	}
+	if n := len(in.cfgTasks) - activeT; n > cap(e.newT) {
+		e.newT = make([]int32, 0, n)
+	}
 	for _, c := range ix.javaConns {
 		prev, cfg, active := st.prevConn[c], e.cflag[c]&fCfg != 0, e.ccount[c] > 0
 		switch {
@@ -269,6 +284,18 @@ func (e *coopEngine) round(ix *interner, in *roundIn) roundOut {
 			st.prevTask[t] = true
 		}
 	}
+	total := 0
+	for k := range loads {
+		l := &loads[k]
+		total += len(l.conns) - l.baseC + len(l.tasks) - l.baseT + len(l.revC) + len(l.revT)
+	}
+	// One allocation for every member's lists; each list's capacity is cut to its length.
+	buf := make([]int32, 0, total)
+	carve := func(ids []int32) []int32 {
+		start := len(buf)
+		buf = append(buf, ids...)
+		return buf[start:len(buf):len(buf)]
+	}
 	for k := range loads {
 		l := &loads[k]
 		for _, c := range l.revC {
@@ -280,10 +307,10 @@ func (e *coopEngine) round(ix *interner, in *roundIn) roundOut {
 		st.revConns = append(st.revConns, l.revC...)
 		st.revTasks = append(st.revTasks, l.revT...)
 		out.members[l.mi] = memberOut{
-			assignedConns: slices.Clone(l.conns[l.baseC:]),
-			assignedTasks: slices.Clone(l.tasks[l.baseT:]),
-			revokedConns:  slices.Clone(l.revC),
-			revokedTasks:  slices.Clone(l.revT),
+			assignedConns: carve(l.conns[l.baseC:]),
+			assignedTasks: carve(l.tasks[l.baseT:]),
+			revokedConns:  carve(l.revC),
+			revokedTasks:  carve(l.revT),
 		}
 	}
 	// The lost pieces of this round (dealt, reassigned or still held back).

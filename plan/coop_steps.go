@@ -271,6 +271,21 @@ func (e *coopEngine) waterFill(loads []load, pieces []int32, conns bool) {
 		return javaCompare(loads[a].id, loads[b].id)
 	})
 	e.sortIdx = idx
+	// Grow every list once to the level all would reach if filled evenly
+	// (the usual outcome) instead of doubling piece by piece.
+	total := len(pieces)
+	for k := range loads {
+		total += size(&loads[k])
+	}
+	level := (total + len(loads) - 1) / len(loads)
+	for k := range loads {
+		l := &loads[k]
+		if conns && level > len(l.conns) {
+			l.conns = slices.Grow(l.conns, level-len(l.conns))
+		} else if !conns && level > len(l.tasks) {
+			l.tasks = slices.Grow(l.tasks, level-len(l.tasks))
+		}
+	}
 	first := &loads[idx[0]]
 	p := 0
 	for p < len(pieces) {

@@ -143,27 +143,44 @@ func (ix *interner) goTaskKey(t int32) uint64 {
 
 // sortedPieces converts id lists to Pieces in output (Go string) order.
 func (ix *interner) sortedPieces(conns, tasks []int32, scratch *[]uint64) Pieces {
+	a := pieceArena{names: make([]string, 0, len(conns)), tasks: make([]TaskID, 0, len(tasks))}
+	return ix.sortedPiecesIn(conns, tasks, scratch, &a)
+}
+
+// pieceArena hands out result lists from a few large allocations instead of
+// two per Pieces. Each list's capacity is cut to its length, so appending to
+// one never writes into another.
+type pieceArena struct {
+	names []string
+	tasks []TaskID
+}
+
+// sortedPiecesIn is sortedPieces taking the lists from a.
+func (ix *interner) sortedPiecesIn(conns, tasks []int32, scratch *[]uint64, a *pieceArena) Pieces {
 	ix.ensureSorted()
-	p := Pieces{Connectors: make([]string, 0, len(conns)), Tasks: make([]TaskID, 0, len(tasks))}
 	keys := (*scratch)[:0]
 	for _, c := range conns {
 		keys = append(keys, uint64(ix.goRank[c]))
 	}
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
+	start := len(a.names)
 	for _, k := range keys {
-		p.Connectors = append(p.Connectors, ix.connNames[ix.goConns[k]])
+		a.names = append(a.names, ix.connNames[ix.goConns[k]])
 	}
+	p := Pieces{Connectors: a.names[start:len(a.names):len(a.names)]}
 	keys = keys[:0]
 	for _, t := range tasks {
 		keys = append(keys, ix.goTaskKey(t))
 	}
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
+	start = len(a.tasks)
 	for _, k := range keys {
 		c := ix.goConns[k>>32]
-		p.Tasks = append(p.Tasks, TaskID{Connector: ix.connNames[c], Task: int(int32(uint32(k) ^ 0x80000000))})
+		a.tasks = append(a.tasks, TaskID{Connector: ix.connNames[c], Task: int(int32(uint32(k) ^ 0x80000000))})
 	}
+	p.Tasks = a.tasks[start:len(a.tasks):len(a.tasks)]
 	*scratch = keys
 	return p
 }

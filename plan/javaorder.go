@@ -160,3 +160,28 @@ func hashOrder(hashes []int32, cap uint32, out []int32) []int32 {
 	}
 	return out
 }
+
+// WireConnectorOrder is the order in which Connect writes a list of
+// connectors (an assignment's assigned connectors, a worker's metadata
+// allocation): the iteration order of a Java HashSet copied from the list
+// (assignor.md §6.2, copy sizing from the list's length on the given JDK,
+// 0 = 17; §6.3 rule 3). Within a bucket the list's order is kept; repeats
+// are dropped. The leader decodes a member's connectors in this order.
+func WireConnectorOrder(connectors []string, jdk int) []string {
+	if jdk == 0 {
+		jdk = 17
+	}
+	hashes := make([]int32, len(connectors))
+	for i, c := range connectors {
+		hashes[i] = javaStringHash(c)
+	}
+	out := make([]string, 0, len(connectors))
+	seen := make(map[string]bool, len(connectors))
+	for _, i := range hashOrder(hashes, copyCap(len(connectors), jdk), nil) {
+		if c := connectors[i]; !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -1,7 +1,10 @@
 package plan
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -145,6 +148,95 @@ func TestRevokingBackoff(t *testing.T) {
 			if got := revokingBackoff(k, max); got != w {
 				t.Errorf("backoff(k=%d, max=%d) = %d, want %d", k, max, got, w)
 			}
+		}
+	}
+}
+
+// wireOrderRef is assignor.md §6.2/§6.3 written out directly: buckets of
+// (h ^ h>>>16) & (cap-1), cap = smallest power of two >= max(16, floor(4n/3)+1)
+// on JDK <= 18, the insertion-built size (16, doubled while n > 0.75 cap) on
+// JDK >= 19; buckets ascending, list order within a bucket, first copy kept.
+func wireOrderRef(names []string, jdk int) []string {
+	n := len(names)
+	capacity := 16
+	if jdk >= 19 {
+		for 4*n > 3*capacity {
+			capacity *= 2
+		}
+	} else {
+		for capacity < 4*n/3+1 {
+			capacity *= 2
+		}
+	}
+	bucket := func(s string) int {
+		h := uint32(javaHashRef(s))
+		return int((h ^ h>>16) & uint32(capacity-1))
+	}
+	var out []string
+	for b := 0; b < capacity; b++ {
+		for _, s := range names {
+			if bucket(s) == b && !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+func TestWireConnectorOrderMatchesSpec(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for n := 0; n <= 110; n++ {
+		names := make([]string, n)
+		for i := range names {
+			names[i] = fmt.Sprintf("conn-%d", rng.IntN(3*n+1)) // some repeats
+		}
+		for _, jdk := range []int{8, 17, 21} {
+			got := WireConnectorOrder(names, jdk)
+			if want := wireOrderRef(names, jdk); !slices.Equal(got, want) {
+				t.Fatalf("n=%d jdk %d:\n got %v\nwant %v", n, jdk, got, want)
+			}
+			// The same order as the leader's view of the decoded allocation.
+			if dec := DecodedOrder(Pieces{Connectors: names}, jdk).Connectors; !slices.Equal(got, dec) {
+				t.Fatalf("n=%d jdk %d: DecodedOrder gives %v, WireConnectorOrder %v", n, jdk, dec, got)
+			}
+		}
+	}
+	if got := WireConnectorOrder(nil, 0); got == nil || len(got) != 0 {
+		t.Errorf("no connectors: %#v, want an empty list", got)
+	}
+}
+
+// Copy sizing (§6.2): 12 names use 32 buckets on JDK 17 but 16 on JDK 21,
+// 11 names 16 on both; jdk 0 means 17.
+func TestWireConnectorOrderCopySizing(t *testing.T) {
+	var names []string
+	for i := 0; i < 12; i++ {
+		names = append(names, "c"+strings.Repeat("x", i))
+	}
+	inBucketOrder := func(got []string, capacity uint32) bool {
+		for i := 1; i < len(got); i++ {
+			if spreadHash(javaHashRef(got[i-1]))&(capacity-1) > spreadHash(javaHashRef(got[i]))&(capacity-1) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, c := range []struct {
+		n, jdk   int
+		capacity uint32
+	}{{11, 17, 16}, {11, 21, 16}, {12, 0, 32}, {12, 17, 32}, {12, 21, 16}} {
+		got := WireConnectorOrder(names[:c.n], c.jdk)
+		if len(got) != c.n || !inBucketOrder(got, c.capacity) {
+			t.Errorf("%d names, jdk %d: %v is not in %d-bucket order", c.n, c.jdk, got, c.capacity)
+		}
+	}
+	if slices.Equal(WireConnectorOrder(names, 17), WireConnectorOrder(names, 21)) {
+		t.Errorf("12 names: same order with 32 and 16 buckets; pick names that tell the sizes apart")
+	}
+	// Same bucket (equal hashes): list order is kept.
+	for _, l := range [][]string{{"Aa", "BB"}, {"BB", "Aa"}} {
+		if got := WireConnectorOrder(l, 17); !slices.Equal(got, l) {
+			t.Errorf("WireConnectorOrder(%v) = %v, want list order", l, got)
 		}
 	}
 }

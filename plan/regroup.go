@@ -22,6 +22,7 @@ func (g *regrouper) nextEpoch() uint32 {
 	g.group = growTo(g.group, g.ix.nConns())
 	g.epoch++
 	if g.epoch == 0 {
+		// Wrapped: old marks could match again.
 		clear(g.cstamp)
 		clear(g.tstamp)
 		g.epoch = 1
@@ -31,6 +32,12 @@ func (g *regrouper) nextEpoch() uint32 {
 
 // regroup returns new slices.
 func (g *regrouper) regroup(conns, tasks []int32) ([]int32, []int32) {
+	outC, outT := g.regroupTo(conns, tasks, make([]int32, 0, len(conns)), make([]int32, 0, len(tasks)))
+	return outC, outT
+}
+
+// regroupTo is regroup writing into outC and outT (reused from length 0).
+func (g *regrouper) regroupTo(conns, tasks, outC, outT []int32) ([]int32, []int32) {
 	ep := g.nextEpoch()
 	// Connectors: HashSet copy order (sized from the list length), repeats dropped.
 	g.hashes = g.hashes[:0]
@@ -38,7 +45,7 @@ func (g *regrouper) regroup(conns, tasks []int32) ([]int32, []int32) {
 		g.hashes = append(g.hashes, g.ix.connHash[c])
 	}
 	g.order = hashOrder(g.hashes, copyCap(len(conns), g.jdk), g.order)
-	outC := make([]int32, 0, len(conns))
+	outC = outC[:0]
 	ngroups := int32(0)
 	for _, i := range g.order {
 		c := conns[i]
@@ -50,8 +57,9 @@ func (g *regrouper) regroup(conns, tasks []int32) ([]int32, []int32) {
 		ngroups++
 		outC = append(outC, c)
 	}
+	outT = outT[:0]
 	if len(tasks) == 0 {
-		return outC, []int32{}
+		return outC, outT
 	}
 	// Tasks: stable counting sort by group.
 	tc := g.ix.taskConn
@@ -71,13 +79,13 @@ func (g *regrouper) regroup(conns, tasks []int32) ([]int32, []int32) {
 	for i := int32(1); i <= ngroups; i++ {
 		g.counts[i] += g.counts[i-1]
 	}
-	sorted := make([]int32, len(tasks))
+	sorted := growTo(outT, len(tasks))
 	for _, t := range tasks {
 		gi := g.group[tc[t]]
 		sorted[g.counts[gi]] = t
 		g.counts[gi]++
 	}
-	outT := sorted[:0]
+	outT = sorted[:0]
 	for _, t := range sorted {
 		if g.tstamp[t] == ep {
 			continue
@@ -88,34 +96,32 @@ func (g *regrouper) regroup(conns, tasks []int32) ([]int32, []int32) {
 	return outC, outT
 }
 
-// prependMinus returns front ++ (held − removed), without repeats.
+// prependMinus returns front ++ (held − removed), without repeats, in one
+// new slice.
 func (g *regrouper) prependMinus(front, held, removed []int32, conns bool) []int32 {
-	ep := g.nextEpoch()
+	removedMark := g.nextEpoch() // removed pieces carry this mark,
+	added := g.nextEpoch()       // pieces already in the result this one.
+	if added < removedMark {
+		removedMark = g.nextEpoch() // wrapped: marks were cleared, take another fresh one
+	}
 	stamp := g.tstamp
 	if conns {
 		stamp = g.cstamp
 	}
 	for _, x := range removed {
-		stamp[x] = ep
+		stamp[x] = removedMark
 	}
-	out := make([]int32, 0, len(front)+len(held))
-	for _, x := range held {
-		if stamp[x] != ep {
-			out = append(out, x)
-		}
-	}
+	res := make([]int32, 0, len(front)+len(held))
 	// Assigned pieces go first; a piece both assigned and still held keeps its front position.
-	res := make([]int32, 0, len(front)+len(out))
-	ep = g.nextEpoch()
 	for _, x := range front {
-		if stamp[x] != ep {
-			stamp[x] = ep
+		if stamp[x] != added {
+			stamp[x] = added
 			res = append(res, x)
 		}
 	}
-	for _, x := range out {
-		if stamp[x] != ep {
-			stamp[x] = ep
+	for _, x := range held {
+		if m := stamp[x]; m != added && m != removedMark {
+			stamp[x] = added
 			res = append(res, x)
 		}
 	}

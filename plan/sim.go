@@ -34,8 +34,9 @@ type Sim struct {
 	now     int64
 	gen     int
 
-	rg     regrouper
-	keyBuf []uint64
+	rg         regrouper
+	keyBuf     []uint64
+	decC, decT []int32 // scratch: decoded assigned lists in apply
 }
 
 // ErrInvalidConfig marks a SimConfig that NewSim rejects (a usage error).
@@ -186,8 +187,14 @@ func (s *Sim) Rebalance(generationMismatch bool) Round {
 		return r
 	}
 	members := make([]roundMember, len(s.workers))
+	held := 0
+	for _, w := range s.workers {
+		held += len(w.conns) + len(w.tasks)
+	}
+	ids := make([]int32, held) // every member's decoded lists, carved below
 	for i, w := range s.workers {
-		c, t := s.rg.regroup(w.conns, w.tasks)
+		c, t := s.rg.regroupTo(w.conns, w.tasks, ids[:0:len(w.conns)], ids[len(w.conns):len(w.conns):len(w.conns)+len(w.tasks)])
+		ids = ids[len(w.conns)+len(w.tasks):]
 		members[i] = roundMember{id: w.id, hash: w.hash, conns: c, tasks: t}
 	}
 	if s.eager {
@@ -216,13 +223,22 @@ func (s *Sim) Rebalance(generationMismatch bool) Round {
 		gen:           s.gen,
 		lastCompleted: last,
 	})
+	nNames, nTasks := 0, 0
 	for i, w := range s.workers {
 		o := &out.members[i]
 		s.apply(w, o)
+		nNames += len(o.assignedConns) + len(o.revokedConns) + len(w.conns)
+		nTasks += len(o.assignedTasks) + len(o.revokedTasks) + len(w.tasks)
+	}
+	// The results of all workers share a few allocations (a third of the
+	// round's time went into allocating and collecting them one by one).
+	a := pieceArena{names: make([]string, 0, nNames), tasks: make([]TaskID, 0, nTasks)}
+	for i, w := range s.workers {
+		o := &out.members[i]
 		r.Workers[w.id] = WorkerRound{
-			Assigned: s.ix.sortedPieces(o.assignedConns, o.assignedTasks, &s.keyBuf),
-			Revoked:  s.ix.sortedPieces(o.revokedConns, o.revokedTasks, &s.keyBuf),
-			Owned:    s.ix.sortedPieces(w.conns, w.tasks, &s.keyBuf),
+			Assigned: s.ix.sortedPiecesIn(o.assignedConns, o.assignedTasks, &s.keyBuf, &a),
+			Revoked:  s.ix.sortedPiecesIn(o.revokedConns, o.revokedTasks, &s.keyBuf, &a),
+			Owned:    s.ix.sortedPiecesIn(w.conns, w.tasks, &s.keyBuf, &a),
 			DelayMs:  out.delay,
 		}
 	}
@@ -232,9 +248,9 @@ func (s *Sim) Rebalance(generationMismatch bool) Round {
 // apply is the worker side of a cooperative round: held = decoded assigned
 // lists followed by the previous held lists minus the revoked pieces.
 func (s *Sim) apply(w *simWorker, o *memberOut) {
-	ac, at := s.rg.regroup(o.assignedConns, o.assignedTasks)
-	w.conns = s.rg.prependMinus(ac, w.conns, o.revokedConns, true)
-	w.tasks = s.rg.prependMinus(at, w.tasks, o.revokedTasks, false)
+	s.decC, s.decT = s.rg.regroupTo(o.assignedConns, o.assignedTasks, s.decC, s.decT)
+	w.conns = s.rg.prependMinus(s.decC, w.conns, o.revokedConns, true)
+	w.tasks = s.rg.prependMinus(s.decT, w.tasks, o.revokedTasks, false)
 }
 
 // Settle runs rounds until the cluster is stable (scenario-format.md
@@ -298,6 +314,6 @@ func (s *Sim) Clone() *Sim {
 		c.workers[i] = &cw
 	}
 	c.rg = regrouper{ix: c.ix, jdk: s.jdk}
-	c.keyBuf = nil
+	c.keyBuf, c.decC, c.decT = nil, nil, nil
 	return &c
 }

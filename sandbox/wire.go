@@ -2,13 +2,15 @@ package sandbox
 
 import (
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/plan"
 )
 
 // heldEntries serializes a worker's lists as Kafka does for an assigned
 // list or a metadata allocation: connectors in Java HashSet order, then the
-// tasks appended to their connector's entry (assignor.md §6.3 rule 3).
+// tasks appended to their connector's entry (assignor.md §6.3 rule 3). The
+// sandbox's workers behave as on JDK 17 (jdk 0), like the simulator.
 func heldEntries(h holding) []inspect.ConnectorEntry {
-	return inspect.EntriesFor(wireConnectorOrder(h.Connectors), taskRefs(h.Tasks))
+	return inspect.EntriesFor(plan.WireConnectorOrder(h.Connectors, 0), taskRefs(h.Tasks))
 }
 
 // revokedEntries serializes a revoked list: connectors in list order, no

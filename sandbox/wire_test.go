@@ -62,36 +62,6 @@ func TestAssignedEntriesMatchKafkaBytes(t *testing.T) {
 func sortedStrings(s []string) []string { out := slices.Clone(s); slices.Sort(out); return out }
 func reversed(s []string) []string      { out := slices.Clone(s); slices.Reverse(out); return out }
 
-// Copy sizing (assignor.md §6.2): 12 connectors use 32 buckets on JDK 17,
-// 11 use 16, so the order of the same names differs between the two sizes.
-func TestWireConnectorOrderCopySizing(t *testing.T) {
-	var names []string
-	for i := 0; i < 12; i++ {
-		names = append(names, "c"+strings.Repeat("x", i))
-	}
-	for _, n := range []int{11, 12} {
-		got := wireConnectorOrder(names[:n])
-		if len(got) != n {
-			t.Fatalf("%d names: order has %d", n, len(got))
-		}
-		capacity := uint32(16)
-		if n == 12 {
-			capacity = 32
-		}
-		for i := 1; i < n; i++ {
-			a, b := javaBucket(got[i-1], capacity), javaBucket(got[i], capacity)
-			if a > b {
-				t.Errorf("%d names: %s (bucket %d) before %s (bucket %d)", n, got[i-1], a, got[i], b)
-			}
-		}
-	}
-}
-
-func javaBucket(s string, capacity uint32) uint32 {
-	h := uint32(javaHash(s))
-	return (h ^ (h >> 16)) & (capacity - 1)
-}
-
 // A round summary names what moved, and says so for eager rounds.
 func TestRoundLine(t *testing.T) {
 	pieces := func(conns []string, tasks ...plan.TaskID) plan.Pieces {
