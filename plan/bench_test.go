@@ -160,7 +160,8 @@ func (s *Sim) restoreFrom(base *Sim) {
 	s.eng = &coopEngine{feat: base.eng.feat, maxDelay: base.eng.maxDelay, st: s.eng.st}
 	s.rg = regrouper{ix: s.ix, jdk: s.jdk}
 	s.keyBuf, s.decC, s.decT = nil, nil, nil
-	s.ix.sortedN = -1
+	ix := s.ix // sorted name orders: recomputed and reallocated, as in a clone
+	ix.sortedN, ix.javaConns, ix.javaTasks, ix.javaRank, ix.goRank, ix.goConns, ix.taskOrdered = -1, nil, nil, nil, nil, nil, nil
 	for i, w := range base.workers {
 		sw := s.workers[i]
 		sw.id, sw.hash, sw.conns, sw.tasks = w.id, w.hash, w.conns, w.tasks

@@ -92,8 +92,8 @@ func (ix *interner) ensureSorted() {
 	}
 	n := len(ix.connNames)
 	if ix.sortedN != n {
-		ix.javaConns = ix.javaConns[:0]
-		ix.goConns = ix.goConns[:0]
+		ix.javaConns = slices.Grow(ix.javaConns[:0], n)
+		ix.goConns = slices.Grow(ix.goConns[:0], n)
 		for i := 0; i < n; i++ {
 			ix.javaConns = append(ix.javaConns, int32(i))
 			ix.goConns = append(ix.goConns, int32(i))
@@ -110,7 +110,7 @@ func (ix *interner) ensureSorted() {
 			ix.goRank[c] = int32(r)
 		}
 	}
-	ix.javaTasks = ix.javaTasks[:0]
+	ix.javaTasks = slices.Grow(ix.javaTasks[:0], len(ix.taskConn))
 	for _, c := range ix.javaConns {
 		other := ix.connOther[c]
 		if len(other) > 1 {
