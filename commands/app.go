@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -99,6 +100,7 @@ func withGlobalFlags(cmd *cli.Command, ours map[cli.Flag]bool) *cli.Command {
 	for _, sub := range cmd.Subcommands {
 		cp.Subcommands = append(cp.Subcommands, withGlobalFlags(sub, ours))
 	}
+	checkRequiredInBefore(&cp)
 	if cp.OnUsageError == nil {
 		cp.OnUsageError = flagUsageError
 	}
@@ -113,12 +115,42 @@ func withGlobalFlags(cmd *cli.Command, ours map[cli.Flag]bool) *cli.Command {
 func flagUsageError(c *cli.Context, err error, _ bool) error {
 	const undefined = "flag provided but not defined: -"
 	msg := err.Error()
+	if m := badFlagValue.FindStringSubmatch(msg); m != nil {
+		return UsageErrorf("--%s: %q is not %s", m[2], m[1], valueKind(c, m[2]))
+	}
 	if name, ok := strings.CutPrefix(msg, undefined); ok && c != nil && c.Command != nil && cli.SuggestFlag != nil {
 		if s := cli.SuggestFlag(c.Command.Flags, name, false); s != "" && closeEnough(strings.TrimLeft(s, "-"), name) {
 			return UsageErrorf("%s; did you mean %s?", msg, s)
 		}
 	}
 	return Exit(ExitUsage, err)
+}
+
+// badFlagValue is Go's flag package rejecting a value: `invalid value "soon"
+// for flag -timeout: parse error`.
+var badFlagValue = regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): `)
+
+// valueKind says what a flag's value should look like, for the error.
+func valueKind(c *cli.Context, name string) string {
+	var flags []cli.Flag
+	if c != nil && c.Command != nil {
+		flags = c.Command.Flags
+	}
+	if c != nil && c.App != nil {
+		flags = append(flags, c.App.Flags...)
+	}
+	for _, f := range flags {
+		if !slices.Contains(f.Names(), name) {
+			continue
+		}
+		switch f.(type) {
+		case *cli.DurationFlag:
+			return "a duration: give one like 30s, 2m or 1m30s"
+		case *cli.IntFlag, *cli.Int64Flag:
+			return "a whole number"
+		}
+	}
+	return "a valid value"
 }
 
 // closeEnough accepts a suggestion within a few edits of what was typed.

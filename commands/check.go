@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -320,7 +319,8 @@ func runCheckBalance(c *cli.Context, g Globals) error {
 		return err
 	}
 	if !d.HasGroup() {
-		return InputError(errors.New("check balance needs the Connect group's members: the input has none (read live, or a snapshot with the group)"))
+		// As plan and inspect members: input of the wrong kind is a usage error.
+		return UsageErrorf("check balance needs the Connect group's members: the input has none (read live with the workers' --group, or a snapshot with the group)")
 	}
 	in := d.BalanceInput()
 	in.Capacity, in.Zones = o.Capacity, o.Zones

@@ -228,7 +228,7 @@ func (g Globals) ConnOptions() (inspect.ConnOptions, error) {
 		Timeout:            g.Timeout,
 	}
 	if len(g.WorkerConfigs) == 0 {
-		return o, nil
+		return o, saslComplete(o)
 	}
 	w := g.WorkerConfigs[0]
 	if !g.explicit[flagBootstrap] {
@@ -276,7 +276,16 @@ func (g Globals) ConnOptions() (inspect.ConnOptions, error) {
 			return o, Exit(ExitUsage, err)
 		}
 	}
-	return o, nil
+	return o, saslComplete(o)
+}
+
+// saslComplete refuses a SASL mechanism without both credentials before
+// anything is dialled: it is a usage error, not a failed login.
+func saslComplete(o inspect.ConnOptions) error {
+	if o.SASLMechanism != "" && (o.SASLUser == "" || o.SASLPassword == "") {
+		return UsageErrorf("--sasl-mechanism %s needs a user and a password: give --sasl-user and --sasl-password (better: the CONNECTSCOPE_SASL_PASSWORD variable), or a --worker-config whose sasl.jaas.config holds them", o.SASLMechanism)
+	}
+	return nil
 }
 
 // splitList accepts both repeated and comma-separated values.

@@ -170,7 +170,7 @@ func TestGlobalUsageErrors(t *testing.T) {
 		{[]string{"probe", "leaf", "--sasl-mechanism", "GSSAPI"}, 2, `--sasl-mechanism "GSSAPI" is not supported`},
 		{[]string{"probe", "leaf", "--sasl-user", "u"}, 2, `--sasl-user and --sasl-password need --sasl-mechanism`},
 		{[]string{"probe", "leaf", "--isolation", "dirty"}, 2, `--isolation "dirty"`},
-		{[]string{"probe", "leaf", "--timeout", "soon"}, 2, `invalid value "soon" for flag -timeout`},
+		{[]string{"probe", "leaf", "--timeout", "soon"}, 2, `--timeout: "soon" is not a duration: give one like 30s`},
 		{[]string{"probe", "leaf", "--worker-config", filepath.Join(dir, "missing.properties")}, 3, `no such file or directory`},
 		{[]string{"probe", "leaf", "--worker-config", filepath.Join(dir, "*.conf")}, 3, `matches no file`},
 	}

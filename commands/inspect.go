@@ -178,6 +178,26 @@ func runInspectMembers(c *cli.Context, g Globals) error {
 	res := inspect.Members(ds.Group)
 	if end, ok := ds.EndOffsets[ds.Topics.Config][0]; ok {
 		res.ConfigEnd(end, ds.Isolation == inspect.ReadCommitted)
+		if configRead(ds) {
+			res.ConfigRejoin(inspect.ConfigRejoinFrom(ds.Records, ds.Topics.Config))
+		}
 	}
 	return emit(c, g, res)
+}
+
+// configRead says whether the dataset holds the config topic's records, all
+// of them up to its end offset (a snapshot or a live read does; a dump may
+// not, and then nothing is assumed).
+func configRead(ds *inspect.Dataset) bool {
+	end, ok := ds.EndOffsets[ds.Topics.Config][0]
+	if !ok {
+		return false
+	}
+	last := int64(-1)
+	for _, r := range ds.Records {
+		if r.Topic == ds.Topics.Config {
+			last = max(last, r.Offset)
+		}
+	}
+	return end == 0 || last >= 0
 }

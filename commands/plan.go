@@ -237,13 +237,43 @@ func planRollingRestartCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := plan.RollingRestartPlan(state, opts, restart, c.String(flagStop), splitList([]string{c.String("order")}))
+			order := splitList([]string{c.String("order")})
+			if err := orderNamesEveryWorker(state, order); err != nil {
+				return err
+			}
+			res, err := plan.RollingRestartPlan(state, opts, restart, c.String(flagStop), order)
 			if err != nil {
 				return Exit(ExitUsage, err)
 			}
 			return emit(c, g, res)
 		}),
 	}
+}
+
+// orderNamesEveryWorker refuses an --order that leaves workers out: the
+// plan is a roll of the whole group, and a forgotten worker would make its
+// cost look smaller than the real roll's. Names the plan cannot resolve are
+// left for it to report.
+func orderNamesEveryWorker(state plan.ClusterState, order []string) error {
+	if len(order) == 0 {
+		return nil
+	}
+	listed := map[string]bool{}
+	for _, o := range order {
+		if id, err := state.ResolveWorker(o); err == nil {
+			listed[id] = true
+		}
+	}
+	var missing []string
+	for _, w := range state.Workers {
+		if !listed[w.ID] {
+			missing = append(missing, state.Label(w.ID))
+		}
+	}
+	if len(missing) > 0 && len(listed) == len(order) {
+		return UsageErrorf("--order leaves out %s: list every worker, the roll restarts them all", strings.Join(missing, ", "))
+	}
+	return nil
 }
 
 // planInputs resolves the starting state (--synthetic or the dataset) and
@@ -287,34 +317,50 @@ func planInputs(c *cli.Context, g Globals) (plan.ClusterState, plan.PlanOptions,
 		return state, opts, UsageErrorf("--protocol: want eager, compatible or sessioned, got %q", p)
 	}
 	var err error
-	if opts.MaxDelayMs, err = msSetting(c, flagMaxDelay, worker("scheduled.rebalance.max.delay.ms"), plan.DefaultMaxDelayMs); err != nil {
+	if opts.MaxDelayMs, err = msSetting(c, flagMaxDelay, g, "scheduled.rebalance.max.delay.ms", plan.DefaultMaxDelayMs); err != nil {
 		return state, opts, err
 	}
-	if opts.SessionTimeoutMs, err = msSetting(c, flagSessionTimeout, worker("session.timeout.ms"), plan.DefaultSessionTimeoutMs); err != nil {
+	if opts.SessionTimeoutMs, err = msSetting(c, flagSessionTimeout, g, "session.timeout.ms", plan.DefaultSessionTimeoutMs); err != nil {
 		return state, opts, err
 	}
 	if opts.RoundTimeMs, err = parseDurationMs("--"+flagRoundTime, c.String(flagRoundTime)); err != nil {
 		return state, opts, err
 	}
-	if _, err := plan.NewSim(plan.SimConfig{Protocol: "sessioned", MaxDelayMs: opts.MaxDelayMs, KafkaVersion: opts.KafkaVersion, JDK: opts.JDK}); err != nil {
-		return state, opts, UsageErrorf("--%s/--%s: %v", flagKafkaVersion, flagMaxDelay, err)
+	// Each setting alone, so the error names the flag that is wrong.
+	for _, s := range []struct {
+		flag string
+		cfg  plan.SimConfig
+	}{
+		{flagKafkaVersion, plan.SimConfig{KafkaVersion: opts.KafkaVersion}},
+		{flagJDK, plan.SimConfig{JDK: opts.JDK}},
+		{flagMaxDelay, plan.SimConfig{MaxDelayMs: opts.MaxDelayMs, KafkaVersion: opts.KafkaVersion}},
+	} {
+		if _, err := plan.NewSim(s.cfg); err != nil {
+			return state, opts, UsageErrorf("--%s: %v", s.flag, err)
+		}
 	}
 	return state, opts, nil
 }
 
-// msSetting is a duration flag, else the worker config's value in ms, else def.
-func msSetting(c *cli.Context, flag, fromWorker string, def int64) (int64, error) {
+// msSetting is a duration flag, else the first worker config's value of key
+// in ms, else def.
+func msSetting(c *cli.Context, flag string, g Globals, key string, def int64) (int64, error) {
 	if c.IsSet(flag) {
 		return parseDurationMs("--"+flag, c.String(flag))
 	}
-	if fromWorker != "" {
-		v, err := strconv.ParseInt(fromWorker, 10, 64)
-		if err != nil || v < 0 {
-			return 0, UsageErrorf("--%s: the worker config's value %q is not a number of ms; give the flag", flag, fromWorker)
-		}
-		return v, nil
+	if len(g.WorkerConfigs) == 0 {
+		return def, nil
 	}
-	return def, nil
+	w := g.WorkerConfigs[0]
+	fromWorker := strings.TrimSpace(w.Props[key])
+	if fromWorker == "" {
+		return def, nil
+	}
+	v, err := strconv.ParseInt(fromWorker, 10, 64)
+	if err != nil || v < 0 {
+		return 0, UsageErrorf("%s: %s = %q: Kafka takes a whole number of milliseconds here; fix the file or give --%s", w.Path, key, fromWorker, flag)
+	}
+	return v, nil
 }
 
 // parseDurationMs accepts a Go duration (90s, 5m, 1m30s) or a plain number

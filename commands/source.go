@@ -71,7 +71,9 @@ func loadLive(c *cli.Context, g Globals) (*inspect.Dataset, error) {
 	case "inspect connectors":
 		opts.Read, opts.SkipSinkGroups = []string{t.Config, t.Status}, true
 	case "inspect members":
-		opts.Read, opts.SkipSinkGroups = []string{}, true // the group, and end offsets for config offsets
+		// The group, and the config topic to tell which members missed a
+		// record that rebalances from those that only missed a session key.
+		opts.Read, opts.SkipSinkGroups = []string{t.Config}, true
 	case "inspect sinks":
 		opts.Read = []string{t.Config} // sink connectors are found in their configs
 	}

@@ -3,7 +3,9 @@ package inspect
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,9 +16,11 @@ import (
 // dataset. A kcat dump's records belong to the given topic names; a
 // snapshot carries its own (the given ones fill any it leaves empty).
 // Source is "file:PATH" either way; the path "-" reads standard input. A
-// file that cannot be opened or read gives an error wrapping the os error.
+// gzip-compressed file is read as what it holds; an empty file is
+// ErrEmptyInput. A file that cannot be opened or read gives an error
+// wrapping the os error.
 func LoadFile(path string, topics TopicNames) (*Dataset, error) {
-	f := os.Stdin
+	f, source := os.Stdin, path
 	if path != "-" {
 		var err error
 		if f, err = os.Open(path); err != nil {
@@ -25,15 +29,30 @@ func LoadFile(path string, topics TopicNames) (*Dataset, error) {
 		defer f.Close()
 	}
 	in := bufio.NewReaderSize(f, 1<<20)
+	// A gzip-compressed file (`snapshot -o - | gzip`) is read as what it holds.
+	if magic, _ := in.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(in)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: gzip: %w", path, err)
+		}
+		defer zr.Close()
+		in = bufio.NewReaderSize(zr, 1<<20)
+		path += " (gzip)"
+	}
 	kind, err := sniffInput(in)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if isBlank(in) {
+		return nil, fmt.Errorf("reading %s: %w", path, ErrEmptyInput)
 	}
 	var d *Dataset
 	if kind == inputSnapshot {
 		d, err = ReadSnapshot(in)
 		if err == nil {
 			fillTopicNames(&d.Topics, topics)
+		} else if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			err = fmt.Errorf("%w: the snapshot ends early (cut short while copying?): copy it again or take a new one", err)
 		}
 	} else {
 		d, err = readKcat(in, topics, estimateLines(f, in))
@@ -41,8 +60,20 @@ func LoadFile(path string, topics TopicNames) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	d.Source = "file:" + path
+	d.Source = "file:" + source
 	return d, nil
+}
+
+// ErrEmptyInput is a --from file with nothing in it. An empty file is
+// almost always a dump or snapshot whose writer failed, so it is an error,
+// not a cluster without connectors.
+var ErrEmptyInput = errors.New("the file is empty (or only blank lines): want a snapshot file or a kcat -J dump; check that the command that wrote it succeeded")
+
+// isBlank says whether what is left to read is only white space, without
+// consuming it (a dump of blank lines only is as empty as an empty file).
+func isBlank(in *bufio.Reader) bool {
+	head, err := in.Peek(in.Size()) // err: the input ends within the buffer
+	return err != nil && len(bytes.TrimLeft(head, " \t\r\n")) == 0
 }
 
 // fillTopicNames uses the given names where a snapshot leaves one empty.

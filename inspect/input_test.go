@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -188,8 +189,28 @@ func TestLoadFileDetection(t *testing.T) {
 	}
 	empty := filepath.Join(dir, "empty")
 	_ = os.WriteFile(empty, nil, 0o644)
-	if d, err := LoadFile(empty, names); err != nil || len(d.Records) != 0 || len(d.Problems) != 0 {
-		t.Errorf("empty: %+v %v", d, err)
+	// An empty (or blank) file is a writer that failed, not an empty cluster.
+	if d, err := LoadFile(empty, names); !errors.Is(err, ErrEmptyInput) {
+		t.Errorf("empty: %+v %v, want ErrEmptyInput", d, err)
+	}
+	blank := filepath.Join(dir, "blank")
+	_ = os.WriteFile(blank, []byte("\n \r\n\t\n"), 0o644)
+	if d, err := LoadFile(blank, names); !errors.Is(err, ErrEmptyInput) {
+		t.Errorf("blank: %+v %v, want ErrEmptyInput", d, err)
+	}
+	// A gzip-compressed dump (or snapshot) reads as what it holds.
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write([]byte(`{"topic":"my-configs","partition":0,"offset":0,"key":"k","payload":null}` + "\n"))
+	_ = zw.Close()
+	gzPath := filepath.Join(dir, "dump.jsonl.gz")
+	_ = os.WriteFile(gzPath, gz.Bytes(), 0o644)
+	if d, err := LoadFile(gzPath, names); err != nil || len(d.Records) != 1 || d.Source != "file:"+gzPath {
+		t.Errorf("gzip: %+v %v", d, err)
+	}
+	_ = os.WriteFile(gzPath, gz.Bytes()[:gz.Len()-6], 0o644)
+	if _, err := LoadFile(gzPath, names); err == nil || !strings.Contains(err.Error(), "(gzip)") {
+		t.Errorf("cut gzip: %v, want an error naming the gzip file", err)
 	}
 	garbage := filepath.Join(dir, "garbage")
 	_ = os.WriteFile(garbage, []byte("\x00\x01binary\n{\"a\":1}\n"), 0o644)

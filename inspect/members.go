@@ -96,7 +96,7 @@ func Members(desc *GroupDescription) MembersResult {
 	case "Empty":
 		notes = append(notes, "the group is empty: no worker is a member right now")
 	case "Dead":
-		notes = append(notes, "the group is dead or does not exist: no worker is a member")
+		notes = append(notes, fmt.Sprintf("the group is dead or does not exist: no worker is a member (is %q the workers' group.id? set it with --group or --worker-config)", desc.Group))
 	case "PreparingRebalance", "CompletingRebalance":
 		notes = append(notes, fmt.Sprintf("the group is rebalancing (%s): metadata and assignments are only reliable when the group is Stable, so what is shown may be empty or stale; look again in a few seconds", desc.State))
 	case "Stable":

@@ -45,3 +45,52 @@ func TestMembersConfigEnd(t *testing.T) {
 		t.Error("no footer line for a worker that is behind")
 	}
 }
+
+// A member whose join-time offset misses only records that do not make the
+// group rebalance (the session key the leader writes after a round, a pause,
+// a restart request) has missed nothing; one that misses a commit is behind.
+func TestMembersConfigRejoin(t *testing.T) {
+	off := func(v int64) *int64 { return &v }
+	rec := func(o int64, key, value string) Record {
+		r := Record{Topic: "connect-configs", Offset: o, Key: []byte(key)}
+		if value != "" {
+			r.Value = []byte(value)
+		}
+		return r
+	}
+	records := []Record{
+		rec(0, "connector-orders", `{"properties":{}}`),
+		rec(1, "task-orders-0", `{"properties":{}}`),
+		rec(2, "commit-orders", `{"tasks":1}`),
+		rec(3, "session-key", `{"key":"a2V5","algorithm":"HmacSHA256","creation-timestamp":1}`),
+		rec(4, "target-state-orders", `{"state":"PAUSED"}`),
+		rec(5, "restart-connector-orders", `{"include-tasks":true}`),
+		rec(6, "connector-orders", `not json`), // skipped by Connect, offset not advanced
+		{Topic: "connect-status", Offset: 9, Key: []byte("status-connector-orders"), Value: []byte(`{}`)},
+	}
+	if got := ConfigRejoinFrom(records, "connect-configs"); got != 3 {
+		t.Fatalf("ConfigRejoinFrom = %d, want 3 (after the commit)", got)
+	}
+	if got := ConfigRejoinFrom(nil, "connect-configs"); got != 0 {
+		t.Errorf("no records: %d, want 0", got)
+	}
+	r := MembersResult{Members: []MemberView{
+		{MemberID: "joined-after-commit", ConfigOffset: off(3)},
+		{MemberID: "missed-the-commit", ConfigOffset: off(2)},
+	}}
+	r.ConfigEnd(7, false)
+	r.ConfigRejoin(ConfigRejoinFrom(records, "connect-configs"))
+	if m := r.Members[0]; *m.ConfigBehind || *m.ConfigLag != 4 {
+		t.Errorf("%s: behind %v lag %d, want false 4", m.MemberID, *m.ConfigBehind, *m.ConfigLag)
+	}
+	if m := r.Members[1]; !*m.ConfigBehind || *m.ConfigLag != 5 {
+		t.Errorf("%s: behind %v lag %d, want true 5", m.MemberID, *m.ConfigBehind, *m.ConfigLag)
+	}
+	tables := r.Tables()
+	if got := tables[0].Rows[0][3]; got != "3" {
+		t.Errorf("member that missed nothing: cell %q, want 3", got)
+	}
+	if got := tables[0].Rows[1][3]; got != "2 (behind 5)" {
+		t.Errorf("member that missed the commit: cell %q", got)
+	}
+}

@@ -39,7 +39,7 @@ func (r MembersResult) Tables() []format.Table {
 			row[3] = strconv.FormatInt(*m.ConfigOffset, 10)
 			if m.ConfigBehind != nil && *m.ConfigBehind {
 				row[3] += fmt.Sprintf(" (behind %d)", *m.ConfigLag)
-				footer = append(footer, fmt.Sprintf("behind: %s has read the config topic to %d of %d: it is still catching up, or cannot read it (worker.sync.timeout.ms)", m.MemberID, *m.ConfigOffset, *r.ConfigEndOffset))
+				footer = append(footer, fmt.Sprintf("behind: %s joined at config offset %d of %d, before config changes that rebalance the group: a rebalance is pending, or it is still catching up or cannot read the topic (worker.sync.timeout.ms)", m.MemberID, *m.ConfigOffset, *r.ConfigEndOffset))
 			}
 		}
 		if m.Owned != nil {

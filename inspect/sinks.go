@@ -91,7 +91,10 @@ func sinkView(sg SinkGroup) SinkView {
 		part  int32
 	}
 	holder := map[tp]*SinkMemberView{}
-	tasks := map[string]*SinkTaskView{}
+	// One entry per member, not per task: two consumers of one task (a
+	// zombie on a worker that left the Connect group) are both shown.
+	tasks := map[string]*SinkTaskView{} // by member id
+	consumersOf := map[string]int{}     // by task id
 	for _, m := range sg.Members {
 		mv := SinkMemberView{MemberID: m.MemberID, ClientID: m.ClientID, ClientHost: m.ClientHost,
 			Task: sinkTaskID(sg.Connector, m.ClientID), Partitions: m.Partitions}
@@ -111,7 +114,8 @@ func sinkView(sg SinkGroup) SinkView {
 			}
 		}
 		if m.Task != nil {
-			tasks[*m.Task] = &SinkTaskView{ID: *m.Task, MemberID: m.MemberID, Partitions: n}
+			tasks[m.MemberID] = &SinkTaskView{ID: *m.Task, MemberID: m.MemberID, Partitions: n}
+			consumersOf[*m.Task]++
 		}
 	}
 	for _, o := range sg.Offsets {
@@ -130,7 +134,7 @@ func sinkView(sg SinkGroup) SinkView {
 			pv.MemberID = sinkPtr(m.MemberID)
 			pv.Task = m.Task
 			if m.Task != nil && pv.Lag != nil {
-				t := tasks[*m.Task]
+				t := tasks[m.MemberID]
 				t.Lag = addLag(t.Lag, *pv.Lag)
 			}
 		}
@@ -142,7 +146,23 @@ func sinkView(sg SinkGroup) SinkView {
 	for _, t := range tasks {
 		v.Tasks = append(v.Tasks, *t)
 	}
-	slices.SortFunc(v.Tasks, func(a, b SinkTaskView) int { return compareTaskIDs(sg.Connector, a.ID, b.ID) })
+	slices.SortFunc(v.Tasks, func(a, b SinkTaskView) int {
+		return cmp.Or(compareTaskIDs(sg.Connector, a.ID, b.ID), cmp.Compare(a.MemberID, b.MemberID))
+	})
+	var doubled []string
+	for _, t := range v.Tasks {
+		if n := consumersOf[t.ID]; n > 1 && !slices.Contains(doubled, t.ID) {
+			doubled = append(doubled, t.ID)
+		}
+	}
+	if len(doubled) > 0 {
+		note := "more than one consumer for task " + strings.Join(doubled, ", ") +
+			": a zombie task (its old worker left the Connect group but still consumes) or a task restarting"
+		if v.Note != nil {
+			note = *v.Note + "; " + note
+		}
+		v.Note = &note
+	}
 	return v
 }
 

@@ -64,3 +64,39 @@ func TestSinksView(t *testing.T) {
 		t.Errorf("dump: %+v", got)
 	}
 }
+
+// Two consumers of one task (a zombie on a worker that left the Connect
+// group) are both listed, each with its own partitions and lag, and noted.
+func TestSinksTaskWithTwoConsumers(t *testing.T) {
+	ds := &inspect.Dataset{Source: "kafka:x", SinkGroups: []inspect.SinkGroup{
+		{Group: "connect-s", Connector: "s", State: "Stable", ProtocolType: "consumer", Protocol: "range",
+			Members: []inspect.SinkMember{
+				{MemberID: "new", ClientID: "connector-consumer-s-0", ClientHost: "/10.0.0.2",
+					Partitions: []inspect.TopicPartitions{{Topic: "t", Partitions: []int32{0, 1}}}},
+				{MemberID: "old", ClientID: "connector-consumer-s-0", ClientHost: "/10.0.0.1",
+					Partitions: []inspect.TopicPartitions{{Topic: "t", Partitions: []int32{2}}}},
+			},
+			Offsets: []inspect.PartitionOffset{
+				{Topic: "t", Partition: 0, Committed: 1, End: 2},
+				{Topic: "t", Partition: 1, Committed: 1, End: 3},
+				{Topic: "t", Partition: 2, Committed: 1, End: 5},
+			}},
+	}}
+	s := inspect.Sinks(ds, "").Sinks[0]
+	if len(s.Tasks) != 2 {
+		t.Fatalf("tasks %+v, want one entry per consumer", s.Tasks)
+	}
+	for i, want := range []struct {
+		member string
+		parts  int
+		lag    int64
+	}{{"new", 2, 3}, {"old", 1, 4}} {
+		got := s.Tasks[i]
+		if got.ID != "s-0" || got.MemberID != want.member || got.Partitions != want.parts || got.Lag == nil || *got.Lag != want.lag {
+			t.Errorf("task %d: %+v (lag %v), want s-0 on %s with %d partitions, lag %d", i, got, got.Lag, want.member, want.parts, want.lag)
+		}
+	}
+	if s.Note == nil || !strings.Contains(*s.Note, "more than one consumer for task s-0") {
+		t.Errorf("note %v", s.Note)
+	}
+}

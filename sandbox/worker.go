@@ -329,8 +329,9 @@ func (w *worker) eagerNow() bool {
 // assignment.
 func (w *worker) joinAndSync() error {
 	if w.eagerNow() {
-		// Eager: stop everything before rejoining (onJoinPrepare).
-		w.timed("stopping everything (eager)", func() { w.stopPieces(w.ctx, w.held, false) })
+		// Eager: stop everything before rejoining (onJoinPrepare). It is a
+		// revocation: a piece deleted meanwhile loses its status.
+		w.timed("stopping everything (eager)", func() { w.stopPieces(w.ctx, w.held, true) })
 		w.held = holding{}
 		w.hasAllocation = false
 	}
@@ -483,6 +484,11 @@ func (w *worker) apply(gen int32, protocol string, a *inspect.Assignment) {
 	assigned := holdingOfEntries(a.Connectors(), a.Tasks())
 	revoked := holdingOfEntries(a.RevokedConnectors(), a.RevokedTasks())
 	if protocol == inspect.ProtocolEager {
+		// A worker that joined under a cooperative protocol kept its pieces;
+		// when the group switches to eager in this round, what the eager
+		// assignment does not give back must stop now, or it would run on
+		// untracked (a sink consumer left in its group for ever).
+		w.timed("stopping pieces the eager round moved", func() { w.stopPieces(w.ctx, w.held.minus(assigned), true) })
 		w.held = assigned
 		w.startPieces(gen, assigned)
 	} else {
