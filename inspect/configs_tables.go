@@ -88,7 +88,20 @@ func recProblemTables(problems []Problem) []format.Table {
 	}
 	t := format.Table{Title: "Problems", Header: []string{"TOPIC", "PARTITION", "OFFSET", "KEY", "REASON"}}
 	for _, p := range problems {
-		t.Rows = append(t.Rows, []string{p.Topic, strconv.Itoa(int(p.Partition)), strconv.FormatInt(p.Offset, 10), p.Key, p.Reason})
+		topic, partition, offset, key := "-", "-", "-", "-"
+		if p.Topic != "" {
+			topic = p.Topic
+		}
+		if p.Partition >= 0 {
+			partition = strconv.Itoa(int(p.Partition))
+		}
+		if p.Offset >= 0 {
+			offset = strconv.FormatInt(p.Offset, 10)
+		}
+		if p.Key != "" {
+			key = p.Key
+		}
+		t.Rows = append(t.Rows, []string{topic, partition, offset, key, p.Reason})
 	}
 	return []format.Table{t}
 }

@@ -96,7 +96,7 @@ func (k *kcatReader) parseLine(d *Dataset, lineNo int, line []byte) {
 		}
 	}
 	if err != nil {
-		p := Problem{Offset: -1, Reason: fmt.Sprintf("line %d: %v", lineNo, err)}
+		p := Problem{Partition: -1, Offset: -1, Reason: fmt.Sprintf("line %d: %v", lineNo, err)}
 		if e.hasTopic {
 			p.Topic = k.intern(e.topic)
 		}

@@ -3,6 +3,8 @@
 // worker config files, and reads them from live clusters.
 package inspect
 
+import "encoding/json"
+
 // Record is one record of a Kafka topic as connectscope reads it, whatever the
 // source (kcat dump, snapshot file, live broker).
 type Record struct {
@@ -15,13 +17,64 @@ type Record struct {
 }
 
 // Problem is a record that did not decode. It is reported, counted and
-// skipped; decoding goes on with the next record.
+// skipped; decoding goes on with the next record. What is not known (a dump
+// line that is not even a record envelope) is written as JSON null: an empty
+// topic, a negative partition or offset, an empty key.
 type Problem struct {
-	Topic     string `json:"topic"`
-	Partition int32  `json:"partition"`
-	Offset    int64  `json:"offset"`
-	Key       string `json:"key"`
-	Reason    string `json:"reason"`
+	Topic     string
+	Partition int32
+	Offset    int64
+	Key       string
+	Reason    string
+}
+
+// problemJSON is the JSON shape of a Problem (json-output.md).
+type problemJSON struct {
+	Topic     *string `json:"topic"`
+	Partition *int32  `json:"partition"`
+	Offset    *int64  `json:"offset"`
+	Key       *string `json:"key"`
+	Reason    string  `json:"reason"`
+}
+
+// MarshalJSON writes unknown fields as null, never as made-up values.
+func (p Problem) MarshalJSON() ([]byte, error) {
+	out := problemJSON{Reason: p.Reason}
+	if p.Topic != "" {
+		out.Topic = &p.Topic
+	}
+	if p.Partition >= 0 {
+		out.Partition = &p.Partition
+	}
+	if p.Offset >= 0 {
+		out.Offset = &p.Offset
+	}
+	if p.Key != "" {
+		out.Key = &p.Key
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (snapshot files keep problems).
+func (p *Problem) UnmarshalJSON(b []byte) error {
+	var in problemJSON
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	*p = Problem{Partition: -1, Offset: -1, Reason: in.Reason}
+	if in.Topic != nil {
+		p.Topic = *in.Topic
+	}
+	if in.Partition != nil {
+		p.Partition = *in.Partition
+	}
+	if in.Offset != nil {
+		p.Offset = *in.Offset
+	}
+	if in.Key != nil {
+		p.Key = *in.Key
+	}
+	return nil
 }
 
 // RecordCounts reconciles what was read: Read == Decoded + Tombstones + Problems.

@@ -1,0 +1,38 @@
+package inspect
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestProblemJSON(t *testing.T) {
+	cases := []struct {
+		p    Problem
+		want string
+	}{
+		{Problem{Topic: "connect-status", Partition: 3, Offset: 17, Key: "status-task-a-0", Reason: "bad"},
+			`{"topic":"connect-status","partition":3,"offset":17,"key":"status-task-a-0","reason":"bad"}`},
+		// A dump line that is not a record envelope: nothing is known but the reason.
+		{Problem{Partition: -1, Offset: -1, Reason: "line 3: not a JSON object"},
+			`{"topic":null,"partition":null,"offset":null,"key":null,"reason":"line 3: not a JSON object"}`},
+		// Offset 0 and partition 0 are real positions, not unknowns.
+		{Problem{Topic: "connect-configs", Partition: 0, Offset: 0, Reason: "null key"},
+			`{"topic":"connect-configs","partition":0,"offset":0,"key":null,"reason":"null key"}`},
+	}
+	for _, c := range cases {
+		b, err := json.Marshal(c.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != c.want {
+			t.Errorf("got  %s\nwant %s", b, c.want)
+		}
+		var back Problem
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		if back != c.p {
+			t.Errorf("round trip: got %+v, want %+v", back, c.p)
+		}
+	}
+}
