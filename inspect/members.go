@@ -33,16 +33,27 @@ type MemberView struct {
 	// ConfigLag is config_end_offset − config_offset (at least 0), and
 	// ConfigBehind says whether the worker has not read the whole config
 	// topic; both null when the end offset or the worker's offset is unknown.
-	ConfigLag    *int64          `json:"config_lag"`
-	ConfigBehind *bool           `json:"config_behind"`
-	Owned        *OwnedPieces    `json:"owned"` // null when it cannot be derived
-	Assignment   *AssignmentView `json:"assignment"`
+	ConfigLag    *int64       `json:"config_lag"`
+	ConfigBehind *bool        `json:"config_behind"`
+	Owned        *OwnedPieces `json:"owned"` // null when it cannot be derived
+	// Held is Owned in the worker's own order (assignor.md §6.3), which
+	// decides what a load-balancing round trims first; for plans, not JSON.
+	Held       *HeldPieces     `json:"-"`
+	Assignment *AssignmentView `json:"assignment"`
 	// The raw bytes, only when they do not decode (or the group is not a
 	// Connect group); null otherwise.
 	MetadataBase64   *string  `json:"metadata_base64"`
 	AssignmentBase64 *string  `json:"assignment_base64"`
 	Problem          *string  `json:"problem"`
 	Warnings         []string `json:"warnings"` // odd but accepted bytes (connect-internals.md §4.5)
+}
+
+// HeldPieces is what a worker holds in the order it holds it: the latest
+// assignment's newly assigned pieces, then what its metadata allocation
+// held minus the revoked ones; repeats keep their first place.
+type HeldPieces struct {
+	Connectors []string
+	Tasks      []TaskRef
 }
 
 // OwnedPieces is what a worker holds now; both lists sorted.
@@ -182,8 +193,10 @@ func decodeMember(view *MemberView, m GroupMember, protocol string) *Assignment 
 	case isEager && asg != nil:
 		// An eager assignment is complete: it is what the worker runs.
 		view.Owned = memberPieces(asg.Connectors(), asg.Tasks())
+		view.Held = heldPieces(asg.Connectors(), asg.Tasks())
 	case !isEager && meta != nil && (asg != nil || len(m.Assignment) == 0):
 		view.Owned = ownedCooperative(meta.Allocation, asg)
+		view.Held = heldCooperative(meta.Allocation, asg)
 	}
 	if len(problems) > 0 {
 		p := strings.Join(problems, "; ")
@@ -209,6 +222,54 @@ func ownedCooperative(alloc, asg *Assignment) *OwnedPieces {
 		tasks = append(tasks, asg.Tasks()...)
 	}
 	return memberPieces(conns, tasks)
+}
+
+// heldCooperative is ownedCooperative in the worker's order: Connect's
+// worker puts newly assigned pieces before what it kept.
+func heldCooperative(alloc, asg *Assignment) *HeldPieces {
+	var conns []string
+	var tasks []TaskRef
+	if asg != nil {
+		conns, tasks = asg.Connectors(), asg.Tasks()
+	}
+	if alloc != nil {
+		var revC []string
+		var revT []TaskRef
+		if asg != nil {
+			revC, revT = asg.RevokedConnectors(), asg.RevokedTasks()
+		}
+		for _, c := range alloc.Connectors() {
+			if !slices.Contains(revC, c) {
+				conns = append(conns, c)
+			}
+		}
+		for _, t := range alloc.Tasks() {
+			if !slices.Contains(revT, t) {
+				tasks = append(tasks, t)
+			}
+		}
+	}
+	return heldPieces(conns, tasks)
+}
+
+// heldPieces drops repeats, keeping each piece's first place.
+func heldPieces(conns []string, tasks []TaskRef) *HeldPieces {
+	h := &HeldPieces{Connectors: []string{}, Tasks: []TaskRef{}}
+	seenC := map[string]bool{}
+	for _, c := range conns {
+		if !seenC[c] {
+			seenC[c] = true
+			h.Connectors = append(h.Connectors, c)
+		}
+	}
+	seenT := map[TaskRef]bool{}
+	for _, t := range tasks {
+		if !seenT[t] {
+			seenT[t] = true
+			h.Tasks = append(h.Tasks, t)
+		}
+	}
+	return h
 }
 
 func memberPieces(conns []string, tasks []TaskRef) *OwnedPieces {

@@ -49,6 +49,13 @@ func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 		w := WorkerState{ID: gm.MemberID, Aliases: memberAliases(v), Owned: Pieces{Connectors: []string{}, Tasks: []TaskID{}}}
 		if v.Owned == nil {
 			st.Notes = append(st.Notes, fmt.Sprintf("what %s owns could not be decoded: it is taken as owning nothing", gm.MemberID))
+		} else if v.Held != nil {
+			// The worker's own order, so the simulated leader trims what
+			// Kafka's would (assignor.md §6.3).
+			w.Owned.Connectors = append(w.Owned.Connectors, v.Held.Connectors...)
+			for _, t := range v.Held.Tasks {
+				w.Owned.Tasks = append(w.Owned.Tasks, TaskID{Connector: t.Connector, Task: int(t.Task)})
+			}
 		} else {
 			w.Owned.Connectors = append(w.Owned.Connectors, v.Owned.Connectors...)
 			for _, t := range v.Owned.Tasks {
