@@ -1,0 +1,38 @@
+package inspect
+
+import (
+	"reflect"
+	"testing"
+)
+
+// A cooperative worker holds its newly assigned pieces first, then what its
+// metadata allocation held minus the revoked pieces (assignor.md §6.3).
+func TestMembersHeldOrder(t *testing.T) {
+	alloc := &Assignment{Version: 2, Assigned: EntriesFor([]string{"b", "a"},
+		[]TaskRef{{Connector: "b", Task: 0}, {Connector: "a", Task: 1}, {Connector: "a", Task: 0}})}
+	meta, err := EncodeMetadata(&MemberMetadata{Version: 2, URL: "http://w1:8083/", ConfigOffset: 5, Allocation: alloc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asg, err := EncodeAssignment(&Assignment{Version: 2, Leader: "w1", ConfigOffset: 5,
+		Assigned: EntriesFor([]string{"c"}, []TaskRef{{Connector: "c", Task: 0}, {Connector: "b", Task: 0}}),
+		Revoked:  EntriesFor([]string{"a"}, []TaskRef{{Connector: "a", Task: 1}})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Members(&GroupDescription{Group: "g", State: "Stable", ProtocolType: "connect", Protocol: ProtocolSessioned,
+		Members: []GroupMember{{MemberID: "w1", Metadata: meta, Assignment: asg}}})
+	h := r.Members[0].Held
+	if h == nil {
+		t.Fatal("no held order")
+	}
+	wantC := []string{"c", "b"}
+	wantT := []TaskRef{{Connector: "c", Task: 0}, {Connector: "b", Task: 0}, {Connector: "a", Task: 0}}
+	if !reflect.DeepEqual(h.Connectors, wantC) || !reflect.DeepEqual(h.Tasks, wantT) {
+		t.Errorf("held %v %v, want %v %v", h.Connectors, h.Tasks, wantC, wantT)
+	}
+	// Owned is the same set, sorted.
+	if o := r.Members[0].Owned; !reflect.DeepEqual(o.Connectors, []string{"b", "c"}) || !reflect.DeepEqual(o.Tasks, []string{"a-0", "b-0", "c-0"}) {
+		t.Errorf("owned %+v", o)
+	}
+}
