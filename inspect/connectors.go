@@ -24,11 +24,15 @@ type ConnectorSummary struct {
 	WorkerID    *string `json:"worker_id"`
 	// TasksConfigured is the task count of the latest applied commit (null
 	// when none); TasksCommitted the tasks Connect runs (0 while
-	// inconsistent); TasksRunning/TasksFailed count task statuses stored.
+	// inconsistent); TasksRunning/TasksFailed count the stored statuses of
+	// the tasks Connect runs (all stored task statuses for a connector
+	// without config); TasksStale counts statuses left by tasks Connect no
+	// longer runs (a stopped or shrunk connector), which say nothing now.
 	TasksConfigured *int32 `json:"tasks_configured"`
 	TasksCommitted  int    `json:"tasks_committed"`
 	TasksRunning    int    `json:"tasks_running"`
 	TasksFailed     int    `json:"tasks_failed"`
+	TasksStale      int    `json:"tasks_stale"`
 	Consistent      bool   `json:"consistent"`
 }
 
@@ -36,6 +40,8 @@ type ConnectorSummary struct {
 func Connectors(configs *ConfigsResult, status *StatusResult) *ConnectorsResult {
 	res := &ConnectorsResult{Problems: []Problem{}}
 	byName := map[string]*ConnectorSummary{}
+	// current holds the task ids Connect runs, per configured connector.
+	current := map[string]map[string]bool{}
 	get := func(name string) *ConnectorSummary {
 		s := byName[name]
 		if s == nil {
@@ -59,6 +65,11 @@ func Connectors(configs *ConfigsResult, status *StatusResult) *ConnectorsResult 
 			s.TasksConfigured = c.TaskCount
 			s.TasksCommitted = len(c.Tasks)
 			s.Consistent = c.Consistent
+			ids := make(map[string]bool, len(c.Tasks))
+			for _, t := range c.Tasks {
+				ids[t.ID] = true
+			}
+			current[c.Name] = ids
 		}
 		res.Records = addCounts(res.Records, configs.Records)
 		res.Problems = append(res.Problems, configs.Problems...)
@@ -73,6 +84,10 @@ func Connectors(configs *ConfigsResult, status *StatusResult) *ConnectorsResult 
 		}
 		for _, t := range status.Tasks {
 			s := get(t.Connector)
+			if ids, configured := current[t.Connector]; configured && !ids[t.ID] {
+				s.TasksStale++
+				continue
+			}
 			switch t.State {
 			case "RUNNING":
 				s.TasksRunning++

@@ -11,8 +11,8 @@ func (r *ConnectorsResult) Tables() []format.Table {
 	t := format.Table{
 		Title: "Connectors",
 		Header: []string{"NAME", "TYPE", "TARGET", "STATE", "TASKS", "COMMITTED", "RUNNING", "FAILED",
-			"CONSISTENT", "CLASS", "WORKER"},
-		Wide:   []int{9, 10},
+			"CONSISTENT", "STALE", "CLASS", "WORKER"},
+		Wide:   []int{9, 10, 11},
 		Footer: recCountsFooter(r.Records),
 	}
 	for _, c := range r.Connectors {
@@ -22,7 +22,7 @@ func (r *ConnectorsResult) Tables() []format.Table {
 		}
 		t.Rows = append(t.Rows, []string{c.Name, recOptText(c.Type), recOptText(c.TargetState), recOptText(c.State),
 			recOptInt(c.TasksConfigured), strconv.Itoa(c.TasksCommitted), strconv.Itoa(c.TasksRunning),
-			strconv.Itoa(c.TasksFailed), consistent, recOptText(c.Class), recOptText(c.WorkerID)})
+			strconv.Itoa(c.TasksFailed), consistent, strconv.Itoa(c.TasksStale), recOptText(c.Class), recOptText(c.WorkerID)})
 	}
 	return append([]format.Table{t}, recProblemTables(r.Problems)...)
 }
