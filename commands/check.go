@@ -199,6 +199,23 @@ func parseMillis(flag, s string) (int64, error) {
 	return d.Milliseconds(), nil
 }
 
+// startCheck is how every check begins: no arguments, the check options,
+// then the input (dataRequired: see checkData).
+func startCheck(c *cli.Context, g Globals, dataRequired bool) (check.Options, check.Severity, *check.Decoded, error) {
+	if err := noArgs(c); err != nil {
+		return check.Options{}, "", nil, err
+	}
+	o, failOn, err := checkOptions(c, g)
+	if err != nil {
+		return check.Options{}, "", nil, err
+	}
+	d, err := checkData(c, g, dataRequired)
+	if err != nil {
+		return check.Options{}, "", nil, err
+	}
+	return o, failOn, d, nil
+}
+
 // checkData reads the dataset when one was asked for. With required false
 // (timeouts, upgrade, all) only --from or an explicit -b trigger a read, so
 // that worker files alone are checked offline.
@@ -243,17 +260,10 @@ func needWorkers(g Globals, what string) error {
 }
 
 func runCheckTimeouts(c *cli.Context, g Globals) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	o, failOn, err := checkOptions(c, g)
-	if err != nil {
-		return err
-	}
 	if err := needWorkers(g, "check timeouts"); err != nil {
 		return err
 	}
-	d, err := checkData(c, g, false)
+	o, failOn, d, err := startCheck(c, g, false)
 	if err != nil {
 		return err
 	}
@@ -266,14 +276,7 @@ func runCheckTimeouts(c *cli.Context, g Globals) error {
 }
 
 func runCheckUpgrade(c *cli.Context, g Globals) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	o, failOn, err := checkOptions(c, g)
-	if err != nil {
-		return err
-	}
-	d, err := checkData(c, g, false)
+	o, failOn, d, err := startCheck(c, g, false)
 	if err != nil {
 		return err
 	}
@@ -289,14 +292,7 @@ func runCheckUpgrade(c *cli.Context, g Globals) error {
 }
 
 func runCheckTopics(c *cli.Context, g Globals) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	o, failOn, err := checkOptions(c, g)
-	if err != nil {
-		return err
-	}
-	d, err := checkData(c, g, true)
+	o, failOn, d, err := startCheck(c, g, true)
 	if err != nil {
 		return err
 	}
@@ -307,14 +303,7 @@ func runCheckTopics(c *cli.Context, g Globals) error {
 }
 
 func runCheckBalance(c *cli.Context, g Globals) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	o, failOn, err := checkOptions(c, g)
-	if err != nil {
-		return err
-	}
-	d, err := checkData(c, g, true)
+	o, failOn, d, err := startCheck(c, g, true)
 	if err != nil {
 		return err
 	}
@@ -329,14 +318,7 @@ func runCheckBalance(c *cli.Context, g Globals) error {
 }
 
 func runCheckAll(c *cli.Context, g Globals) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	o, failOn, err := checkOptions(c, g)
-	if err != nil {
-		return err
-	}
-	d, err := checkData(c, g, false)
+	o, failOn, d, err := startCheck(c, g, false)
 	if err != nil {
 		return err
 	}
