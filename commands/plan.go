@@ -72,6 +72,7 @@ func planReplayCommand() *cli.Command {
 			if err != nil {
 				return Exit(ExitUsage, fmt.Errorf("%s: %w", path, err))
 			}
+			warnUnverifiedVersion(c, kafkaVersion)
 			res, err := plan.Replay(sc, plan.ReplayOptions{KafkaVersion: kafkaVersion, JDK: jdk})
 			if err != nil {
 				return Exit(ExitUsage, fmt.Errorf("%s: %w", path, err))
@@ -300,6 +301,7 @@ func planInputs(c *cli.Context, g Globals) (plan.ClusterState, plan.PlanOptions,
 		}
 	}
 	opts := plan.PlanOptions{KafkaVersion: c.String(flagKafkaVersion), JDK: c.Int(flagJDK)}
+	warnUnverifiedVersion(c, opts.KafkaVersion)
 	worker := func(key string) string {
 		if len(g.WorkerConfigs) == 0 {
 			return ""
@@ -402,4 +404,13 @@ func parseNameTasks(flag string, vals []string) (map[string]int, error) {
 		out[name] = tasks
 	}
 	return out, nil
+}
+
+// warnUnverifiedVersion says on stderr that a Kafka version newer than the
+// verified assignor is replayed with 3.9's behaviour, so nobody takes the
+// preview for a verified 4.x answer.
+func warnUnverifiedVersion(c *cli.Context, version string) {
+	if plan.BeyondVerified(version) {
+		fmt.Fprintf(c.App.ErrWriter, "connectscope: warning: --kafka-version %s is newer than the assignor connectscope was checked against (3.9); replaying 3.9's behaviour\n", version)
+	}
 }

@@ -84,3 +84,12 @@ func featuresFor(v kversion) features {
 		zeroDelayNow:              v.since(kversion{3, 5, 2}, kversion{3, 6, 1}, kversion{3, 7, 0}),
 	}
 }
+
+// BeyondVerified reports whether version names a Kafka release newer than the
+// assignor this package was checked against (3.9 and trunk of 2024-10,
+// assignor.md §10). Such versions replay 3.9's behaviour; the caller should
+// say so. An unparseable version is not "beyond" (NewSim reports it).
+func BeyondVerified(version string) bool {
+	v, err := parseKafkaVersion(version)
+	return err == nil && kversion{3, 9, 99}.less(v)
+}

@@ -61,3 +61,11 @@ func TestVersionProfilesInvariants(t *testing.T) {
 		}
 	}
 }
+
+func TestBeyondVerified(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "3.9": false, "3.9.1": false, "3.3": false, "3.10": true, "4.0": true, "4.1.0-rc1": true, "bogus": false} {
+		if got := BeyondVerified(v); got != want {
+			t.Errorf("BeyondVerified(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
