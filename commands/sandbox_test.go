@@ -29,6 +29,9 @@ func TestSandboxCommandRunsScript(t *testing.T) {
 		"tasks orders-cdc 3",
 		"pause payments-cdc",
 		"fail extra-1",
+		// Settle first, so worker-3 holds work when it stops: pieces it
+		// never received are new work, assigned at once, not held.
+		"wait",
 		"stop worker-3",
 		"wait",
 		"kill worker-1",
