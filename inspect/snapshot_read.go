@@ -104,6 +104,11 @@ func readSnapshotField(dec *json.Decoder, name string, d *Dataset, version *int)
 		if len(d.TopicDescriptions) == 0 {
 			d.TopicDescriptions = nil // written as [] for nil; keep round trips exact
 		}
+		for i := range d.TopicDescriptions {
+			if d.TopicDescriptions[i].Configs == nil {
+				d.TopicDescriptions[i].Configs = map[string]string{} // written as {} for null
+			}
+		}
 	case "broker_configs":
 		if err := dec.Decode(&d.BrokerConfigs); err != nil {
 			return err
