@@ -61,44 +61,35 @@ func snapshotSim(t *testing.T, c *Cluster) (*plan.Sim, string) {
 	slices.SortFunc(members, func(a, b inspect.GroupMember) int {
 		return cmp.Compare(c.memberSeq(a.MemberID), c.memberSeq(b.MemberID))
 	})
+	// Each member's pieces in its held order, as inspect derives it from
+	// the group description (the same derivation plans use).
+	view := inspect.Members(v.ds.Group)
+	byID := map[string]inspect.MemberView{}
+	for _, m := range view.Members {
+		byID[m.MemberID] = m
+	}
 	st := plan.NewAssignorState()
-	leader := ""
 	var all holding
 	for _, m := range members {
-		held, lead := heldFromGroup(t, m)
+		mv := byID[m.MemberID]
+		if mv.Held == nil {
+			t.Fatalf("member %s: no held order derived (problem %v)", m.MemberID, mv.Problem)
+		}
+		held := holdingOfEntries(mv.Held.Connectors, mv.Held.Tasks)
 		if err := sim.Join(m.MemberID, held.pieces()); err != nil {
 			t.Fatal(err)
 		}
 		all = all.then(held)
 		st.PreviousMembers = append(st.PreviousMembers, m.MemberID)
-		leader = lead
+	}
+	leader := ""
+	if view.Leader != nil {
+		leader = *view.Leader
 	}
 	st.PreviousAssignment = all.sorted().pieces()
 	st.PreviousGenerationID = sim.Generation()
 	sim.SetState(st)
 	return sim, leader
-}
-
-// heldFromGroup is a member's held order as the worker computes it: the
-// last assignment's assigned lists, then the metadata allocation minus the
-// revoked pieces (connect-internals.md §5). It also returns the leader id.
-func heldFromGroup(t *testing.T, m inspect.GroupMember) (holding, string) {
-	t.Helper()
-	meta, err := inspect.DecodeMetadata(m.Metadata)
-	if err != nil {
-		t.Fatalf("member %s metadata: %v", m.MemberID, err)
-	}
-	a, err := inspect.DecodeAssignment(m.Assignment)
-	if err != nil {
-		t.Fatalf("member %s assignment: %v", m.MemberID, err)
-	}
-	var alloc holding
-	if meta.Allocation != nil {
-		alloc = holdingOfEntries(meta.Allocation.Connectors(), meta.Allocation.Tasks())
-	}
-	revoked := holdingOfEntries(a.RevokedConnectors(), a.RevokedTasks())
-	assigned := holdingOfEntries(a.Connectors(), a.Tasks())
-	return assigned.then(alloc.minus(revoked)), a.Leader
 }
 
 // simOwnership maps worker names to sorted pieces from the simulator.
