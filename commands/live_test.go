@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/protocol"
 	"github.com/connectscope/connectscope/inspect/store"
@@ -417,7 +418,7 @@ func TestLoadOffsetsStreams(t *testing.T) {
 	c.ProduceKeyed(t, recs...)
 	var streamed, whole []byte
 	offsetsProbe = func(cc *cli.Context, g Globals) error {
-		res, err := loadOffsets(cc, g, store.DecodeOptions{})
+		res, err := loadOffsets(cc, g)
 		if err != nil {
 			return err
 		}
@@ -426,8 +427,7 @@ func TestLoadOffsetsStreams(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		_, _, offsets, _ := store.SplitTopics(ds.Records, ds.Topics)
-		whole, _ = json.Marshal(store.DecodeOffsets(offsets, store.DecodeOptions{}))
+		whole, _ = json.Marshal(decoded.Decode(ds, store.DecodeOptions{}).Offsets())
 		return nil
 	}
 	if _, stderr, code := run(t, "-b", c.Bootstrap(), "probe-offsets"); code != 0 {

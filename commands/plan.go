@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/connectscope/connectscope/plan"
 	"github.com/connectscope/connectscope/plan/assignor"
 	"github.com/urfave/cli/v2"
@@ -296,7 +298,7 @@ func planInputs(c *cli.Context, g Globals) (plan.ClusterState, plan.PlanOptions,
 		if err != nil {
 			return state, plan.PlanOptions{}, err
 		}
-		state, err = plan.StateFromDataset(ds)
+		state, err = plan.StateFromDataset(decoded.Decode(ds, store.DecodeOptions{}))
 		if err != nil {
 			return state, plan.PlanOptions{}, Exit(ExitUsage, err)
 		}

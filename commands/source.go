@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/live"
 	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/connectscope/connectscope/inspect/store"
@@ -109,17 +110,19 @@ func commandPath(c *cli.Context) string {
 // streamed into the decoder as it is read, so its records are never all
 // held at once (a million small records cost more as Record structs than
 // as bytes).
-func loadOffsets(c *cli.Context, g Globals, opts store.DecodeOptions) (*store.OffsetsResult, error) {
+func loadOffsets(c *cli.Context, g Globals) (*store.OffsetsResult, error) {
 	if !g.Live() || g.From != "" {
 		ds, err := loadDataset(c, g)
 		if err != nil {
 			return nil, err
 		}
-		t := splitDataset(ds)
-		res := store.DecodeOffsets(t.offsets, opts)
-		addProblems(&res.Records, &res.Problems, t.extraProblems(ds.Topics.Offset))
+		d := decoded.Decode(ds, viewOptions(c, g))
+		res := d.Offsets()
+		addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Offset))
 		return res, nil
 	}
+	opts := viewOptions(c, g)
+	opts.Topic = g.Topics.Offset
 	liveOpts, err := liveOptions(g)
 	if err != nil {
 		return nil, err

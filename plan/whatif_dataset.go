@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/group"
-	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/connectscope/connectscope/plan/assignor"
 )
 
@@ -15,10 +15,12 @@ import (
 // inconsistent connector has no tasks, a STOPPED one is configured with none)
 // and the members with what they own from the group description, in the
 // broker's member order.
-func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
+func StateFromDataset(d *decoded.Dataset) (ClusterState, error) {
+	if !d.Loaded() {
+		return ClusterState{}, fmt.Errorf("no dataset was read: nothing to plan from")
+	}
 	st := ClusterState{Source: d.Source}
-	cfgRecords, _, _, _ := store.SplitTopics(d.Records, d.Topics)
-	configs := store.DecodeConfigs(cfgRecords, store.DecodeOptions{Topic: d.Topics.Config})
+	configs := d.Configs()
 	for _, c := range configs.Connectors {
 		tasks := len(c.Tasks)
 		if c.TargetState == "STOPPED" {
@@ -33,9 +35,9 @@ func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 		st.Notes = append(st.Notes, fmt.Sprintf("%d config record(s) could not be decoded and were left out (see inspect configs)", p))
 	}
 	if d.Group == nil {
-		return st, fmt.Errorf("%s has no description of the Connect group, so the workers and what they own are unknown: take a snapshot that includes the group, or use --synthetic", sourceName(d))
+		return st, fmt.Errorf("%s has no description of the Connect group, so the workers and what they own are unknown: take a snapshot that includes the group, or use --synthetic", sourceName(d.Dataset))
 	}
-	members := group.Members(d.Group)
+	members := d.Members()
 	views := map[string]group.MemberView{}
 	for _, m := range members.Members {
 		views[m.MemberID] = m
@@ -73,7 +75,7 @@ func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 		st.Workers = append(st.Workers, w)
 	}
 	if len(st.Workers) == 0 {
-		return st, fmt.Errorf("the Connect group in %s has no members (state %q): nothing to plan from; use --synthetic", sourceName(d), d.Group.State)
+		return st, fmt.Errorf("the Connect group in %s has no members (state %q): nothing to plan from; use --synthetic", sourceName(d.Dataset), d.Group.State)
 	}
 	if st.Leader != "" {
 		found := false
@@ -108,10 +110,10 @@ func memberAliases(v group.MemberView) []string {
 	}
 	add(v.ClientID)
 	if v.URL != nil {
-		u := *v.URL
-		add(u)
-		hostPort := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://"), "/")
-		add(hostPort)
+		add(*v.URL)
+		if *v.URL != "" {
+			add(group.WorkerID(v)) // host:port, as checks name workers
+		}
 	}
 	add(strings.TrimPrefix(v.ClientHost, "/"))
 	return out
