@@ -13,8 +13,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-func init() { register(checkCommand()) }
-
 // Flag names of the check commands (--kafka-version is shared with plan).
 const (
 	flagFailOn      = "fail-on"
@@ -224,7 +222,7 @@ func checkData(c *cli.Context, g Globals, required bool) (*check.Decoded, error)
 	if !required && g.From == "" && !g.Explicit(flagBootstrap) {
 		return nil, nil
 	}
-	ds, err := loadDataset(c, g)
+	ds, err := loadDataset(c, g, readAll)
 	if err != nil {
 		return nil, err
 	}

@@ -15,8 +15,9 @@ func connectorFlag() cli.Flag {
 	return &cli.StringFlag{Name: flagConnector, Usage: "only this connector `NAME` (records of all are still read and counted)"}
 }
 
-func init() {
-	register(&cli.Command{
+// inspectCommand is the `inspect` command.
+func inspectCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "inspect",
 		Usage: "show what Connect stores: configs, status, offsets, connectors, members, sinks",
 		Description: "Examples:\n" +
@@ -57,7 +58,7 @@ func init() {
 			},
 			inspectSinksCommand(),
 		},
-	})
+	}
 }
 
 func addProblems(counts *inspect.RecordCounts, problems *[]inspect.Problem, extra []inspect.Problem) {
@@ -73,11 +74,11 @@ func viewOptions(c *cli.Context, g Globals) store.DecodeOptions {
 }
 
 // loadDecoded reads the input of a view and wraps it for decoding.
-func loadDecoded(c *cli.Context, g Globals) (*decoded.Dataset, error) {
+func loadDecoded(c *cli.Context, g Globals, spec readSpec) (*decoded.Dataset, error) {
 	if err := noArgs(c); err != nil {
 		return nil, err
 	}
-	ds, err := loadDataset(c, g)
+	ds, err := loadDataset(c, g, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +86,7 @@ func loadDecoded(c *cli.Context, g Globals) (*decoded.Dataset, error) {
 }
 
 func runInspectConfigs(c *cli.Context, g Globals) error {
-	d, err := loadDecoded(c, g)
+	d, err := loadDecoded(c, g, readConfigs)
 	if err != nil {
 		return err
 	}
@@ -95,7 +96,7 @@ func runInspectConfigs(c *cli.Context, g Globals) error {
 }
 
 func runInspectStatus(c *cli.Context, g Globals) error {
-	d, err := loadDecoded(c, g)
+	d, err := loadDecoded(c, g, readStatus)
 	if err != nil {
 		return err
 	}
@@ -118,7 +119,7 @@ func runInspectOffsets(c *cli.Context, g Globals) error {
 }
 
 func runInspectConnectors(c *cli.Context, g Globals) error {
-	d, err := loadDecoded(c, g)
+	d, err := loadDecoded(c, g, readConnectors)
 	if err != nil {
 		return err
 	}
@@ -140,7 +141,7 @@ func runInspectMembers(c *cli.Context, g Globals) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
-	ds, err := loadDataset(c, g)
+	ds, err := loadDataset(c, g, readMembers)
 	if err != nil {
 		return err
 	}

@@ -403,7 +403,7 @@ func TestLiveWorkerConfigSecurity(t *testing.T) {
 var offsetsProbe func(c *cli.Context, g Globals) error
 
 func init() {
-	register(&cli.Command{Name: "probe-offsets", Hidden: true,
+	testCommands = append(testCommands, &cli.Command{Name: "probe-offsets", Hidden: true,
 		Action: action(func(c *cli.Context, g Globals) error { return offsetsProbe(c, g) })})
 }
 
@@ -423,7 +423,7 @@ func TestLoadOffsetsStreams(t *testing.T) {
 			return err
 		}
 		streamed, _ = json.Marshal(res)
-		ds, err := loadDataset(cc, g)
+		ds, err := loadDataset(cc, g, readAll)
 		if err != nil {
 			return err
 		}

@@ -16,8 +16,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-func init() { register(planCommand()) }
-
 // Flag names of the plan commands.
 const (
 	flagSynthetic      = "synthetic"
@@ -294,7 +292,7 @@ func planInputs(c *cli.Context, g Globals) (plan.ClusterState, plan.PlanOptions,
 		}
 		state = plan.SyntheticState(s)
 	} else {
-		ds, err := loadDataset(c, g)
+		ds, err := loadDataset(c, g, readPlan)
 		if err != nil {
 			return state, plan.PlanOptions{}, err
 		}
