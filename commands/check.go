@@ -159,7 +159,7 @@ func checkOptions(c *cli.Context, g Globals) (check.Options, check.Severity, err
 			return o, "", InputError(fmt.Errorf("reading zones: %w", err))
 		}
 		if o.Zones, err = check.ParseZones(path, data); err != nil {
-			return o, "", Exit(ExitUsage, err)
+			return o, "", Exit(ExitUsage, inFlagTerms(err))
 		}
 	}
 	o.Group = g.Group
@@ -269,7 +269,7 @@ func runCheckTimeouts(c *cli.Context, g Globals) error {
 	workerVersions(c, g, d, &o)
 	rep, err := check.Timeouts(check.TimeoutsFor(g.WorkerConfigs, d, o))
 	if err != nil {
-		return Exit(ExitUsage, err)
+		return Exit(ExitUsage, inFlagTerms(err))
 	}
 	return finish(c, g, rep, rep.Findings, failOn)
 }
@@ -285,7 +285,7 @@ func runCheckUpgrade(c *cli.Context, g Globals) error {
 	workerVersions(c, g, d, &o)
 	rep, err := check.Upgrade(check.UpgradeFor(g.WorkerConfigs, d, o))
 	if err != nil {
-		return Exit(ExitUsage, err)
+		return Exit(ExitUsage, inFlagTerms(err))
 	}
 	return finish(c, g, rep, rep.Findings, failOn)
 }
@@ -327,7 +327,7 @@ func runCheckAll(c *cli.Context, g Globals) error {
 	workerVersions(c, g, d, &o)
 	rep, err := check.All(check.AllInput{Workers: g.WorkerConfigs, Data: d, Options: o})
 	if err != nil {
-		return Exit(ExitUsage, err)
+		return Exit(ExitUsage, inFlagTerms(err))
 	}
 	return finish(c, g, rep, rep.Findings, failOn)
 }

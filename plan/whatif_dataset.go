@@ -10,6 +10,12 @@ import (
 	"github.com/connectscope/connectscope/plan/assignor"
 )
 
+// StartingStateError is StateFromDataset's error when the dataset cannot
+// give the workers and what they own (a synthetic cluster can).
+type StartingStateError struct{ Msg string }
+
+func (e *StartingStateError) Error() string { return e.Msg }
+
 // StateFromDataset builds a plan's starting point from what was read: the
 // configured connectors from the config topic (Kafka's own rules: an
 // inconsistent connector has no tasks, a STOPPED one is configured with none)
@@ -35,7 +41,7 @@ func StateFromDataset(d *decoded.Dataset) (ClusterState, error) {
 		st.Notes = append(st.Notes, fmt.Sprintf("%d config record(s) could not be decoded and were left out (see inspect configs)", p))
 	}
 	if d.Group == nil {
-		return st, fmt.Errorf("%s has no description of the Connect group, so the workers and what they own are unknown: take a snapshot that includes the group, or use --synthetic", sourceName(d.Dataset))
+		return st, &StartingStateError{fmt.Sprintf("%s has no description of the Connect group, so the workers and what they own are unknown: take a snapshot that includes the group, or start from a synthetic cluster", sourceName(d.Dataset))}
 	}
 	members := d.Members()
 	views := map[string]group.MemberView{}
@@ -75,7 +81,7 @@ func StateFromDataset(d *decoded.Dataset) (ClusterState, error) {
 		st.Workers = append(st.Workers, w)
 	}
 	if len(st.Workers) == 0 {
-		return st, fmt.Errorf("the Connect group in %s has no members (state %q): nothing to plan from; use --synthetic", sourceName(d.Dataset), d.Group.State)
+		return st, &StartingStateError{fmt.Sprintf("the Connect group in %s has no members (state %q): nothing to plan from; start from a synthetic cluster", sourceName(d.Dataset), d.Group.State)}
 	}
 	if st.Leader != "" {
 		found := false

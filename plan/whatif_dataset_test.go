@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -123,8 +124,8 @@ func TestStateFromDataset(t *testing.T) {
 func TestStateFromDatasetWithoutGroup(t *testing.T) {
 	d := testDataset(t)
 	d.Group = nil
-	if _, err := StateFromDataset(decoded.Decode(d, store.DecodeOptions{})); err == nil || !strings.Contains(err.Error(), "--synthetic") {
-		t.Errorf("want an error pointing at --synthetic, got %v", err)
+	if _, err := StateFromDataset(decoded.Decode(d, store.DecodeOptions{})); !errors.As(err, new(*StartingStateError)) || !strings.Contains(err.Error(), "synthetic cluster") {
+		t.Errorf("want a StartingStateError pointing at a synthetic cluster, got %v", err)
 	}
 	d.Group = &inspect.GroupDescription{Group: "g", State: "Empty"}
 	if _, err := StateFromDataset(decoded.Decode(d, store.DecodeOptions{})); err == nil || !strings.Contains(err.Error(), "no members") {
