@@ -84,6 +84,9 @@ func (d *Decoded) TopicsInput(group string) TopicsInput {
 	in.ConfigTopic, in.OffsetTopic, in.StatusTopic = ds.Topics.Config, ds.Topics.Offset, ds.Topics.Status
 	in.Descriptions = ds.TopicDescriptions
 	in.Connectors = d.Connectors()
+	if in.Group == "" || ds.Group == nil || ds.Group.Group == in.Group {
+		in.GroupHolder = GroupHolderOf(ds.Group)
+	}
 	if d.Members != nil {
 		for _, m := range d.Members.Members {
 			in.Members = append(in.Members, WorkerIDFromMember(m))

@@ -82,6 +82,7 @@ func DescribeGroup(ctx context.Context, cl *kgo.Client, group string) (*GroupDes
 			out.Members = append(out.Members, gm)
 		}
 		sort.Slice(out.Members, func(i, j int) bool { return out.Members[i].MemberID < out.Members[j].MemberID })
+		normalizeMissing(out)
 		return out, nil
 	}
 	return nil, fmt.Errorf("the broker's answer does not mention group %q", group)
@@ -102,6 +103,7 @@ func (r *liveReader) describeConnectGroup(ctx context.Context) (*GroupDescriptio
 			return nil, err
 		}
 		if !GroupRebalancing(g) || time.Now().After(settleUntil) {
+			r.otherGroupOf(ctx, g)
 			return g, nil
 		}
 		if !sleepCtx(ctx, 250*time.Millisecond) {
