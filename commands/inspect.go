@@ -25,13 +25,13 @@ func init() {
 			{
 				Name:   "configs",
 				Usage:  "connector and task configs, target states, commits and consistency (config topic)",
-				Flags:  []cli.Flag{connectorFlag()},
+				Flags:  []cli.Flag{connectorFlag(), inspectVersionFlag()},
 				Action: action(runInspectConfigs),
 			},
 			{
 				Name:   "status",
 				Usage:  "connector, task and topic statuses (status topic)",
-				Flags:  []cli.Flag{connectorFlag()},
+				Flags:  []cli.Flag{connectorFlag(), inspectVersionFlag()},
 				Action: action(runInspectStatus),
 			},
 			{
@@ -43,7 +43,7 @@ func init() {
 			{
 				Name:   "connectors",
 				Usage:  "one line per connector: class, type, target and actual state, tasks, consistency",
-				Flags:  []cli.Flag{connectorFlag()},
+				Flags:  []cli.Flag{connectorFlag(), inspectVersionFlag()},
 				Action: action(runInspectConnectors),
 			},
 			{
@@ -95,7 +95,7 @@ func addProblems(counts *inspect.RecordCounts, problems *[]inspect.Problem, extr
 }
 
 func decodeOptions(c *cli.Context, g Globals, topic string) inspect.DecodeOptions {
-	return inspect.DecodeOptions{ShowSecrets: g.ShowSecrets, Topic: topic, Connector: c.String(flagConnector)}
+	return inspect.DecodeOptions{ShowSecrets: g.ShowSecrets, Topic: topic, Connector: c.String(flagConnector), KafkaVersion: inspectKafkaVersion(c)}
 }
 
 // loadTopics reads the input of a topic view and sorts its records by topic.

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 )
 
 // DecodeOptions tune the topic decoders.
@@ -13,6 +15,9 @@ type DecodeOptions struct {
 	ShowSecrets bool   // show secret config values instead of "[redacted]"
 	Topic       string // topic name reported in the result ("" = from the records, else Connect's default)
 	Connector   string // only report this connector ("" = all); counts still cover every record read
+	// KafkaVersion is the workers' release, for reader rules that changed
+	// between releases (status_version.go); unknown = the newest behaviour.
+	KafkaVersion kafkaversion.Version
 }
 
 // ConfigsResult is the `inspect configs` model (json-output.md): what
