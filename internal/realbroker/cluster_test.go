@@ -106,7 +106,7 @@ func (c *cluster) waitSettled(ctx context.Context, t *testing.T, adm *kadm.Clien
 func (c *cluster) settled(ctx context.Context, adm *kadm.Client) error {
 	var st map[string]struct {
 		Status struct {
-			Connector struct{ State string } `json:"connector"`
+			Connector struct{ State string }   `json:"connector"`
 			Tasks     []struct{ State string } `json:"tasks"`
 		} `json:"status"`
 	}
