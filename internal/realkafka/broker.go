@@ -24,6 +24,13 @@ type BrokerOptions struct {
 	// Loggers sets logger levels, e.g. {"kafka.request.logger": "DEBUG"}.
 	Loggers map[string]string
 	HeapMB  int // default 384
+	// TLS adds an SSL listener (PEM key store; see PKI); MutualTLS makes it
+	// require a client certificate.
+	TLS, MutualTLS bool
+	// SASL adds SASL_SSL and SASL_PLAINTEXT listeners with PLAIN,
+	// SCRAM-SHA-256 and SCRAM-SHA-512 for Users (default DefaultUsers).
+	SASL  bool
+	Users map[string]string
 	// Dir holds the broker's config, data and log; default a new temporary
 	// directory removed by Close.
 	Dir string
@@ -38,6 +45,8 @@ type Broker struct {
 	props     map[string]string
 	listeners map[string]string // listener name -> 127.0.0.1:port
 	proc      *jvm
+	pki       *PKI
+	users     map[string]string
 
 	mu        sync.Mutex
 	workers   []*Worker
@@ -89,7 +98,7 @@ func Launch(ctx context.Context, opts BrokerOptions) (*Broker, error) {
 		}
 	}()
 
-	ports, err := freePorts(2)
+	ports, err := freePorts(5)
 	if err != nil {
 		return nil, err
 	}
@@ -118,6 +127,9 @@ func Launch(ctx context.Context, opts BrokerOptions) (*Broker, error) {
 		// Lets tests use short session timeouts, so a killed worker is
 		// noticed in seconds rather than Connect's 10 s default.
 		"group.min.session.timeout.ms": "1000",
+	}
+	if err := b.securityProps(opts, ports[2:]); err != nil {
+		return nil, err
 	}
 	for k, v := range opts.Props {
 		b.props[k] = v
@@ -154,7 +166,7 @@ func (b *Broker) format(ctx context.Context, flags []string, cfg string) error {
 		return fmt.Errorf("formatting the broker storage: java not found: %s", howToGet)
 	}
 	args := append(append([]string{}, flags...), "kafka.tools.StorageTool", "format", "-t", clusterID(), "-c", cfg, "--ignore-formatted")
-	args = append(args, b.formatExtra()...)
+	args = append(args, b.scramFormatArgs()...)
 	cmd := exec.CommandContext(ctx, java, args...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -162,9 +174,6 @@ func (b *Broker) format(ctx context.Context, flags []string, cfg string) error {
 	}
 	return nil
 }
-
-// formatExtra is added to kafka-storage format (SCRAM users, see tls.go).
-func (b *Broker) formatExtra() []string { return nil }
 
 // clusterID is a random KRaft cluster id (a base64url UUID, as
 // kafka-storage random-uuid prints).
