@@ -34,12 +34,13 @@ func TestRealBroker(t *testing.T) {
 	for _, v := range []string{realkafka.Newest4x, realkafka.Newest39} {
 		t.Run(v, func(t *testing.T) {
 			start := time.Now()
-			c := startCluster(t, realkafka.BrokerOptions{Version: v})
+			c := startCluster(t, realkafka.BrokerOptions{Version: v, TLS: true, SASL: true})
 			t.Logf("kafka %s: broker and worker settled in %s", v, time.Since(start).Round(time.Millisecond))
 			t.Run("every read command, no write request, no removed API version", func(t *testing.T) { testReadOnly(t, c) })
 			t.Run("check topics against the real topic configs", func(t *testing.T) { testCheckTopics(t, c) })
 			t.Run("check timeouts against the real broker limits", func(t *testing.T) { testBrokerLimits(t, c) })
 			t.Run("a missing group reads as missing", func(t *testing.T) { testMissingGroup(t, c) })
+			t.Run("TLS and SASL/SCRAM listeners", func(t *testing.T) { testSecurity(t, c) })
 			if strings.HasPrefix(v, "4.") { // KIP-848 groups are on by default from 4.0
 				t.Run("K17 finds a KIP-848 consumer group on the Connect group.id", func(t *testing.T) { testK17(t, c) })
 			}

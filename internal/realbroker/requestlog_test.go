@@ -19,6 +19,8 @@ type loggedRequest struct {
 	Key      int16  `json:"requestApiKey"`
 	Version  int16  `json:"requestApiVersion"`
 	ClientID string `json:"clientId"`
+	// Principal and Listener follow the request and response in the line.
+	Principal, Listener string
 }
 
 func (r loggedRequest) name() string {
@@ -87,5 +89,20 @@ func parseRequestLine(line string) (loggedRequest, bool) {
 	if err := json.Unmarshal([]byte(hdr[:end+1]), &r); err != nil {
 		return loggedRequest{}, false
 	}
+	r.Principal, r.Listener = lastString(line, `"principal":"`), lastString(line, `"listener":"`)
 	return r, true
+}
+
+// lastString is the JSON string after the last occurrence of prefix in line
+// (the connection fields come after the request and response bodies).
+func lastString(line, prefix string) string {
+	i := strings.LastIndex(line, prefix)
+	if i < 0 {
+		return ""
+	}
+	rest := line[i+len(prefix):]
+	if end := strings.IndexByte(rest, '"'); end >= 0 {
+		return rest[:end]
+	}
+	return ""
 }
