@@ -5,6 +5,7 @@ import (
 
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/store"
 )
 
@@ -16,15 +17,20 @@ type Decoded struct {
 	Members *group.MembersResult // nil when the dataset has no group
 }
 
-// Decode decodes the dataset's records and group.
-func Decode(ds *inspect.Dataset) *Decoded {
+// Decode decodes the dataset's records and group as the newest Kafka
+// release reads them.
+func Decode(ds *inspect.Dataset) *Decoded { return DecodeAs(ds, kafkaversion.Version{}) }
+
+// DecodeAs decodes the dataset as the workers of Kafka version v read it
+// where a reader rule changed (unknown v: the newest release).
+func DecodeAs(ds *inspect.Dataset, v kafkaversion.Version) *Decoded {
 	d := &Decoded{Dataset: ds}
 	if ds == nil {
 		return d
 	}
 	cfg, st, _, _ := store.SplitTopics(ds.Records, ds.Topics)
-	d.Configs = store.DecodeConfigs(cfg, store.DecodeOptions{ShowSecrets: true, Topic: ds.Topics.Config})
-	d.Status = store.DecodeStatus(st, store.DecodeOptions{Topic: ds.Topics.Status})
+	d.Configs = store.DecodeConfigs(cfg, store.DecodeOptions{ShowSecrets: true, Topic: ds.Topics.Config, KafkaVersion: v})
+	d.Status = store.DecodeStatus(st, store.DecodeOptions{Topic: ds.Topics.Status, KafkaVersion: v})
 	if ds.Group != nil {
 		m := group.Members(ds.Group)
 		d.Members = &m
