@@ -42,7 +42,7 @@ func TestRealBroker(t *testing.T) {
 			t.Run("a missing group reads as missing", func(t *testing.T) { testMissingGroup(t, c) })
 			t.Run("TLS and SASL/SCRAM listeners", func(t *testing.T) { testSecurity(t, c) })
 			if strings.HasPrefix(v, "4.") { // KIP-848 groups are on by default from 4.0
-				t.Run("K17 finds a KIP-848 consumer group on the Connect group.id", func(t *testing.T) { testK17(t, c) })
+				t.Run("K17 finds a KIP-848 consumer group or a share group on the Connect group.id", func(t *testing.T) { testK17(t, c) })
 			}
 		})
 	}
@@ -344,34 +344,66 @@ func testMissingGroup(t *testing.T, c *cluster) {
 // real broker hides it from DescribeGroups (GROUP_ID_NOT_FOUND "not a
 // classic group"); ListGroups shows it.
 func testK17(t *testing.T, c *cluster) {
-	const group = "taken-by-a-consumer"
-	cl := c.b.Client(t, kgo.ClientID("other-app"), kgo.ConsumerGroup(group), kgo.ConsumeTopics("lines"),
-		kgo.ServerSideBalancer(), kgo.DisableAutoCommit(), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	adm := c.admin(t)
-	for {
-		pctx, pcancel := context.WithTimeout(ctx, 300*time.Millisecond)
-		cl.PollFetches(pctx)
-		pcancel()
-		listed, err := adm.ListGroups(ctx)
-		if g, ok := listed[group]; err == nil && ok && g.GroupType == "consumer" && g.State == "Stable" {
-			break
+	for _, tc := range []struct {
+		group, typ string
+		opts       []kgo.Opt
+	}{
+		{"taken-by-a-consumer", "consumer", []kgo.Opt{kgo.ConsumerGroup("taken-by-a-consumer"), kgo.ServerSideBalancer(), kgo.DisableAutoCommit()}},
+		{"taken-by-a-share-group", "share", []kgo.Opt{kgo.ShareGroup("taken-by-a-share-group")}},
+	} {
+		t.Run(tc.typ, func(t *testing.T) {
+			cl := c.b.Client(t, append([]kgo.Opt{kgo.ClientID("other-app"), kgo.ConsumeTopics("lines")}, tc.opts...)...)
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			adm := c.admin(t)
+			for {
+				pctx, pcancel := context.WithTimeout(ctx, 300*time.Millisecond)
+				cl.PollFetches(pctx)
+				pcancel()
+				listed, err := adm.ListGroups(ctx)
+				if g, ok := listed[tc.group]; err == nil && ok && g.GroupType == tc.typ && g.State == "Stable" {
+					break
+				}
+				if ctx.Err() != nil {
+					t.Fatalf("group %s never listed as a stable %s group: %v %v", tc.group, tc.typ, listed, err)
+				}
+			}
+			stdout, stderr, code := c.live("-g", tc.group, "check", "topics", "-o", "json")
+			if code != 1 {
+				t.Fatalf("check topics -g %s: exit %d, want 1: %s %s", tc.group, code, stderr, stdout)
+			}
+			k17 := rules(findings(t, "check topics", stdout))["K17"]
+			if len(k17) != 1 || k17[0].Values["group_type"] != tc.typ || k17[0].Subject != "group "+tc.group {
+				t.Errorf("K17 %v, want one finding for group %s of type %s", k17, tc.group, tc.typ)
+			}
+			stdout, _, _ = c.live("-g", tc.group, "inspect", "members", "-o", "json")
+			if !strings.Contains(stdout, "held by a "+tc.typ+" group") {
+				t.Errorf("inspect members does not name the %s group: %s", tc.typ, stdout)
+			}
+			if tc.typ == "consumer" {
+				workerFailsToJoin(t, c, tc.group)
+			}
+		})
+	}
+}
+
+// workerFailsToJoin starts a real Connect worker with group.id group and
+// waits for it to report what K17 predicts.
+func workerFailsToJoin(t *testing.T, c *cluster, group string) {
+	w, err := c.b.NewWorker(realkafka.WorkerOptions{Group: group, Name: "blocked-worker"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Watch(t)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Kill() //nolint:errcheck // the broker's Close kills it too
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(w.LogTail(400), "InconsistentGroupProtocolException") {
+		if time.Now().After(deadline) {
+			t.Fatalf("a worker with group.id %s did not fail with InconsistentGroupProtocolException in 60 s", group)
 		}
-		if ctx.Err() != nil {
-			t.Fatalf("group %s never listed as a stable consumer-type group: %v %v", group, listed, err)
-		}
-	}
-	stdout, stderr, code := c.live("-g", group, "check", "topics", "-o", "json")
-	if code != 1 {
-		t.Fatalf("check topics -g %s: exit %d, want 1: %s %s", group, code, stderr, stdout)
-	}
-	k17 := rules(findings(t, "check topics", stdout))["K17"]
-	if len(k17) != 1 || k17[0].Values["group_type"] != "consumer" || k17[0].Subject != "group "+group {
-		t.Errorf("K17 %v, want one finding for group %s of type consumer", k17, group)
-	}
-	stdout, _, _ = c.live("-g", group, "inspect", "members", "-o", "json")
-	if !strings.Contains(stdout, "held by a consumer group") {
-		t.Errorf("inspect members does not name the consumer group: %s", stdout)
+		time.Sleep(500 * time.Millisecond)
 	}
 }
