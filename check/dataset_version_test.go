@@ -20,8 +20,8 @@ func TestDecodeAsFollowsVersion(t *testing.T) {
 	for version, want := range map[string]string{"": "RUNNING", "3.6.0": "RUNNING", "3.5.2": "UNASSIGNED"} {
 		v, _ := kafkaversion.Parse(version)
 		d := DecodeAs(ds, v)
-		if len(d.Status.Tasks) != 1 || d.Status.Tasks[0].State != want {
-			t.Errorf("--kafka-version %q: tasks %+v, want one %s", version, d.Status.Tasks, want)
+		if len(d.Status().Tasks) != 1 || d.Status().Tasks[0].State != want {
+			t.Errorf("--kafka-version %q: tasks %+v, want one %s", version, d.Status().Tasks, want)
 		}
 	}
 }
