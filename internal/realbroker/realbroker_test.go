@@ -42,7 +42,7 @@ func TestRealBroker(t *testing.T) {
 			t.Run("a missing group reads as missing", func(t *testing.T) { testMissingGroup(t, c) })
 			t.Run("TLS and SASL/SCRAM listeners", func(t *testing.T) { testSecurity(t, c) })
 			if strings.HasPrefix(v, "4.") { // KIP-848 groups are on by default from 4.0
-				t.Run("K17 finds a KIP-848 consumer group or a share group on the Connect group.id", func(t *testing.T) { testK17(t, c) })
+				t.Run("K17 finds a KIP-848 consumer, a share or a classic consumer group on the Connect group.id", func(t *testing.T) { testK17(t, c) })
 			}
 		})
 	}
@@ -350,6 +350,7 @@ func testK17(t *testing.T, c *cluster) {
 	}{
 		{"taken-by-a-consumer", "consumer", []kgo.Opt{kgo.ConsumerGroup("taken-by-a-consumer"), kgo.ServerSideBalancer(), kgo.DisableAutoCommit()}},
 		{"taken-by-a-share-group", "share", []kgo.Opt{kgo.ShareGroup("taken-by-a-share-group")}},
+		{"taken-by-a-classic-consumer", "classic", []kgo.Opt{kgo.ConsumerGroup("taken-by-a-classic-consumer"), kgo.DisableAutoCommit()}},
 	} {
 		t.Run(tc.typ, func(t *testing.T) {
 			cl := c.b.Client(t, append([]kgo.Opt{kgo.ClientID("other-app"), kgo.ConsumeTopics("lines")}, tc.opts...)...)
@@ -377,8 +378,12 @@ func testK17(t *testing.T, c *cluster) {
 				t.Errorf("K17 %v, want one finding for group %s of type %s", k17, tc.group, tc.typ)
 			}
 			stdout, _, _ = c.live("-g", tc.group, "inspect", "members", "-o", "json")
-			if !strings.Contains(stdout, "held by a "+tc.typ+" group") {
-				t.Errorf("inspect members does not name the %s group: %s", tc.typ, stdout)
+			want := "held by a " + tc.typ + " group"
+			if tc.typ == "classic" { // DescribeGroups shows it, with its protocol type
+				want = `has protocol type \"consumer\", not \"connect\"`
+			}
+			if !strings.Contains(stdout, want) {
+				t.Errorf("inspect members does not say %s: %s", want, stdout)
 			}
 			if tc.typ == "consumer" {
 				workerFailsToJoin(t, c, tc.group)
