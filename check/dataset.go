@@ -6,6 +6,7 @@ import (
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/store"
 )
 
@@ -15,9 +16,14 @@ type Decoded struct {
 	*decoded.Dataset
 }
 
-// Decode wraps a dataset for the checks; nil stays nil (no dataset read).
-func Decode(ds *inspect.Dataset) *Decoded {
-	return &Decoded{Dataset: decoded.Decode(ds, store.DecodeOptions{ShowSecrets: true})}
+// Decode wraps a dataset for the checks, decoded as the newest Kafka
+// release reads it; nil stays nil (no dataset read).
+func Decode(ds *inspect.Dataset) *Decoded { return DecodeAs(ds, kafkaversion.Version{}) }
+
+// DecodeAs wraps a dataset decoded as the workers of Kafka version v read
+// it where a reader rule changed (unknown v: the newest release).
+func DecodeAs(ds *inspect.Dataset, v kafkaversion.Version) *Decoded {
+	return &Decoded{Dataset: decoded.Decode(ds, store.DecodeOptions{ShowSecrets: true, KafkaVersion: v})}
 }
 
 // Connectors lists the configured connectors with flattened configs.
@@ -74,6 +80,9 @@ func (d *Decoded) TopicsInput(groupID string) TopicsInput {
 	in.ConfigTopic, in.OffsetTopic, in.StatusTopic = ds.Topics.Config, ds.Topics.Offset, ds.Topics.Status
 	in.Descriptions = ds.TopicDescriptions
 	in.Connectors = d.Connectors()
+	if in.Group == "" || ds.Group == nil || ds.Group.Group == in.Group {
+		in.GroupHolder = GroupHolderOf(ds.Group)
+	}
 	if d.Members() != nil {
 		for _, m := range d.Members().Members {
 			in.Members = append(in.Members, group.WorkerID(m))

@@ -329,6 +329,10 @@ var catalogue = []Rule{
 		Title: "status records from workers outside the group, with an older generation",
 		Why:   "a worker that is not in the group wrote a status after members of a newer generation did: another Connect cluster may share the status topic, or a zombie worker is still running",
 		Fix:   "give each Connect cluster its own group.id and topics; stop the zombie worker"},
+	{ID: "K17", Severity: Error, Check: "topics", Enforced: "kafka", AppliesTo: versions("brokers 3.8.0 and later (KIP-848 groups); classic groups of another protocol type: all"),
+		Title: "another kind of group holds the Connect group.id",
+		Why:   "a share group, a consumer or streams group with members (KIP-848 protocol), or a classic group of another protocol type with members already uses the id: every worker's JoinGroup fails with INCONSISTENT_GROUP_PROTOCOL and the Connect cluster never forms; DescribeGroups hides the newer groups (GROUP_ID_NOT_FOUND, \"not a classic group\"), so only ListGroups shows them",
+		Fix:   "give the workers a group.id no other application uses, or stop that application and delete its group (kafka-consumer-groups, kafka-share-groups or kafka-streams-groups --delete --group ID)"},
 	// Balance, headroom and zombies.
 	{ID: "B1", Severity: Warn, Check: "balance", Enforced: "audit",
 		Title: "connectors or tasks are spread unevenly across workers",

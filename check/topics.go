@@ -23,6 +23,9 @@ type TopicsInput struct {
 	Records      []KeyRecord                `json:"records"`      // status and offsets records in read order
 	Workers      []*workerconfig.Config     `json:"-"`
 	Connectors   []ConnectorInfo            `json:"-"`
+	// GroupHolder is what holds the Connect group.id on the brokers (K17);
+	// nil when the group was not read.
+	GroupHolder *GroupHolder `json:"group_holder"`
 }
 
 // KeyRecord is the part of an internal-topic record the topic checks read.
@@ -52,7 +55,8 @@ type TopicView struct {
 	MinInsyncReplicas *string `json:"min_insync_replicas"`
 }
 
-// Topics audits the internal topics: K1, K2, K5, K6, K7, K12–K16.
+// Topics audits the internal topics and the group id: K1, K2, K5, K6, K7,
+// K12–K17.
 func Topics(in TopicsInput) *TopicsReport {
 	var f Findings
 	rep := &TopicsReport{Topics: []TopicView{}}
@@ -96,6 +100,7 @@ func Topics(in TopicsInput) *TopicsReport {
 	checkKeysInTwoPartitions(&f, in.Records, names)
 	checkForeignStatus(&f, in.Records, names.Status, in.Members)
 	checkSinkGroupCollision(&f, in)
+	checkGroupHolder(&f, in)
 	rep.Findings = f.List()
 	rep.Summary = Summarize(rep.Findings)
 	return rep

@@ -226,7 +226,9 @@ func checkData(c *cli.Context, g Globals, required bool) (*check.Decoded, error)
 	if err != nil {
 		return nil, err
 	}
-	return check.Decode(ds), nil
+	// --kafka-version was checked by checkOptions; the decoders follow it too.
+	v, _ := kafkaversion.Parse(c.String(flagKafkaVersion))
+	return check.DecodeAs(ds, v), nil
 }
 
 // workerVersions asks each worker's REST root for its version: live only,

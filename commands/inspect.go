@@ -30,13 +30,13 @@ func inspectCommand() *cli.Command {
 			{
 				Name:   "configs",
 				Usage:  "connector and task configs, target states, commits and consistency (config topic)",
-				Flags:  []cli.Flag{connectorFlag()},
+				Flags:  []cli.Flag{connectorFlag(), inspectVersionFlag()},
 				Action: action(runInspectConfigs),
 			},
 			{
 				Name:   "status",
 				Usage:  "connector, task and topic statuses (status topic)",
-				Flags:  []cli.Flag{connectorFlag()},
+				Flags:  []cli.Flag{connectorFlag(), inspectVersionFlag()},
 				Action: action(runInspectStatus),
 			},
 			{
@@ -48,7 +48,7 @@ func inspectCommand() *cli.Command {
 			{
 				Name:   "connectors",
 				Usage:  "one line per connector: class, type, target and actual state, tasks, consistency",
-				Flags:  []cli.Flag{connectorFlag()},
+				Flags:  []cli.Flag{connectorFlag(), inspectVersionFlag()},
 				Action: action(runInspectConnectors),
 			},
 			{
@@ -67,10 +67,10 @@ func addProblems(counts *inspect.RecordCounts, problems *[]inspect.Problem, extr
 	*problems = append(*problems, extra...)
 }
 
-// viewOptions are the decode options of the inspect views: --show-secrets
-// and --connector.
+// viewOptions are the decode options of the inspect views: --show-secrets,
+// --connector and --kafka-version.
 func viewOptions(c *cli.Context, g Globals) store.DecodeOptions {
-	return store.DecodeOptions{ShowSecrets: g.ShowSecrets, Connector: c.String(flagConnector)}
+	return store.DecodeOptions{ShowSecrets: g.ShowSecrets, Connector: c.String(flagConnector), KafkaVersion: inspectKafkaVersion(c)}
 }
 
 // loadDecoded reads the input of a view and wraps it for decoding.

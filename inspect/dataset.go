@@ -40,6 +40,9 @@ type GroupDescription struct {
 	Protocol     string        `json:"protocol"`
 	Members      []GroupMember `json:"members"`
 	ErrorCode    int16         `json:"error_code"`
+	// Other is a consumer, share or streams group holding this id when
+	// DescribeGroups found no classic group; absent otherwise.
+	Other *OtherGroup `json:"other_group,omitempty"`
 }
 
 // GroupMember is one member of a described group.

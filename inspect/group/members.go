@@ -100,8 +100,11 @@ func Members(desc *inspect.GroupDescription) MembersResult {
 	}
 	var notes []string
 	connect := desc.ProtocolType == "connect"
-	if desc.ErrorCode != 0 {
+	if desc.ErrorCode != 0 && !inspect.GroupMissing(desc) { // 4.x's GROUP_ID_NOT_FOUND reads as older brokers' Dead
 		notes = append(notes, fmt.Sprintf("describing the group returned error code %d", desc.ErrorCode))
+	}
+	if o := desc.Other; o != nil {
+		notes = append(notes, otherGroupNote(desc.Group, o))
 	}
 	switch {
 	case !connect && desc.ProtocolType == "" && len(desc.Members) == 0:
@@ -113,6 +116,9 @@ func Members(desc *inspect.GroupDescription) MembersResult {
 	case "Empty":
 		notes = append(notes, "the group is empty: no worker is a member right now")
 	case "Dead":
+		if desc.Other != nil {
+			break // the note on the other group says what holds the id
+		}
 		notes = append(notes, fmt.Sprintf("the group is dead or does not exist: no worker is a member (is %q the workers' group.id? set it with --group or --worker-config)", desc.Group))
 	case "PreparingRebalance", "CompletingRebalance":
 		notes = append(notes, fmt.Sprintf("the group is rebalancing (%s): metadata and assignments are only reliable when the group is Stable, so what is shown may be empty or stale; look again in a few seconds", desc.State))
@@ -120,7 +126,7 @@ func Members(desc *inspect.GroupDescription) MembersResult {
 	default:
 		notes = append(notes, fmt.Sprintf("unknown group state %q", desc.State))
 	}
-	if len(desc.Members) == 0 && desc.State != "Empty" && desc.State != "Dead" {
+	if len(desc.Members) == 0 && desc.State != "Empty" && desc.State != "Dead" && desc.Other == nil {
 		notes = append(notes, "the group has no members")
 	}
 

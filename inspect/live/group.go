@@ -62,6 +62,7 @@ func DescribeGroup(ctx context.Context, cl *kgo.Client, group string) (*inspect.
 			out.Members = append(out.Members, gm)
 		}
 		sort.Slice(out.Members, func(i, j int) bool { return out.Members[i].MemberID < out.Members[j].MemberID })
+		normalizeMissing(out)
 		return out, nil
 	}
 	return nil, fmt.Errorf("the broker's answer does not mention group %q", group)
@@ -82,6 +83,7 @@ func (r *liveReader) describeConnectGroup(ctx context.Context) (*inspect.GroupDe
 			return nil, err
 		}
 		if !inspect.GroupRebalancing(g) || time.Now().After(settleUntil) {
+			r.otherGroupOf(ctx, g)
 			return g, nil
 		}
 		if !sleepCtx(ctx, 250*time.Millisecond) {

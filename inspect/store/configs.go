@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/protocol"
 )
 
@@ -19,6 +20,9 @@ type DecodeOptions struct {
 	ShowSecrets bool   // show secret config values instead of "[redacted]"
 	Topic       string // topic name reported in the result ("" = from the records, else Connect's default)
 	Connector   string // only report this connector ("" = all); counts still cover every record read
+	// KafkaVersion is the workers' release, for reader rules that changed
+	// between releases (status_version.go); unknown = the newest behaviour.
+	KafkaVersion kafkaversion.Version
 }
 
 // ConfigsResult is the `inspect configs` model (json-output.md): what
@@ -81,6 +85,7 @@ type configReplay struct {
 	sessionKey       *SessionKeyInfo
 	restarts         map[string]RestartRequest
 	loggers          map[string]string
+	rules            configRules // what the chosen Kafka release does (config_version.go)
 }
 
 func newConfigState() *configReplay {
@@ -101,6 +106,7 @@ func newConfigState() *configReplay {
 // given, as Connect's reader does, and returns the resulting model.
 func DecodeConfigs(records []inspect.Record, opts DecodeOptions) *ConfigsResult {
 	st := newConfigState()
+	st.rules = configRulesOf(opts.KafkaVersion)
 	res := &ConfigsResult{Topic: recResultTopic(opts.Topic, records, inspect.DefaultTopicNames().Config), Problems: []inspect.Problem{}}
 	for _, r := range records {
 		res.Records.Read++
@@ -303,7 +309,7 @@ func (st *configReplay) taskConfig(name string, task int32, value map[string]jso
 }
 
 func (st *configReplay) commit(name string, value map[string]json.RawMessage) string {
-	if _, ok := st.configs[name]; !ok {
+	if _, ok := st.configs[name]; !ok && st.rules.commitNeedsConfig {
 		// KAFKA-16838 (3.7.1/3.8.0+): no config at this point of the log, so
 		// everything for the connector is dropped and the commit ignored.
 		st.removeConnector(name)

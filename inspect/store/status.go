@@ -173,6 +173,7 @@ type topicStatusEntry struct {
 type statusReplay struct {
 	connectors map[string]*connectorStatusEntry
 	topics     map[[2]string]*topicStatusEntry // (connector, topic) from the key
+	rules      statusRules                     // what the chosen Kafka release does (status_version.go)
 }
 
 var (
@@ -206,7 +207,7 @@ type StatusDecoder struct {
 func NewStatusDecoder(opts DecodeOptions) *StatusDecoder {
 	return &StatusDecoder{
 		opts: opts,
-		st:   statusReplay{connectors: map[string]*connectorStatusEntry{}, topics: map[[2]string]*topicStatusEntry{}},
+		st:   statusReplay{connectors: map[string]*connectorStatusEntry{}, topics: map[[2]string]*topicStatusEntry{}, rules: statusRulesOf(opts.KafkaVersion)},
 		res:  StatusResult{Problems: []inspect.Problem{}},
 	}
 }
@@ -376,7 +377,7 @@ func (st *statusReplay) task(key []byte, value []byte) string {
 	held := entry.tasks.get(n)
 	if held == nil {
 		held = entry.tasks.put(n)
-	} else if v.state == stateUnassigned && held.state == stateRunning && held.generation >= v.generation {
+	} else if st.rules.staleUnassignedIgnored && v.state == stateUnassigned && held.state == stateRunning && held.generation >= v.generation {
 		return "" // a stale UNASSIGNED loses to RUNNING of an equal or later generation
 	}
 	*held = v
