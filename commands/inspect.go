@@ -52,6 +52,7 @@ func init() {
 				Action: action(runInspectMembers),
 			},
 			inspectSinksCommand(),
+			inspectConnectorCommand(),
 		},
 	})
 }
