@@ -32,18 +32,14 @@ func init() {
 				Action: action(runCurrentContext),
 			},
 			{
-				Name:         "use-context",
-				Usage:        "make NAME the current context (rewrites only the current-context line of the file)",
-				ArgsUsage:    "NAME",
-				BashComplete: completeContextArg,
-				Action:       action(runUseContext),
+				Name:      "use-context",
+				Usage:     "make NAME the current context (rewrites only the current-context line of the file)",
+				ArgsUsage: "NAME",
+				Action:    action(runUseContext),
 			},
 		},
 	})
 }
-
-// completeContextArg is filled in by the completion engine (complete.go).
-var completeContextArg cli.BashCompleteFunc
 
 func loadContexts() (*contexts.File, error) {
 	path, err := contexts.DefaultPath()

@@ -27,8 +27,7 @@ func inspectConnectorCommand() *cli.Command {
 			"  connectscope inspect connector jdbc-orders-source --from examples/cluster.snapshot.json\n" +
 			"  connectscope -b broker:9092 inspect connector s3-orders-sink -o wide\n" +
 			"  connectscope inspect connector debezium-inventory --from dump.jsonl --jq '.tasks[] | select(.state == \"FAILED\") | .trace'",
-		BashComplete: completeConnectorArg,
-		Action:       action(runInspectConnector),
+		Action: action(runInspectConnector),
 	}
 }
 
@@ -50,6 +49,3 @@ func runInspectConnector(c *cli.Context, g Globals) error {
 	}
 	return emit(c, g, res)
 }
-
-// completeConnectorArg is filled in by the completion engine (complete.go).
-var completeConnectorArg cli.BashCompleteFunc
