@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/plan/assignor"
 )
@@ -308,7 +308,7 @@ func ParseZones(name string, data []byte) (map[string]string, error) {
 
 // WorkerIDFromMember derives a worker id (host:port) from a member's REST URL
 // or, failing that, its client id connect-host:port.
-func WorkerIDFromMember(m inspect.MemberView) string {
+func WorkerIDFromMember(m group.MemberView) string {
 	if m.URL != nil {
 		u := *m.URL
 		if i := strings.Index(u, "://"); i >= 0 {

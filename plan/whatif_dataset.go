@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/connectscope/connectscope/plan/assignor"
 )
 
@@ -15,8 +17,8 @@ import (
 // broker's member order.
 func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 	st := ClusterState{Source: d.Source}
-	cfgRecords, _, _, _ := inspect.SplitTopics(d.Records, d.Topics)
-	configs := inspect.DecodeConfigs(cfgRecords, inspect.DecodeOptions{Topic: d.Topics.Config})
+	cfgRecords, _, _, _ := store.SplitTopics(d.Records, d.Topics)
+	configs := store.DecodeConfigs(cfgRecords, store.DecodeOptions{Topic: d.Topics.Config})
 	for _, c := range configs.Connectors {
 		tasks := len(c.Tasks)
 		if c.TargetState == "STOPPED" {
@@ -33,8 +35,8 @@ func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 	if d.Group == nil {
 		return st, fmt.Errorf("%s has no description of the Connect group, so the workers and what they own are unknown: take a snapshot that includes the group, or use --synthetic", sourceName(d))
 	}
-	members := inspect.Members(d.Group)
-	views := map[string]inspect.MemberView{}
+	members := group.Members(d.Group)
+	views := map[string]group.MemberView{}
 	for _, m := range members.Members {
 		views[m.MemberID] = m
 	}
@@ -91,7 +93,7 @@ func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 
 // memberAliases are the other names an operator may use for a worker: its
 // client id, its REST URL and host:port, and its client host.
-func memberAliases(v inspect.MemberView) []string {
+func memberAliases(v group.MemberView) []string {
 	out := []string{}
 	add := func(s string) {
 		if s == "" {
