@@ -14,6 +14,8 @@ import (
 	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/describe"
+	"github.com/connectscope/connectscope/inspect/live"
+	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/urfave/cli/v2"
 )
 
@@ -60,7 +62,7 @@ var flagValues = map[string][]string{
 	flagTarget:        {"eager", "compatible", "sessioned"},
 	flagProtocol:      {"eager", "compatible", "sessioned"},
 	flagStop:          {"clean", "crash"},
-	flagIsolation:     {inspect.ReadCommitted, inspect.ReadUncommitted},
+	flagIsolation:     {live.ReadCommitted, live.ReadUncommitted},
 	flagSASLMechanism: {"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"},
 }
 
@@ -278,16 +280,16 @@ func runNames(c *cli.Context, g Globals) error {
 	var err error
 	switch {
 	case g.From != "":
-		ds, err = inspect.LoadFile(g.From, g.Topics)
+		ds, err = source.LoadFile(g.From, g.Topics)
 	case g.Live():
-		var opts inspect.LiveOptions
+		var opts live.Options
 		opts, err = liveOptions(g)
 		if err != nil {
 			return err
 		}
 		opts.Conn.Timeout = min(opts.Conn.Timeout, completeTimeout)
 		opts.Read, opts.SkipSinkGroups = []string{g.Topics.Config, g.Topics.Status}, true
-		ds, err = inspect.ReadLive(c.Context, opts)
+		ds, err = live.Read(c.Context, opts)
 	default:
 		return nil
 	}

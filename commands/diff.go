@@ -5,6 +5,7 @@ import (
 
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/diff"
+	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/urfave/cli/v2"
 )
 
@@ -46,7 +47,7 @@ func runDiff(c *cli.Context, g Globals) error {
 		}
 		return UsageErrorf("diff needs two files, BEFORE and AFTER (or one and --live)")
 	}
-	before, err := inspect.LoadFile(c.Args().Get(0), g.Topics)
+	before, err := source.LoadFile(c.Args().Get(0), g.Topics)
 	if err != nil {
 		return InputError(err)
 	}
@@ -57,7 +58,7 @@ func runDiff(c *cli.Context, g Globals) error {
 		}
 		after, err = loadLive(c, g)
 	} else {
-		after, err = inspect.LoadFile(c.Args().Get(1), g.Topics)
+		after, err = source.LoadFile(c.Args().Get(1), g.Topics)
 		err = inputErr(err)
 	}
 	if err != nil {

@@ -10,6 +10,9 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/store"
 )
 
 // Connector is one connector whole (json-output.md "inspect connector").
@@ -28,17 +31,17 @@ type Connector struct {
 	// Owner is the Connect group member whose assignment holds the
 	// connector now (its REST URL, else its client id); null when the
 	// group was not read or no member holds it.
-	Owner        *string                 `json:"owner"`
-	TaskCount    *int32                  `json:"task_count"` // of the latest applied commit; null when none
-	Consistent   bool                    `json:"consistent"`
-	PendingTasks []string                `json:"pending_tasks"`
-	Tasks        []Task                  `json:"tasks"`
-	Topics       []string                `json:"topics"` // topics the connector used (KIP-558), sorted
-	Restart      *inspect.RestartRequest `json:"restart_request"`
-	Offsets      []inspect.SourceOffset  `json:"offsets"`    // source offsets stored for it
-	SinkGroup    *inspect.SinkView       `json:"sink_group"` // a sink's consumer group; null for a source or when not read
-	Records      inspect.RecordCounts    `json:"records"`
-	Problems     []inspect.Problem       `json:"problems"`
+	Owner        *string               `json:"owner"`
+	TaskCount    *int32                `json:"task_count"` // of the latest applied commit; null when none
+	Consistent   bool                  `json:"consistent"`
+	PendingTasks []string              `json:"pending_tasks"`
+	Tasks        []Task                `json:"tasks"`
+	Topics       []string              `json:"topics"` // topics the connector used (KIP-558), sorted
+	Restart      *store.RestartRequest `json:"restart_request"`
+	Offsets      []store.SourceOffset  `json:"offsets"`    // source offsets stored for it
+	SinkGroup    *group.SinkView       `json:"sink_group"` // a sink's consumer group; null for a source or when not read
+	Records      inspect.RecordCounts  `json:"records"`
+	Problems     []inspect.Problem     `json:"problems"`
 }
 
 // Task is one task: its config when Connect runs it, its stored status and
@@ -83,12 +86,12 @@ func (e *NotFoundError) Error() string {
 // Describe builds the view of connector name from a dataset. A connector
 // with neither a config, a status nor stored offsets is a *NotFoundError.
 func Describe(ds *inspect.Dataset, name string, opts Options) (*Connector, error) {
-	cfgRecs, stRecs, offRecs, _ := inspect.SplitTopics(ds.Records, ds.Topics)
-	all := inspect.DecodeOptions{ShowSecrets: opts.ShowSecrets, Topic: ds.Topics.Config}
-	configs := inspect.DecodeConfigs(cfgRecs, all)
+	cfgRecs, stRecs, offRecs, _ := store.SplitTopics(ds.Records, ds.Topics)
+	all := store.DecodeOptions{ShowSecrets: opts.ShowSecrets, Topic: ds.Topics.Config}
+	configs := store.DecodeConfigs(cfgRecs, all)
 	all.Topic = ds.Topics.Status
-	status := inspect.DecodeStatus(stRecs, all)
-	offsets := inspect.DecodeOffsets(offRecs, inspect.DecodeOptions{Topic: ds.Topics.Offset, Connector: name})
+	status := store.DecodeStatus(stRecs, all)
+	offsets := store.DecodeOffsets(offRecs, store.DecodeOptions{Topic: ds.Topics.Offset, Connector: name})
 
 	d := &Connector{Name: name, Consistent: true, PendingTasks: []string{}, Tasks: []Task{},
 		Topics: []string{}, Offsets: offsets.Offsets, Problems: []inspect.Problem{}}
@@ -97,7 +100,7 @@ func Describe(ds *inspect.Dataset, name string, opts Options) (*Connector, error
 	task := func(n int32) *Task {
 		t := tasks[n]
 		if t == nil {
-			t = &Task{ID: inspect.TaskRef{Connector: name, Task: n}.String(), Task: n}
+			t = &Task{ID: protocol.TaskRef{Connector: name, Task: n}.String(), Task: n}
 			tasks[n] = t
 		}
 		return t
@@ -112,7 +115,7 @@ func Describe(ds *inspect.Dataset, name string, opts Options) (*Connector, error
 		if class, ok := c.Config["connector.class"].(string); ok {
 			d.Class = &class
 		}
-		kind := inspect.ConnectorType(c.Config)
+		kind := store.ConnectorType(c.Config)
 		d.Type = &kind
 		d.Config = c.Config
 		target := c.TargetState
@@ -172,7 +175,7 @@ func Describe(ds *inspect.Dataset, name string, opts Options) (*Connector, error
 	slices.SortFunc(d.Tasks, func(a, b Task) int { return int(a.Task) - int(b.Task) })
 
 	if d.Type != nil && *d.Type == "sink" {
-		if sinks := inspect.Sinks(ds, name); len(sinks.Sinks) > 0 {
+		if sinks := group.Sinks(ds, name); len(sinks.Sinks) > 0 {
 			d.SinkGroup = &sinks.Sinks[0]
 		}
 	}
@@ -189,7 +192,7 @@ func addCounts(a, b inspect.RecordCounts) inspect.RecordCounts {
 		Tombstones: a.Tombstones + b.Tombstones, Problems: a.Problems + b.Problems}
 }
 
-func knownConnectors(configs *inspect.ConfigsResult, status *inspect.StatusResult) []string {
+func knownConnectors(configs *store.ConfigsResult, status *store.StatusResult) []string {
 	var names []string
 	for _, c := range configs.Connectors {
 		names = append(names, c.Name)
@@ -203,12 +206,12 @@ func knownConnectors(configs *inspect.ConfigsResult, status *inspect.StatusResul
 
 // pieceOwners maps each connector name and task id to the member that
 // holds it now, by the members' own assignments.
-func pieceOwners(group *inspect.GroupDescription) map[string]*string {
+func pieceOwners(desc *inspect.GroupDescription) map[string]*string {
 	out := map[string]*string{}
-	if group == nil {
+	if desc == nil {
 		return out
 	}
-	for _, m := range inspect.Members(group).Members {
+	for _, m := range group.Members(desc).Members {
 		if m.Owned == nil {
 			continue
 		}
@@ -226,7 +229,7 @@ func pieceOwners(group *inspect.GroupDescription) map[string]*string {
 // WorkerName is how a member is named in these views: the HOST:PORT of its
 // REST URL, the form workers write as worker_id in the status topic (so the
 // two columns compare), else its client id.
-func WorkerName(m inspect.MemberView) string {
+func WorkerName(m group.MemberView) string {
 	if m.URL != nil && *m.URL != "" {
 		u := *m.URL
 		if _, rest, ok := strings.Cut(u, "://"); ok {

@@ -6,11 +6,13 @@ import (
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/source"
+	"github.com/connectscope/connectscope/inspect/store"
 )
 
 func example(t *testing.T) *inspect.Dataset {
 	t.Helper()
-	ds, err := inspect.LoadFile("../../examples/cluster.snapshot.json", inspect.TopicNames{})
+	ds, err := source.LoadFile("../../examples/cluster.snapshot.json", inspect.TopicNames{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,10 +27,10 @@ func TestDescribeSource(t *testing.T) {
 	if !d.Configured || *d.Type != "source" || *d.TargetState != "STARTED" || *d.State != "RUNNING" || *d.Generation != 5 {
 		t.Errorf("fields: %+v", d)
 	}
-	if d.Config["connection.password"] != inspect.Redacted {
+	if d.Config["connection.password"] != store.Redacted {
 		t.Errorf("password shown: %v", d.Config["connection.password"])
 	}
-	if len(d.Tasks) != 2 || !d.Tasks[0].Committed || d.Tasks[0].Config["connection.password"] != inspect.Redacted {
+	if len(d.Tasks) != 2 || !d.Tasks[0].Committed || d.Tasks[0].Config["connection.password"] != store.Redacted {
 		t.Errorf("tasks: %+v", d.Tasks)
 	}
 	if len(d.Offsets) != 2 || d.SinkGroup != nil {
@@ -44,7 +46,7 @@ func TestDescribeSource(t *testing.T) {
 		t.Errorf("records do not add up: %+v", d.Records)
 	}
 	shown, err := Describe(example(t), "jdbc-orders-source", Options{ShowSecrets: true})
-	if err != nil || shown.Config["connection.password"] == inspect.Redacted {
+	if err != nil || shown.Config["connection.password"] == store.Redacted {
 		t.Errorf("--show-secrets: %v, %v", err, shown.Config["connection.password"])
 	}
 }

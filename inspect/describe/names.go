@@ -5,6 +5,8 @@ import (
 	"sort"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/store"
 )
 
 // Names are the connector and worker names a dataset knows, for shell
@@ -12,12 +14,12 @@ import (
 // group (HOST:PORT, as WorkerName) or, without a group, the workers that
 // wrote statuses. Both sorted, without repeats.
 func Names(ds *inspect.Dataset) (connectors, workers []string) {
-	cfgRecs, stRecs, _, _ := inspect.SplitTopics(ds.Records, ds.Topics)
-	configs := inspect.DecodeConfigs(cfgRecs, inspect.DecodeOptions{})
-	status := inspect.DecodeStatus(stRecs, inspect.DecodeOptions{})
+	cfgRecs, stRecs, _, _ := store.SplitTopics(ds.Records, ds.Topics)
+	configs := store.DecodeConfigs(cfgRecs, store.DecodeOptions{})
+	status := store.DecodeStatus(stRecs, store.DecodeOptions{})
 	connectors = knownConnectors(configs, status)
 	if ds.Group != nil {
-		for _, m := range inspect.Members(ds.Group).Members {
+		for _, m := range group.Members(ds.Group).Members {
 			workers = append(workers, WorkerName(m))
 		}
 	} else {

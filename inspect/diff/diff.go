@@ -12,6 +12,8 @@ import (
 
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/describe"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/store"
 )
 
 // Result is the `diff` view (README "diff"). Every list is sorted and empty
@@ -199,11 +201,11 @@ type offset struct{ connector, kind, partition, value string }
 func read(ds *inspect.Dataset) state {
 	st := state{connectors: map[string]*connector{}, tasks: map[string]*task{}, owners: map[string]owner{},
 		offsets: map[string]offset{}, members: map[string]bool{}}
-	cfgRecs, stRecs, offRecs, _ := inspect.SplitTopics(ds.Records, ds.Topics)
+	cfgRecs, stRecs, offRecs, _ := store.SplitTopics(ds.Records, ds.Topics)
 	// Secrets are compared in clear and redacted when shown, so a changed
 	// password still counts as a change.
-	configs := inspect.DecodeConfigs(cfgRecs, inspect.DecodeOptions{ShowSecrets: true})
-	status := inspect.DecodeStatus(stRecs, inspect.DecodeOptions{})
+	configs := store.DecodeConfigs(cfgRecs, store.DecodeOptions{ShowSecrets: true})
+	status := store.DecodeStatus(stRecs, store.DecodeOptions{})
 	conn := func(name string) *connector {
 		c := st.connectors[name]
 		if c == nil {
@@ -240,7 +242,7 @@ func read(ds *inspect.Dataset) state {
 		t := tsk(s.ID, s.Connector)
 		t.state, t.worker = optional(s.State), s.WorkerID
 	}
-	offsets := inspect.DecodeOffsets(offRecs, inspect.DecodeOptions{})
+	offsets := store.DecodeOffsets(offRecs, store.DecodeOptions{})
 	for _, o := range offsets.Offsets {
 		part := compact(o.Partition)
 		st.offsets["source\x00"+o.Connector+"\x00"+part] = offset{connector: o.Connector, kind: "source", partition: part, value: compact(o.Offset)}
@@ -252,7 +254,7 @@ func read(ds *inspect.Dataset) state {
 		}
 	}
 	if ds.Group != nil {
-		for _, m := range inspect.Members(ds.Group).Members {
+		for _, m := range group.Members(ds.Group).Members {
 			who := describe.WorkerName(m)
 			st.members[who] = true
 			if m.Owned == nil {
@@ -337,8 +339,8 @@ func configChanges(a, b map[string]any, opts Options) []KeyChange {
 // secret, unless secrets are shown or the value is a provider reference.
 func shown(key string, v any, opts Options) *string {
 	text := describe.ConfigValue(v)
-	if !opts.ShowSecrets && v != nil && inspect.IsSecretKey(key) && !inspect.IsProviderReference(text) {
-		text = inspect.Redacted
+	if !opts.ShowSecrets && v != nil && store.IsSecretKey(key) && !store.IsProviderReference(text) {
+		text = store.Redacted
 	}
 	return &text
 }

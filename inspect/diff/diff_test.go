@@ -5,11 +5,13 @@ import (
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/source"
+	"github.com/connectscope/connectscope/inspect/store"
 )
 
 func load(t *testing.T, path string) *inspect.Dataset {
 	t.Helper()
-	ds, err := inspect.LoadFile(path, inspect.TopicNames{})
+	ds, err := source.LoadFile(path, inspect.TopicNames{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +44,7 @@ func TestCompareExampleAfter(t *testing.T) {
 	for _, k := range jdbc.Config {
 		switch k.Key {
 		case "connection.password":
-			if *k.Before != inspect.Redacted || *k.After != inspect.Redacted {
+			if *k.Before != store.Redacted || *k.After != store.Redacted {
 				t.Errorf("secret shown: %+v", k)
 			}
 		case "poll.interval.ms":
@@ -108,7 +110,7 @@ func TestCompareShowSecrets(t *testing.T) {
 	res := Compare(load(t, examplePath), exampleAfter(t), Options{ShowSecrets: true})
 	for _, c := range res.Connectors {
 		for _, k := range c.Config {
-			if k.Key == "connection.password" && (*k.After != "rotated-in-vault" || *k.Before == inspect.Redacted) {
+			if k.Key == "connection.password" && (*k.After != "rotated-in-vault" || *k.Before == store.Redacted) {
 				t.Errorf("--show-secrets: %v -> %v", *k.Before, *k.After)
 			}
 		}

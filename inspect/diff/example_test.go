@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/source"
 )
 
 var update = flag.Bool("update", false, "rewrite examples/cluster-after.snapshot.json")
@@ -24,7 +25,7 @@ const (
 // file-audit-sink was deleted and worker 10.0.1.13 left the group.
 func exampleAfter(t *testing.T) *inspect.Dataset {
 	t.Helper()
-	ds, err := inspect.LoadFile(examplePath, inspect.TopicNames{})
+	ds, err := source.LoadFile(examplePath, inspect.TopicNames{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func exampleAfter(t *testing.T) *inspect.Dataset {
 
 func TestExampleAfterSnapshot(t *testing.T) {
 	var buf bytes.Buffer
-	if err := inspect.WriteSnapshot(&buf, exampleAfter(t)); err != nil {
+	if err := source.WriteSnapshot(&buf, exampleAfter(t)); err != nil {
 		t.Fatal(err)
 	}
 	if *update {
