@@ -120,3 +120,28 @@ func TestUseContextKeepsTheRest(t *testing.T) {
 		t.Error("unknown context accepted")
 	}
 }
+
+// TestReadmeExample loads the config file the README shows.
+func TestReadmeExample(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(b), "## Named clusters (contexts)")
+	_, block, ok2 := strings.Cut(sec, "```yaml\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("README has no yaml example under Named clusters (contexts)")
+	}
+	f, err := Load(write(t, block))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prod, err := f.Get("prod")
+	if err != nil || f.CurrentContext != "prod" || prod.SASLPasswordEnv != "PROD_KAFKA_PASSWORD" || prod.Timeout != 10*time.Second {
+		t.Errorf("%v %+v", err, prod)
+	}
+	if st, err := f.Get("staging"); err != nil || len(st.WorkerConfig) != 1 {
+		t.Errorf("staging: %v %+v", err, st)
+	}
+}
