@@ -2,6 +2,7 @@ package diff
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
@@ -114,5 +115,21 @@ func TestCompareShowSecrets(t *testing.T) {
 				t.Errorf("--show-secrets: %v -> %v", *k.Before, *k.After)
 			}
 		}
+	}
+}
+
+// TestCompareWithoutGroupData: a side without a group or sink groups (a
+// kcat dump) does not make every owner, member and commit read as gone.
+func TestCompareWithoutGroupData(t *testing.T) {
+	dump := load(t, examplePath)
+	dump.Group, dump.SinkGroups = nil, nil
+	res := Compare(load(t, examplePath), dump, Options{})
+	if !res.Equal || len(res.Notes) != 2 || !strings.Contains(res.Notes[0], "AFTER holds no Connect group") {
+		t.Errorf("equal %t, notes %q, changes %d", res.Equal, res.Notes, res.Changes)
+	}
+	both := load(t, examplePath)
+	both.Group, both.SinkGroups = nil, nil
+	if res := Compare(both, dump, Options{}); !res.Equal || len(res.Notes) != 0 {
+		t.Errorf("two dumps: %+v", res)
 	}
 }

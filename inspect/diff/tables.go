@@ -7,7 +7,7 @@ import (
 )
 
 // Tables shows every difference as one row, in the order connectors, tasks,
-// owners, offsets, members; wide adds the sources of both sides.
+// owners, offsets, members, with both sides' sources under it.
 func (r *Result) Tables() []format.Table {
 	t := format.Table{Title: "Differences", Header: []string{"WHAT", "NAME", "FIELD", "BEFORE", "AFTER"}, Rows: [][]string{}}
 	row := func(what, name, field string, before, after *string) {
@@ -51,6 +51,9 @@ func (r *Result) Tables() []format.Table {
 		row("member", m.Worker, m.Change, nil, nil)
 	}
 	t.Footer = []string{"before: " + sideText(r.Before), "after:  " + sideText(r.After)}
+	for _, n := range r.Notes {
+		t.Footer = append(t.Footer, "note: "+n)
+	}
 	if r.Equal {
 		t.Footer = append(t.Footer, "no differences")
 	} else {
