@@ -200,7 +200,7 @@ func (st *completion) args() []string {
 		if len(st.positional) == 0 {
 			return st.clusterNames("connector")
 		}
-	case "config use-context":
+	case "config use-context", "config set-context":
 		if len(st.positional) == 0 {
 			return contextNames()
 		}

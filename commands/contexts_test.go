@@ -150,3 +150,33 @@ func TestContextLiveSASL(t *testing.T) {
 		t.Errorf("wrong password flag over the context: exit %d %q", code, stderr)
 	}
 }
+
+func TestSetContextCommand(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "config.yaml")
+	t.Setenv(contexts.EnvConfig, p)
+	wd, _ := os.Getwd()
+	stdout, stderr, code := run(t, "config", "set-context", "-b", "k:9092", "--tls-ca", "ca.pem", "--timeout", "90s", "prod")
+	if code != 0 || !strings.Contains(stdout, "context prod written to "+p) {
+		t.Fatalf("exit %d %q %q", code, stdout, stderr)
+	}
+	f, err := contexts.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := f.Get("prod")
+	if c.BootstrapServer != "k:9092" || c.TLSCA != filepath.Join(wd, "ca.pem") || c.Timeout.String() != "1m30s" {
+		t.Errorf("%+v", c)
+	}
+	for _, args := range [][]string{
+		{"config", "set-context", "--sasl-password", "hunter2", "prod"},
+		{"--sasl-password", "hunter2", "config", "set-context", "prod"},
+	} {
+		_, stderr, code := run(t, args...)
+		if code != ExitUsage || !strings.Contains(stderr, "passwords by reference only") || strings.Contains(stderr, "hunter2") {
+			t.Errorf("%v: exit %d %q", args, code, stderr)
+		}
+	}
+	if b, _ := os.ReadFile(p); strings.Contains(string(b), "hunter2") {
+		t.Error("password written")
+	}
+}

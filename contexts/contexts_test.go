@@ -145,3 +145,39 @@ func TestReadmeExample(t *testing.T) {
 		t.Errorf("staging: %v %+v", err, st)
 	}
 }
+
+func TestSetContext(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "new", "config.yaml")
+	f, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetContext("prod", []Setting{{"bootstrap-server", "k:9092"}, {"tls", true}, {"worker-config", []string{"/w.properties"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(filepath.Dir(p)); err != nil || st.Mode().Perm() != 0o700 {
+		t.Errorf("directory: %v %v", st.Mode(), err)
+	}
+	text := "# mine\ncurrent-context: prod\ncontexts:\n  prod:\n    group: g # keep me\n  dev: {}\n"
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetContext("prod", []Setting{{"group", "g2"}, {"sasl-password-env", "PW"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetContext("dev", []Setting{{"bootstrap-server", "d:9092"}}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(p)
+	want := "# mine\ncurrent-context: prod\ncontexts:\n  prod:\n    group: g2 # keep me\n    sasl-password-env: PW\n  dev:\n    bootstrap-server: d:9092\n"
+	if string(got) != want {
+		t.Errorf("file:\n%s\nwant:\n%s", got, want)
+	}
+	// What Load refuses is refused before writing.
+	if err := f.SetContext("prod", []Setting{{"sasl-password-file", "/pw"}}); err == nil || !strings.Contains(err.Error(), "not both") || !strings.Contains(err.Error(), p) {
+		t.Errorf("both references: %v", err)
+	}
+	if after, _ := os.ReadFile(p); string(after) != want {
+		t.Errorf("a refused change was written:\n%s", after)
+	}
+}
