@@ -40,8 +40,10 @@ type Connector struct {
 	Restart      *store.RestartRequest `json:"restart_request"`
 	Offsets      []store.SourceOffset  `json:"offsets"`    // source offsets stored for it
 	SinkGroup    *group.SinkView       `json:"sink_group"` // a sink's consumer group; null for a source or when not read
-	Records      inspect.RecordCounts  `json:"records"`
-	Problems     []inspect.Problem     `json:"problems"`
+	// Notes say what the input could not tell (a kcat dump has no groups).
+	Notes    []string             `json:"notes"`
+	Records  inspect.RecordCounts `json:"records"`
+	Problems []inspect.Problem    `json:"problems"`
 }
 
 // Task is one task: its config when Connect runs it, its stored status and
@@ -93,7 +95,7 @@ func Describe(ds *inspect.Dataset, name string, opts Options) (*Connector, error
 	status := store.DecodeStatus(stRecs, all)
 	offsets := store.DecodeOffsets(offRecs, store.DecodeOptions{Topic: ds.Topics.Offset, Connector: name})
 
-	d := &Connector{Name: name, Consistent: true, PendingTasks: []string{}, Tasks: []Task{},
+	d := &Connector{Name: name, Consistent: true, PendingTasks: []string{}, Tasks: []Task{}, Notes: []string{},
 		Topics: []string{}, Offsets: offsets.Offsets, Problems: []inspect.Problem{}}
 	found := len(offsets.Offsets) > 0
 	tasks := map[int32]*Task{}
@@ -165,6 +167,9 @@ func Describe(ds *inspect.Dataset, name string, opts Options) (*Connector, error
 	}
 	sort.Strings(d.Topics)
 
+	if ds.Group == nil {
+		d.Notes = append(d.Notes, "the input holds no Connect group description: owners are unknown")
+	}
 	owners := pieceOwners(ds.Group)
 	d.Owner = owners[name]
 	for _, t := range tasks {

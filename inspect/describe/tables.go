@@ -46,6 +46,9 @@ func (d *Connector) Tables() []format.Table {
 	if !d.Configured {
 		fields.Footer = append(fields.Footer, "Connect holds no config for this connector: what is left are statuses or offsets of a deleted one")
 	}
+	for _, n := range d.Notes {
+		fields.Footer = append(fields.Footer, "note: "+n)
+	}
 	fields.Footer = append(fields.Footer, fmt.Sprintf("records read %d, decoded %d, tombstones %d, problems %d",
 		d.Records.Read, d.Records.Decoded, d.Records.Tombstones, d.Records.Problems))
 	out := []format.Table{fields}
