@@ -35,8 +35,9 @@ const (
 	completeTimeout = 2 * time.Second
 )
 
-func init() {
-	register(&cli.Command{
+// completeCommands are the hidden commands the completion scripts call.
+func completeCommands() []*cli.Command {
+	return []*cli.Command{{
 		Name:            completeCommand,
 		Hidden:          true,
 		HideHelp:        true, // "help" and "--help" are words to complete here
@@ -47,13 +48,13 @@ func init() {
 			}
 			return nil
 		},
-	}, &cli.Command{
+	}, {
 		// Prints the cluster's connector and worker names, one per line as
 		// "connector NAME" or "worker NAME", read as the global flags say.
 		Name:   namesCommand,
 		Hidden: true,
 		Action: action(runNames),
-	})
+	}}
 }
 
 // flagValues are the fixed values some flags take.
@@ -283,7 +284,7 @@ func runNames(c *cli.Context, g Globals) error {
 		ds, err = source.LoadFile(g.From, g.Topics)
 	case g.Live():
 		var opts live.Options
-		opts, err = liveOptions(g)
+		opts, err = liveOptions(c, g)
 		if err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/connectscope/connectscope/internal/golden"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -25,7 +26,7 @@ func TestCompletionShells(t *testing.T) {
 	}
 	testscript.Run(t, testscript.Params{
 		Dir:           filepath.Join("testdata", "shell"),
-		UpdateScripts: *update,
+		UpdateScripts: golden.Update(),
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("REPO", repo)
 			env.Setenv("CONNECTSCOPE_CONFIG", filepath.Join(env.WorkDir, "config.yaml"))

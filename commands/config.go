@@ -12,8 +12,9 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-func init() {
-	register(&cli.Command{
+// configCommand manages the named clusters of the config file.
+func configCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "config",
 		Usage: "named clusters (contexts): list them, show or switch the current one",
 		Description: "Contexts live in connectscope/config.yaml in the user's config directory\n" +
@@ -44,7 +45,7 @@ func init() {
 				Action:    action(runUseContext),
 			},
 		},
-	})
+	}
 }
 
 func loadContexts() (*contexts.File, error) {

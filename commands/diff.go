@@ -11,8 +11,9 @@ import (
 
 const flagLive = "live"
 
-func init() {
-	register(&cli.Command{
+// diffCommand compares two readings of one cluster.
+func diffCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "diff",
 		Usage:     "compare two snapshots, or a snapshot and the live cluster: what was added, removed, reconfigured, moved",
 		ArgsUsage: "BEFORE AFTER | BEFORE --live",
@@ -29,7 +30,7 @@ func init() {
 			&cli.BoolFlag{Name: flagLive, Usage: "compare BEFORE with the cluster read now instead of a second file"},
 		},
 		Action: action(runDiff),
-	})
+	}
 }
 
 func runDiff(c *cli.Context, g Globals) error {
@@ -56,7 +57,7 @@ func runDiff(c *cli.Context, g Globals) error {
 		if !g.Live() {
 			return UsageErrorf("diff --live needs a cluster: give -b HOST:PORT, --worker-config FILE or --context NAME")
 		}
-		after, err = loadLive(c, g)
+		after, err = loadLive(c, g, readAll) // what a snapshot holds, to compare like with like
 	} else {
 		after, err = source.LoadFile(c.Args().Get(1), g.Topics)
 		err = inputErr(err)

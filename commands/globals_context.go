@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/contexts"
+	"github.com/urfave/cli/v2"
 )
 
 const flagContext = "context"
@@ -15,7 +16,7 @@ const flagContext = "context"
 // worker config patterns to read (the flag's, else the context's).
 func (g *Globals) applyContext(r flagResolver) ([]string, error) {
 	patterns := r.strings(flagWorkerConfig)
-	if strings.HasPrefix(commandPath(r.c), "config ") {
+	if underCommand(r.c, "config") {
 		// The config commands read the file themselves, and must work on a
 		// file whose current context is broken, to repair it.
 		return patterns, nil
@@ -98,3 +99,14 @@ func (g *Globals) applyContext(r flagResolver) ([]string, error) {
 // setAbove reports whether a flag's value was given above the worker config
 // file: on the command line, in the environment or by the context.
 func (g Globals) setAbove(flag string) bool { return g.explicit[flag] || g.fromContext[flag] }
+
+// underCommand reports whether the running command is name or one of its
+// subcommands.
+func underCommand(c *cli.Context, name string) bool {
+	for _, ctx := range c.Lineage() {
+		if ctx.Command != nil && ctx.Command.Name == name && ctx.App != nil && ctx.Command.Name != ctx.App.Name {
+			return true
+		}
+	}
+	return false
+}

@@ -35,7 +35,7 @@ func runInspectConnector(c *cli.Context, g Globals) error {
 	if c.NArg() != 1 {
 		return UsageErrorf("inspect connector needs one connector NAME")
 	}
-	ds, err := loadDataset(c, g)
+	ds, err := loadDataset(c, g, readAll) // every topic and the groups: the connector whole
 	if err != nil {
 		return err
 	}

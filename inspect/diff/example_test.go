@@ -3,16 +3,14 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/source"
+	"github.com/connectscope/connectscope/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite examples/cluster-after.snapshot.json")
 
 const (
 	examplePath      = "../../examples/cluster.snapshot.json"
@@ -105,7 +103,7 @@ func TestExampleAfterSnapshot(t *testing.T) {
 	if err := source.WriteSnapshot(&buf, exampleAfter(t)); err != nil {
 		t.Fatal(err)
 	}
-	if *update {
+	if golden.Update() {
 		if err := os.WriteFile(exampleAfterPath, buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
