@@ -9,6 +9,7 @@ import (
 // TestCompleteLive completes connector and worker names from a kfake
 // cluster, through -b typed on the line.
 func TestCompleteLive(t *testing.T) {
+	t.Parallel() // owns its broker
 	c := liveCluster(t)
 	stdout, _, code := run(t, "__complete", "-b", c.Bootstrap(), "inspect", "connector", "")
 	if code != 0 || stdout != "snk\nsnk-override\nsrc\n" {
@@ -28,6 +29,7 @@ func TestCompleteLive(t *testing.T) {
 // TestCompleteUnreachable: a cluster that does not answer costs a Tab a
 // short wait and no candidates, never an error on the terminal.
 func TestCompleteUnreachable(t *testing.T) {
+	t.Parallel() // owns its broker
 	// A listener that accepts and never answers: the worst case.
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 // Connect members and a sink group: owners from the group's assignments,
 // offsets from the offsets topic, the sink's group with its lag.
 func TestInspectConnectorLive(t *testing.T) {
+	t.Parallel() // owns its broker
 	c := liveCluster(t)
 	stdout, stderr, code := run(t, "-b", c.Bootstrap(), "--timeout", "10s", "inspect", "connector", "-o", "json", "src")
 	if code != 0 {
@@ -62,6 +63,7 @@ func TestInspectConnectorLive(t *testing.T) {
 // TestDiffLive compares a snapshot with the cluster it was taken from:
 // equal until a task's status changes, then exactly that change.
 func TestDiffLive(t *testing.T) {
+	t.Parallel() // owns its broker
 	c := liveCluster(t)
 	snap := filepath.Join(t.TempDir(), "before.json")
 	if _, stderr, code := run(t, "-b", c.Bootstrap(), "--timeout", "10s", "snapshot", "-o", snap); code != 0 {
