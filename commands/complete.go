@@ -13,9 +13,11 @@ import (
 	"github.com/connectscope/connectscope/contexts"
 	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/describe"
 	"github.com/connectscope/connectscope/inspect/live"
 	"github.com/connectscope/connectscope/inspect/source"
+	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/urfave/cli/v2"
 )
 
@@ -297,7 +299,7 @@ func runNames(c *cli.Context, g Globals) error {
 	if err != nil {
 		return InputError(err)
 	}
-	connectors, workers := describe.Names(ds)
+	connectors, workers := describe.Names(decoded.Decode(ds, store.DecodeOptions{}))
 	for _, n := range connectors {
 		fmt.Fprintln(c.App.Writer, "connector", n)
 	}

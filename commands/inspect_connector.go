@@ -3,7 +3,9 @@ package commands
 import (
 	"errors"
 
+	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/describe"
+	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/urfave/cli/v2"
 )
 
@@ -39,7 +41,7 @@ func runInspectConnector(c *cli.Context, g Globals) error {
 	if err != nil {
 		return err
 	}
-	res, err := describe.Describe(ds, c.Args().First(), describe.Options{ShowSecrets: g.ShowSecrets})
+	res, err := describe.Describe(decoded.Decode(ds, store.DecodeOptions{ShowSecrets: g.ShowSecrets}), c.Args().First())
 	var nf *describe.NotFoundError
 	if errors.As(err, &nf) {
 		return notFound(err)

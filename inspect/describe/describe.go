@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/protocol"
 	"github.com/connectscope/connectscope/inspect/store"
@@ -62,11 +63,6 @@ type Task struct {
 	Config     map[string]any `json:"config"` // null when Connect runs no config for it
 }
 
-// Options say what to show.
-type Options struct {
-	ShowSecrets bool
-}
-
 // NotFoundError is a connector the input knows nothing of.
 type NotFoundError struct {
 	Name  string
@@ -85,19 +81,22 @@ func (e *NotFoundError) Error() string {
 	return fmt.Sprintf("connector %q not found: known connectors are %s%s", e.Name, strings.Join(known, ", "), more)
 }
 
-// Describe builds the view of connector name from a dataset. A connector
-// with neither a config, a status nor stored offsets is a *NotFoundError.
-func Describe(ds *inspect.Dataset, name string, opts Options) (*Connector, error) {
-	cfgRecs, stRecs, offRecs, _ := store.SplitTopics(ds.Records, ds.Topics)
-	all := store.DecodeOptions{ShowSecrets: opts.ShowSecrets, Topic: ds.Topics.Config}
-	configs := store.DecodeConfigs(cfgRecs, all)
-	all.Topic = ds.Topics.Status
-	status := store.DecodeStatus(stRecs, all)
-	offsets := store.DecodeOffsets(offRecs, store.DecodeOptions{Topic: ds.Topics.Offset, Connector: name})
+// Describe builds the view of connector name from a decoded dataset (its
+// options say whether secrets are shown; give no Connector filter, so an
+// unknown name can list the known ones). A connector with neither a config,
+// a status nor stored offsets is a *NotFoundError.
+func Describe(ds *decoded.Dataset, name string) (*Connector, error) {
+	configs, status, all := ds.Configs(), ds.Status(), ds.Offsets()
+	offsets := []store.SourceOffset{}
+	for _, o := range all.Offsets {
+		if o.Connector == name {
+			offsets = append(offsets, o)
+		}
+	}
 
 	d := &Connector{Name: name, Consistent: true, PendingTasks: []string{}, Tasks: []Task{}, Notes: []string{},
-		Topics: []string{}, Offsets: offsets.Offsets, Problems: []inspect.Problem{}}
-	found := len(offsets.Offsets) > 0
+		Topics: []string{}, Offsets: offsets, Problems: []inspect.Problem{}}
+	found := len(offsets) > 0
 	tasks := map[int32]*Task{}
 	task := func(n int32) *Task {
 		t := tasks[n]
@@ -170,7 +169,7 @@ func Describe(ds *inspect.Dataset, name string, opts Options) (*Connector, error
 	if ds.Group == nil {
 		d.Notes = append(d.Notes, "the input holds no Connect group description: owners are unknown")
 	}
-	owners := pieceOwners(ds.Group)
+	owners := pieceOwners(ds.Members())
 	d.Owner = owners[name]
 	for _, t := range tasks {
 		t.Stale = d.Configured && !t.Committed
@@ -180,15 +179,21 @@ func Describe(ds *inspect.Dataset, name string, opts Options) (*Connector, error
 	slices.SortFunc(d.Tasks, func(a, b Task) int { return int(a.Task) - int(b.Task) })
 
 	if d.Type != nil && *d.Type == "sink" {
-		if sinks := group.Sinks(ds, name); len(sinks.Sinks) > 0 {
+		if sinks := group.Sinks(ds.Dataset, name); len(sinks.Sinks) > 0 {
 			d.SinkGroup = &sinks.Sinks[0]
 		}
 	}
 	// What was read for this view: all three topics, every record counted.
-	d.Records = addCounts(addCounts(configs.Records, status.Records), offsets.Records)
+	d.Records = addCounts(addCounts(configs.Records, status.Records), all.Records)
 	d.Problems = append(d.Problems, configs.Problems...)
 	d.Problems = append(d.Problems, status.Problems...)
-	d.Problems = append(d.Problems, offsets.Problems...)
+	d.Problems = append(d.Problems, all.Problems...)
+	// Records of no internal topic and input entries that never became
+	// records count too, as in every view.
+	extra := ds.ExtraProblems(ds.Topics.Config, ds.Topics.Status, ds.Topics.Offset)
+	d.Records.Read += len(extra)
+	d.Records.Problems += len(extra)
+	d.Problems = append(d.Problems, extra...)
 	return d, nil
 }
 
@@ -211,12 +216,12 @@ func knownConnectors(configs *store.ConfigsResult, status *store.StatusResult) [
 
 // pieceOwners maps each connector name and task id to the member that
 // holds it now, by the members' own assignments.
-func pieceOwners(desc *inspect.GroupDescription) map[string]*string {
+func pieceOwners(members *group.MembersResult) map[string]*string {
 	out := map[string]*string{}
-	if desc == nil {
+	if members == nil {
 		return out
 	}
-	for _, m := range group.Members(desc).Members {
+	for _, m := range members.Members {
 		if m.Owned == nil {
 			continue
 		}

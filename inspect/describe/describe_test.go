@@ -6,21 +6,22 @@ import (
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/connectscope/connectscope/inspect/store"
 )
 
-func example(t *testing.T) *inspect.Dataset {
+func example(t *testing.T, showSecrets bool) *decoded.Dataset {
 	t.Helper()
 	ds, err := source.LoadFile("../../examples/cluster.snapshot.json", inspect.TopicNames{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ds
+	return decoded.Decode(ds, store.DecodeOptions{ShowSecrets: showSecrets})
 }
 
 func TestDescribeSource(t *testing.T) {
-	d, err := Describe(example(t), "jdbc-orders-source", Options{})
+	d, err := Describe(example(t, false), "jdbc-orders-source")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,14 +46,14 @@ func TestDescribeSource(t *testing.T) {
 	if d.Records.Read != d.Records.Decoded+d.Records.Tombstones+d.Records.Problems {
 		t.Errorf("records do not add up: %+v", d.Records)
 	}
-	shown, err := Describe(example(t), "jdbc-orders-source", Options{ShowSecrets: true})
+	shown, err := Describe(example(t, true), "jdbc-orders-source")
 	if err != nil || shown.Config["connection.password"] == store.Redacted {
 		t.Errorf("--show-secrets: %v, %v", err, shown.Config["connection.password"])
 	}
 }
 
 func TestDescribeSinkAndInconsistent(t *testing.T) {
-	d, err := Describe(example(t), "s3-orders-sink", Options{})
+	d, err := Describe(example(t, false), "s3-orders-sink")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestDescribeSinkAndInconsistent(t *testing.T) {
 	if len(d.Offsets) != 0 || strings.Join(d.Topics, ",") != "orders" {
 		t.Errorf("offsets %v, topics %v", d.Offsets, d.Topics)
 	}
-	m, err := Describe(example(t), "mongo-events-source", Options{})
+	m, err := Describe(example(t, false), "mongo-events-source")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,12 +73,12 @@ func TestDescribeSinkAndInconsistent(t *testing.T) {
 }
 
 func TestDescribeNotFound(t *testing.T) {
-	_, err := Describe(example(t), "nosuch", Options{})
+	_, err := Describe(example(t, false), "nosuch")
 	var nf *NotFoundError
 	if !errors.As(err, &nf) || len(nf.Known) != 6 || !strings.Contains(err.Error(), "debezium-inventory, es-orders-sink") {
 		t.Fatalf("%v", err)
 	}
-	_, err = Describe(&inspect.Dataset{}, "x", Options{})
+	_, err = Describe(decoded.Decode(&inspect.Dataset{}, store.DecodeOptions{}), "x")
 	if err == nil || !strings.Contains(err.Error(), "holds no connector") {
 		t.Errorf("empty input: %v", err)
 	}

@@ -4,23 +4,19 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/group"
-	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/decoded"
 )
 
 // Names are the connector and worker names a dataset knows, for shell
 // completion: connectors with a config or a status, workers of the Connect
 // group (HOST:PORT, as WorkerName) or, without a group, the workers that
 // wrote statuses. Both sorted, without repeats.
-func Names(ds *inspect.Dataset) (connectors, workers []string) {
-	cfgRecs, stRecs, _, _ := store.SplitTopics(ds.Records, ds.Topics)
-	configs := store.DecodeConfigs(cfgRecs, store.DecodeOptions{})
-	status := store.DecodeStatus(stRecs, store.DecodeOptions{})
-	connectors = knownConnectors(configs, status)
-	if ds.Group != nil {
-		for _, m := range group.Members(ds.Group).Members {
-			workers = append(workers, WorkerName(m))
+func Names(ds *decoded.Dataset) (connectors, workers []string) {
+	status := ds.Status()
+	connectors = knownConnectors(ds.Configs(), status)
+	if m := ds.Members(); m != nil {
+		for _, v := range m.Members {
+			workers = append(workers, WorkerName(v))
 		}
 	} else {
 		for _, s := range status.Connectors {

@@ -132,7 +132,14 @@ func problemTable(problems []inspect.Problem) []format.Table {
 	}
 	t := format.Table{Title: "Problems", Header: []string{"TOPIC", "PARTITION", "OFFSET", "KEY", "REASON"}}
 	for _, p := range problems {
-		t.Rows = append(t.Rows, []string{orDash(p.Topic), strconv.Itoa(int(p.Partition)), strconv.FormatInt(p.Offset, 10), orDash(p.Key), p.Reason})
+		partition, offset := "-", "-" // unknown for an input line that is no record
+		if p.Partition >= 0 {
+			partition = strconv.Itoa(int(p.Partition))
+		}
+		if p.Offset >= 0 {
+			offset = strconv.FormatInt(p.Offset, 10)
+		}
+		t.Rows = append(t.Rows, []string{orDash(p.Topic), partition, offset, orDash(p.Key), p.Reason})
 	}
 	return []format.Table{t}
 }

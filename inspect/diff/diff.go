@@ -11,8 +11,8 @@ import (
 	"strconv"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/describe"
-	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/store"
 )
 
@@ -215,11 +215,10 @@ type offset struct{ connector, kind, partition, value string }
 func read(ds *inspect.Dataset) state {
 	st := state{connectors: map[string]*connector{}, tasks: map[string]*task{}, owners: map[string]owner{},
 		offsets: map[string]offset{}, members: map[string]bool{}}
-	cfgRecs, stRecs, offRecs, _ := store.SplitTopics(ds.Records, ds.Topics)
+	d := decoded.Decode(ds, store.DecodeOptions{ShowSecrets: true})
 	// Secrets are compared in clear and redacted when shown, so a changed
 	// password still counts as a change.
-	configs := store.DecodeConfigs(cfgRecs, store.DecodeOptions{ShowSecrets: true})
-	status := store.DecodeStatus(stRecs, store.DecodeOptions{})
+	configs, status := d.Configs(), d.Status()
 	conn := func(name string) *connector {
 		c := st.connectors[name]
 		if c == nil {
@@ -256,7 +255,7 @@ func read(ds *inspect.Dataset) state {
 		t := tsk(s.ID, s.Connector)
 		t.state, t.worker = optional(s.State), s.WorkerID
 	}
-	offsets := store.DecodeOffsets(offRecs, store.DecodeOptions{})
+	offsets := d.Offsets()
 	for _, o := range offsets.Offsets {
 		part := compact(o.Partition)
 		st.offsets["source\x00"+o.Connector+"\x00"+part] = offset{connector: o.Connector, kind: "source", partition: part, value: compact(o.Offset)}
@@ -267,8 +266,8 @@ func read(ds *inspect.Dataset) state {
 			st.offsets["sink\x00"+g.Connector+"\x00"+part] = offset{connector: g.Connector, kind: "sink", partition: part, value: strconv.FormatInt(p.Committed, 10)}
 		}
 	}
-	if ds.Group != nil {
-		for _, m := range group.Members(ds.Group).Members {
+	if members := d.Members(); members != nil {
+		for _, m := range members.Members {
 			who := describe.WorkerName(m)
 			st.members[who] = true
 			if m.Owned == nil {
