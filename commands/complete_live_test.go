@@ -56,3 +56,20 @@ func TestCompleteUnreachable(t *testing.T) {
 	}
 	t.Logf("unreachable cluster: %s", took.Round(time.Millisecond))
 }
+
+// TestCompleteOddLines: partial and malformed lines complete to something or
+// nothing, never to an error or a panic.
+func TestCompleteOddLines(t *testing.T) {
+	for _, words := range [][]string{
+		{}, {""}, {"-"}, {"--"}, {"---"}, {"--=x"}, {"-o"}, {"-o", "-o", ""}, {"--output="},
+		{"nosuch", ""}, {"inspect", "nosuch", ""}, {"inspect", "--", "--", ""}, {"=", ""},
+		{"plan", "rolling-restart", "--order", ",,,"}, {"plan", "connector", "--set", "=x"},
+		{"help", "help", "help", ""}, {"--from", ""}, {"--from"}, {"completion", "bash", "zsh", ""},
+		{"check", "explain", "T1", ""}, {"inspect", "connector", "x", "y", ""},
+	} {
+		stdout, stderr, code := run(t, append([]string{"__complete"}, words...)...)
+		if code != 0 || stderr != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", words, code, stdout, stderr)
+		}
+	}
+}
