@@ -20,7 +20,7 @@ func diffCommand() *cli.Command {
 		Description: "Compares two readings of one Connect cluster: connectors and tasks added, removed or\n" +
 			"reconfigured (config keys, secrets redacted), state changes, owners that changed, source\n" +
 			"offsets and sink commits that moved, workers that joined or left the group. BEFORE and\n" +
-			"AFTER are snapshot or kcat -J dump files; with --live, AFTER is the cluster read now\n" +
+			"AFTER are snapshot or kcat -J dump files (- reads one from stdin); with --live, AFTER is the cluster read now\n" +
 			"(-b, --worker-config or a context). Exit status 0: equal, 1: different (as kubectl diff).\n\n" +
 			"Examples:\n" +
 			"  connectscope diff before.snapshot.json after.snapshot.json\n" +
