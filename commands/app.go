@@ -23,17 +23,19 @@ import (
 
 // topCommands are connectscope's commands, each built by its own file.
 func topCommands() []*cli.Command {
-	return []*cli.Command{
+	return append([]*cli.Command{
 		checkCommand(),
 		completionCommand(),
+		configCommand(),
 		demoCommand(),
+		diffCommand(),
 		inspectCommand(),
 		planCommand(),
 		sandboxCommand(),
 		snapshotCommand(),
 		versionCommand(),
 		watchCommand(),
-	}
+	}, completeCommands()...)
 }
 
 // testCommands are hidden commands that test binaries add (probes of the

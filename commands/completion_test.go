@@ -21,7 +21,7 @@ func TestCompletionScripts(t *testing.T) {
 		if code != 0 || stdout != string(want) {
 			t.Errorf("completion %s: exit %d, stderr %q, script differs from completions/%s", shell, code, stderr, file)
 		}
-		if !strings.Contains(stdout, "--generate-bash-completion") || !strings.Contains(stdout, "connectscope") {
+		if !strings.Contains(stdout, "__complete") || !strings.Contains(stdout, "connectscope") {
 			t.Errorf("completion %s does not ask connectscope for candidates", shell)
 		}
 	}

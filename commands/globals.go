@@ -38,7 +38,12 @@ type Globals struct {
 	// the workers use (exactly.once.source.support=enabled means committed).
 	Isolation string
 
-	explicit map[string]bool // flags given on the command line or in the environment
+	// Context is the named cluster in use ("" = none): --context, its
+	// variable, or the config file's current-context (globals_context.go).
+	Context string
+
+	explicit    map[string]bool // flags given on the command line or in the environment
+	fromContext map[string]bool // flags whose value came from the context
 }
 
 // TLSOptions are the --tls* flags.
@@ -107,10 +112,14 @@ func globalsFrom(c *cli.Context) (Globals, error) {
 			g.explicit[name] = true
 		}
 	}
+	patterns, err := g.applyContext(r)
+	if err != nil {
+		return g, err
+	}
 	if err := g.validate(); err != nil {
 		return g, err
 	}
-	if err := g.loadWorkerConfigs(r.strings(flagWorkerConfig)); err != nil {
+	if err := g.loadWorkerConfigs(patterns); err != nil {
 		return g, err
 	}
 	if g.Isolation == "" {
@@ -159,7 +168,7 @@ func (g Globals) validate() error {
 	default:
 		return UsageErrorf("--sasl-mechanism %q is not supported: use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512", g.SASL.Mechanism)
 	}
-	if g.SASL.Mechanism == "" && (g.SASL.User != "" || g.SASL.Password != "") && !g.explicit[flagWorkerConfig] {
+	if g.SASL.Mechanism == "" && (g.SASL.User != "" || g.SASL.Password != "") && !g.setAbove(flagWorkerConfig) {
 		return UsageErrorf("--sasl-user and --sasl-password need --sasl-mechanism")
 	}
 	switch g.Isolation {
@@ -192,20 +201,20 @@ func (g *Globals) loadWorkerConfigs(patterns []string) error {
 		g.WorkerConfigs = append(g.WorkerConfigs, w)
 	}
 	first := g.WorkerConfigs[0]
-	if !g.explicit[flagBootstrap] && g.From == "" {
+	if !g.setAbove(flagBootstrap) && g.From == "" {
 		g.Bootstrap = first.BootstrapServers
 	}
-	if !g.explicit[flagGroup] && first.GroupID != "" {
+	if !g.setAbove(flagGroup) && first.GroupID != "" {
 		g.Group = first.GroupID
 	}
 	names := first.TopicNames()
-	if !g.explicit[flagConfigTopic] {
+	if !g.setAbove(flagConfigTopic) {
 		g.Topics.Config = names.Config
 	}
-	if !g.explicit[flagOffsetTopic] {
+	if !g.setAbove(flagOffsetTopic) {
 		g.Topics.Offset = names.Offset
 	}
-	if !g.explicit[flagStatusTopic] {
+	if !g.setAbove(flagStatusTopic) {
 		g.Topics.Status = names.Status
 	}
 	return nil
@@ -233,14 +242,14 @@ func (g Globals) ConnOptions() (live.ConnOptions, error) {
 		return o, saslComplete(o)
 	}
 	w := g.WorkerConfigs[0]
-	if !g.explicit[flagBootstrap] {
+	if !g.setAbove(flagBootstrap) {
 		servers, err := w.Bootstrap()
 		if err != nil {
 			return o, Exit(ExitUsage, err)
 		}
 		o.Bootstrap = servers
 	}
-	if w.UsesTLS() && !g.explicit[flagTLS] {
+	if w.UsesTLS() && !g.setAbove(flagTLS) {
 		o.TLS = true
 	}
 	if o.TLS {
@@ -274,7 +283,7 @@ func (g Globals) ConnOptions() (live.ConnOptions, error) {
 		if o.SASLPassword == "" {
 			o.SASLPassword = pass
 		}
-		if err != nil && (o.SASLUser == "" || o.SASLPassword == "" || !g.explicit[flagSASLMechanism]) {
+		if err != nil && (o.SASLUser == "" || o.SASLPassword == "" || !g.setAbove(flagSASLMechanism)) {
 			return o, Exit(ExitUsage, err)
 		}
 	}

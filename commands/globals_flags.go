@@ -73,6 +73,8 @@ func globalFlags(readEnv bool) []cli.Flag {
 		// Input
 		&cli.StringFlag{Name: flagBootstrap, Aliases: []string{"b"}, Category: catInput, EnvVars: env(flagBootstrap),
 			Usage: usage(flagBootstrap, "Kafka bootstrap servers `HOSTS` (host:port, comma-separated); read the cluster live")},
+		&cli.StringFlag{Name: flagContext, Category: catInput, EnvVars: env(flagContext),
+			Usage: usage(flagContext, "use the named cluster `NAME` from the config file (connectscope config get-contexts)")},
 		&cli.StringSliceFlag{Name: flagWorkerConfig, Category: catInput, EnvVars: env(flagWorkerConfig),
 			Usage: usage(flagWorkerConfig, "Connect worker .properties `FILE` (repeatable; globs like 'workers/*.properties'); flags override its settings")},
 		&cli.StringFlag{Name: flagGroup, Aliases: []string{"g"}, Value: "connect-cluster", Category: catInput, EnvVars: env(flagGroup),

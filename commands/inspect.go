@@ -57,6 +57,7 @@ func inspectCommand() *cli.Command {
 				Action: action(runInspectMembers),
 			},
 			inspectSinksCommand(),
+			inspectConnectorCommand(),
 		},
 	}
 }

@@ -113,6 +113,8 @@ func liveCommands(t *testing.T) [][]string {
 		{"inspect", "sinks"},
 		{"snapshot", "-o", snap},
 		{"snapshot", "-o", "-"},
+		{"inspect", "connector", "-o", "json", "src"},
+		{"diff", "--live", snap}, // the snapshot just taken: equal, exit 0
 	}
 	// Commands of other areas join the list as soon as they exist.
 	for _, extra := range [][]string{{"watch", "--duration", "2s"}, {"plan", "join", "--add", "1"}, {"check", "all"}} {

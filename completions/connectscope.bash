@@ -2,18 +2,33 @@
 # Install: connectscope completion bash > /etc/bash_completion.d/connectscope
 # or add `source <(connectscope completion bash)` to ~/.bashrc.
 #
-# connectscope itself lists what can follow the words typed so far when it
-# is run with the hidden --generate-bash-completion flag.
+# connectscope itself lists what can follow the words typed so far:
+# `connectscope __complete WORD... CURRENT` prints one candidate a line
+# (commands, flags, flag values, connector and worker names of the cluster
+# the typed flags point at).
 _connectscope_complete() {
-    local cur="${COMP_WORDS[COMP_CWORD]}"
-    local -a typed=("${COMP_WORDS[@]:1:COMP_CWORD-1}")
-    local candidates
-    if [[ "$cur" == -* ]]; then
-        candidates=$("${COMP_WORDS[0]}" "${typed[@]}" "$cur" --generate-bash-completion 2>/dev/null)
-    else
-        candidates=$("${COMP_WORDS[0]}" "${typed[@]}" --generate-bash-completion 2>/dev/null)
+    # The words as typed, split on blanks only: bash's own COMP_WORDS also
+    # splits at = and :, which cuts --fail-on=warn and host:port apart.
+    local line="${COMP_LINE:0:COMP_POINT}"
+    local -a words
+    read -r -a words <<< "$line"
+    [[ "$line" =~ [[:space:]]$ ]] && words+=("")
+    local full="${words[${#words[@]}-1]}"
+    # Bash replaces only its own current word, the tail of ours.
+    local part="${COMP_WORDS[COMP_CWORD]}"
+    local cut=$(( ${#full} - ${#part} ))
+    (( cut < 0 )) && cut=0
+    local IFS=$'\n' c
+    local -a candidates
+    candidates=($("${words[0]}" __complete "${words[@]:1}" 2>/dev/null))
+    COMPREPLY=()
+    for c in "${candidates[@]}"; do
+        COMPREPLY+=("${c:cut}")
+    done
+    # NAME= (plan --set) and W1, (plan --order) go on without a space.
+    if (( ${#COMPREPLY[@]} == 1 )) && [[ "${COMPREPLY[0]}" == *[=,] ]]; then
+        compopt -o nospace 2>/dev/null
     fi
-    COMPREPLY=($(compgen -W "$candidates" -- "$cur"))
 }
-# -o default falls back to file names (for --from, --worker-config).
+# -o default falls back to file names (for --from, --worker-config, diff).
 complete -o bashdefault -o default -F _connectscope_complete connectscope

@@ -1,16 +1,12 @@
 # fish completion for connectscope.
 # Install: connectscope completion fish > ~/.config/fish/completions/connectscope.fish
 #
-# connectscope lists what can follow the words typed so far when it is run
-# with the hidden --generate-bash-completion flag.
+# connectscope lists what can follow the words typed so far:
+# `connectscope __complete WORD... CURRENT` prints one candidate a line.
 function __connectscope_complete
     set -l typed (commandline -opc)
     set -l cur (commandline -ct)
-    if string match -q -- '-*' $cur
-        $typed[1] $typed[2..-1] $cur --generate-bash-completion 2>/dev/null
-    else
-        $typed[1] $typed[2..-1] --generate-bash-completion 2>/dev/null
-    end
+    $typed[1] __complete $typed[2..-1] "$cur" 2>/dev/null
 end
-# No -f: file names stay available for --from and --worker-config.
+# No -f: file names stay available for --from, --worker-config and diff.
 complete -c connectscope -a '(__connectscope_complete)'

@@ -3,20 +3,19 @@
 # Install: connectscope completion zsh > "${fpath[1]}/_connectscope"
 # or add `source <(connectscope completion zsh)` to ~/.zshrc (after compinit).
 #
-# connectscope lists what can follow the words typed so far when it is run
-# with the hidden --generate-bash-completion flag.
+# connectscope lists what can follow the words typed so far:
+# `connectscope __complete WORD... CURRENT` prints one candidate a line.
 _connectscope() {
-    local cur="${words[CURRENT]}"
-    local -a typed candidates
-    typed=("${(@)words[2,CURRENT-1]}")
-    if [[ "$cur" == -* ]]; then
-        candidates=("${(@f)$(${words[1]} "${typed[@]}" "$cur" --generate-bash-completion 2>/dev/null)}")
-    else
-        candidates=("${(@f)$(${words[1]} "${typed[@]}" --generate-bash-completion 2>/dev/null)}")
-    fi
+    local -a candidates
+    candidates=("${(@f)$(${words[1]} __complete "${(@)words[2,CURRENT]}" 2>/dev/null)}")
     candidates=("${(@)candidates:#}")
     if (( ${#candidates} )); then
-        compadd -- "${candidates[@]}"
+        # NAME= and W1, go on without a space.
+        if (( ${#candidates} == 1 )) && [[ "${candidates[1]}" == *[=,] ]]; then
+            compadd -U -S '' -- "${candidates[@]}"
+        else
+            compadd -U -- "${candidates[@]}"
+        fi
     else
         _files
     fi

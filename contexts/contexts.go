@@ -1,0 +1,299 @@
+// Package contexts reads connectscope's named clusters, as kubectl reads
+// contexts from a kubeconfig: a YAML file with one entry per cluster (bootstrap
+// servers, group, topic names, TLS and SASL settings or a worker config
+// file) and the name of the one in use. Passwords are kept by reference only
+// (an environment variable or a file), never in clear.
+package contexts
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// EnvConfig names the environment variable that overrides the file's path.
+const EnvConfig = "CONNECTSCOPE_CONFIG"
+
+// Context is one named cluster. Field names are the global flags' names, so
+// a context reads like the command line it saves typing.
+type Context struct {
+	BootstrapServer       string        `yaml:"bootstrap-server,omitempty"`
+	WorkerConfig          []string      `yaml:"worker-config,omitempty"`
+	Group                 string        `yaml:"group,omitempty"`
+	ConfigTopic           string        `yaml:"config-topic,omitempty"`
+	OffsetTopic           string        `yaml:"offset-topic,omitempty"`
+	StatusTopic           string        `yaml:"status-topic,omitempty"`
+	Timeout               time.Duration `yaml:"timeout,omitempty"`
+	Isolation             string        `yaml:"isolation,omitempty"`
+	TLS                   bool          `yaml:"tls,omitempty"`
+	TLSCA                 string        `yaml:"tls-ca,omitempty"`
+	TLSCert               string        `yaml:"tls-cert,omitempty"`
+	TLSKey                string        `yaml:"tls-key,omitempty"`
+	TLSServerName         string        `yaml:"tls-server-name,omitempty"`
+	TLSInsecureSkipVerify bool          `yaml:"tls-insecure-skip-verify,omitempty"`
+	SASLMechanism         string        `yaml:"sasl-mechanism,omitempty"`
+	SASLUser              string        `yaml:"sasl-user,omitempty"`
+	// The password by reference: the name of an environment variable, or a
+	// file whose content (without a trailing newline) is the password.
+	SASLPasswordEnv  string `yaml:"sasl-password-env,omitempty"`
+	SASLPasswordFile string `yaml:"sasl-password-file,omitempty"`
+}
+
+// File is the config file.
+type File struct {
+	Path           string              `yaml:"-"`
+	CurrentContext string              `yaml:"current-context,omitempty"`
+	Contexts       map[string]*Context `yaml:"contexts"`
+	exists         bool
+}
+
+// DefaultPath is $CONNECTSCOPE_CONFIG, else connectscope/config.yaml in the
+// user's config directory (~/.config on Linux, ~/Library/Application
+// Support on macOS, %AppData% on Windows).
+func DefaultPath() (string, error) {
+	if p := os.Getenv(EnvConfig); p != "" {
+		return p, nil
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("finding the config directory: %w (set %s to the config file)", err, EnvConfig)
+	}
+	return filepath.Join(dir, "connectscope", "config.yaml"), nil
+}
+
+// Load reads the file at path. A missing file is an empty one (no context),
+// not an error: contexts are optional.
+func Load(path string) (*File, error) {
+	f := &File{Path: path, Contexts: map[string]*Context{}}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	f.exists = true
+	if len(bytes.TrimSpace(b)) == 0 {
+		return f, nil
+	}
+	if err := refuseClearPasswords(path, b); err != nil {
+		return nil, err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(f); err != nil {
+		return nil, fmt.Errorf("%s: %s", path, strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	if f.Contexts == nil {
+		f.Contexts = map[string]*Context{}
+	}
+	for name, c := range f.Contexts {
+		if c == nil {
+			f.Contexts[name] = &Context{}
+			continue
+		}
+		if c.SASLPasswordEnv != "" && c.SASLPasswordFile != "" {
+			return nil, fmt.Errorf("%s: context %s: give sasl-password-env or sasl-password-file, not both", path, name)
+		}
+		c.resolvePaths(filepath.Dir(path))
+	}
+	// A current-context that names no context fails when it is used (Get),
+	// so use-context can still repair the file.
+	return f, nil
+}
+
+// clearPasswordKeys are keys that would hold a secret in clear; the file
+// is refused with the fix instead of reading them.
+var clearPasswordKeys = []string{"sasl-password", "password", "sasl.jaas.config", "ssl.key.password", "ssl.keystore.password", "ssl.truststore.password"}
+
+// refuseClearPasswords rejects a password written into the file, naming
+// the key (and its context) and the fix, before anything is decoded.
+func refuseClearPasswords(path string, b []byte) error {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return fmt.Errorf("%s: %s", path, strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil // the typed decode says what is wrong
+	}
+	root := doc.Content[0]
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value != "contexts" || root.Content[i+1].Kind != yaml.MappingNode {
+			continue
+		}
+		ctxs := root.Content[i+1]
+		for j := 0; j+1 < len(ctxs.Content); j += 2 {
+			name, body := ctxs.Content[j].Value, ctxs.Content[j+1]
+			if body.Kind != yaml.MappingNode {
+				continue
+			}
+			for k := 0; k+1 < len(body.Content); k += 2 {
+				key := body.Content[k].Value
+				for _, bad := range clearPasswordKeys {
+					if key == bad {
+						return fmt.Errorf("%s:%d: context %s: %s holds a password in clear; keep it elsewhere and name it with sasl-password-env: VARIABLE or sasl-password-file: PATH",
+							path, body.Content[k].Line, name, key)
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// resolvePaths makes relative file paths relative to the config file's
+// directory (as kubectl does for a kubeconfig) and expands a leading ~/.
+func (c *Context) resolvePaths(dir string) {
+	fix := func(p string) string {
+		if p == "" {
+			return p
+		}
+		if rest, ok := strings.CutPrefix(p, "~/"); ok {
+			if home, err := os.UserHomeDir(); err == nil {
+				return filepath.Join(home, rest)
+			}
+		}
+		if !filepath.IsAbs(p) {
+			return filepath.Join(dir, p)
+		}
+		return p
+	}
+	for i, w := range c.WorkerConfig {
+		c.WorkerConfig[i] = fix(w)
+	}
+	c.TLSCA, c.TLSCert, c.TLSKey = fix(c.TLSCA), fix(c.TLSCert), fix(c.TLSKey)
+	c.SASLPasswordFile = fix(c.SASLPasswordFile)
+}
+
+// Names lists the contexts, sorted.
+func (f *File) Names() []string {
+	out := make([]string, 0, len(f.Contexts))
+	for n := range f.Contexts {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// NotFoundError is a context name the file does not have.
+type NotFoundError struct {
+	Name, Path string
+	Known      []string
+}
+
+func (e *NotFoundError) Error() string {
+	if len(e.Known) == 0 {
+		return fmt.Sprintf("context %q not found: %s defines no context", e.Name, e.Path)
+	}
+	return fmt.Sprintf("context %q not found in %s: use one of %s", e.Name, e.Path, strings.Join(e.Known, ", "))
+}
+
+// Get returns the named context.
+func (f *File) Get(name string) (*Context, error) {
+	c := f.Contexts[name]
+	if c == nil {
+		return nil, &NotFoundError{Name: name, Path: f.Path, Known: f.Names()}
+	}
+	return c, nil
+}
+
+// Password resolves the context's password reference; "" when it has none.
+func (c *Context) Password(name string) (string, error) {
+	switch {
+	case c.SASLPasswordEnv != "":
+		v := os.Getenv(c.SASLPasswordEnv)
+		if v == "" {
+			return "", fmt.Errorf("context %s: sasl-password-env names %s, which is not set", name, c.SASLPasswordEnv)
+		}
+		return v, nil
+	case c.SASLPasswordFile != "":
+		b, err := os.ReadFile(c.SASLPasswordFile)
+		if err != nil {
+			return "", fmt.Errorf("context %s: sasl-password-file: %w", name, err)
+		}
+		return strings.TrimRight(string(b), "\r\n"), nil
+	}
+	return "", nil
+}
+
+// UseContext makes name the current context and writes the file, changing
+// only that line so comments and layout stay as the user wrote them.
+func (f *File) UseContext(name string) error {
+	if _, err := f.Get(name); err != nil {
+		return err
+	}
+	b, err := os.ReadFile(f.Path)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", f.Path, err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return fmt.Errorf("%s: %w", f.Path, err)
+	}
+	root := doc.Content[0]
+	set := false
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == "current-context" {
+			root.Content[i+1].Value, root.Content[i+1].Tag, root.Content[i+1].Style = name, "!!str", 0
+			set = true
+		}
+	}
+	if !set {
+		key := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "current-context"}
+		if len(root.Content) > 0 { // the file's opening comment stays at the top
+			key.HeadComment, root.Content[0].HeadComment = root.Content[0].HeadComment, ""
+		}
+		root.Content = append([]*yaml.Node{key, {Kind: yaml.ScalarNode, Tag: "!!str", Value: name}}, root.Content...)
+	}
+	var out bytes.Buffer
+	enc := yaml.NewEncoder(&out)
+	enc.SetIndent(2)
+	if err := enc.Encode(&doc); err != nil {
+		return fmt.Errorf("writing %s: %w", f.Path, err)
+	}
+	if err := writeFileAtomic(f.Path, out.Bytes()); err != nil {
+		return err
+	}
+	f.CurrentContext = name
+	return nil
+}
+
+// writeFileAtomic replaces path with data through a temporary file in the
+// same directory, keeping the file's permissions.
+func writeFileAtomic(path string, data []byte) error {
+	mode := fs.FileMode(0o600)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".config-*.yaml")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// Exists reports whether the file was there when loaded.
+func (f *File) Exists() bool { return f.exists }

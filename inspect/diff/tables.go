@@ -1,0 +1,128 @@
+package diff
+
+import (
+	"strconv"
+
+	"github.com/connectscope/connectscope/format"
+)
+
+// Tables shows every difference as one row, in the order connectors, tasks,
+// owners, offsets, members, with both sides' sources under it.
+func (r *Result) Tables() []format.Table {
+	t := format.Table{Title: "Differences", Header: []string{"WHAT", "NAME", "FIELD", "BEFORE", "AFTER"}, Rows: [][]string{}}
+	row := func(what, name, field string, before, after *string) {
+		t.Rows = append(t.Rows, []string{what, name, field, cell(before), cell(after)})
+	}
+	fields := func(what, name string, vals ...namedValue) {
+		for _, v := range vals {
+			if v.v != nil {
+				row(what, name, v.name, v.v.Before, v.v.After)
+			}
+		}
+	}
+	for _, c := range r.Connectors {
+		if c.Change != Changed { // the JSON form has the fields; one row says it all
+			row("connector", c.Name, c.Change, nil, nil)
+			continue
+		}
+		fields("connector", c.Name, namedValue{"target_state", c.TargetState}, namedValue{"state", c.State},
+			namedValue{"worker_id", c.Worker}, namedValue{"task_count", c.TaskCount}, namedValue{"consistent", c.Consistent})
+		for _, k := range c.Config {
+			row("config", c.Name, k.Key, k.Before, k.After)
+		}
+	}
+	for _, tc := range r.Tasks {
+		if tc.Change != Changed {
+			row("task", tc.ID, tc.Change, nil, nil)
+			continue
+		}
+		fields("task", tc.ID, namedValue{"state", tc.State}, namedValue{"worker_id", tc.Worker})
+		for _, k := range tc.Config {
+			row("task config", tc.ID, k.Key, k.Before, k.After)
+		}
+	}
+	for _, o := range r.Owners {
+		row("owner", o.Piece, o.Kind, o.Before, o.After)
+	}
+	for _, o := range r.Offsets {
+		row(o.Kind+" offset", o.Connector, o.Partition, o.Before, o.After)
+	}
+	for _, m := range r.Members {
+		row("member", m.Worker, m.Change, nil, nil)
+	}
+	t.Footer = []string{"before: " + sideText(r.Before), "after:  " + sideText(r.After)}
+	for _, n := range r.Notes {
+		t.Footer = append(t.Footer, "note: "+n)
+	}
+	if r.Equal {
+		t.Footer = append(t.Footer, "no differences")
+	} else {
+		t.Footer = append(t.Footer, strconv.Itoa(r.Changes)+" changed items: "+
+			strconv.Itoa(len(r.Connectors))+" connectors, "+strconv.Itoa(len(r.Tasks))+" tasks, "+
+			strconv.Itoa(len(r.Owners))+" owners, "+strconv.Itoa(len(r.Offsets))+" offsets, "+
+			strconv.Itoa(len(r.Members))+" members")
+	}
+	return []format.Table{t}
+}
+
+type namedValue struct {
+	name string
+	v    *Value
+}
+
+// Items gives one JSON line per changed item with -o jsonl, each with a
+// "item" of connector, task, owner, offset or member ("kind" is taken by
+// the owner and offset entries themselves).
+func (r *Result) Items() []any {
+	type connectorItem struct {
+		Item string `json:"item"`
+		ConnectorChange
+	}
+	type taskItem struct {
+		Item string `json:"item"`
+		TaskChange
+	}
+	type ownerItem struct {
+		Item string `json:"item"`
+		OwnerChange
+	}
+	type offsetItem struct {
+		Item string `json:"item"`
+		OffsetChange
+	}
+	type memberItem struct {
+		Item string `json:"item"`
+		MemberChange
+	}
+	out := make([]any, 0, r.Changes)
+	for _, c := range r.Connectors {
+		out = append(out, connectorItem{"connector", c})
+	}
+	for _, t := range r.Tasks {
+		out = append(out, taskItem{"task", t})
+	}
+	for _, o := range r.Owners {
+		out = append(out, ownerItem{"owner", o})
+	}
+	for _, o := range r.Offsets {
+		out = append(out, offsetItem{"offset", o})
+	}
+	for _, m := range r.Members {
+		out = append(out, memberItem{"member", m})
+	}
+	return out
+}
+
+func cell(s *string) string {
+	if s == nil {
+		return "-"
+	}
+	return *s
+}
+
+func sideText(s Side) string {
+	if s.Source == "" {
+		return "(unknown source)"
+	}
+	return s.Source
+}
