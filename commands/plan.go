@@ -28,20 +28,18 @@ const (
 	flagStop           = "stop"
 )
 
-func planCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "plan",
-		Usage: "dry-run the Connect assignor: replay scenarios, preview joins, leaves, connector changes and rolling restarts",
-		Description: "The what-if plans start from --from FILE (a snapshot or kcat dump with the group) or --synthetic, and\n" +
-			"print every rebalance round under the group's cooperative protocol and under eager, side by side.",
-		Subcommands: []*cli.Command{
-			planReplayCommand(),
-			planJoinCommand(),
-			planLeaveCommand(),
-			planConnectorCommand(),
-			planRollingRestartCommand(),
-		},
-	}
+var planCommand = &cli.Command{
+	Name:  "plan",
+	Usage: "dry-run the Connect assignor: replay scenarios, preview joins, leaves, connector changes and rolling restarts",
+	Description: "The what-if plans start from --from FILE (a snapshot or kcat dump with the group) or --synthetic, and\n" +
+		"print every rebalance round under the group's cooperative protocol and under eager, side by side.",
+	Subcommands: []*cli.Command{
+		planReplayCommand(),
+		planJoinCommand(),
+		planLeaveCommand(),
+		planConnectorCommand(),
+		planRollingRestartCommand(),
+	},
 }
 
 func planReplayCommand() *cli.Command {
