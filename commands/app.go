@@ -21,20 +21,20 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// topCommands are connectscope's commands, each built by its own file.
+// topCommands are connectscope's commands, each declared in its own file.
 func topCommands() []*cli.Command {
 	return append([]*cli.Command{
-		checkCommand(),
-		completionCommand(),
+		checkCommand,
+		completionCommand,
 		configCommand(),
 		demoCommand(),
 		diffCommand(),
-		inspectCommand(),
-		planCommand(),
+		inspectCommand,
+		planCommand,
 		sandboxCommand(),
-		snapshotCommand(),
-		versionCommand(),
-		watchCommand(),
+		snapshotCommand,
+		versionCommand,
+		watchCommand,
 	}, completeCommands()...)
 }
 

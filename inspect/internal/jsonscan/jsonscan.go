@@ -223,13 +223,24 @@ func (v *validator) value(i, depth int) int {
 	if i < 0 || i >= len(v.b) {
 		return -1
 	}
+	var end int
+	ok := false
 	switch c := v.b[i]; {
 	case c == '{':
 		return v.object(i, depth+1)
 	case c == '[':
 		return v.array(i, depth+1)
+	case c == '"':
+		end, _, ok = String(v.b, i)
+	case c == 't':
+		end, ok = Literal(v.b, i, "true")
+	case c == 'f':
+		end, ok = Literal(v.b, i, "false")
+	case c == 'n':
+		end, ok = Literal(v.b, i, "null")
+	case c == '-' || IsDigit(c):
+		end, _, ok = Number(v.b, i)
 	}
-	_, end, ok := Scalar(v.b, i)
 	if !ok {
 		return -1
 	}
