@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"context"
 	"fmt"
 	"sort"
 
@@ -53,6 +54,10 @@ type Event struct {
 	Host       string                   // join: the machine this member runs on ("" = Worker)
 	Replaces   string                   // join: the member id this one restarts (its departure must be noticed first)
 	Connectors []assignor.ConnectorSpec // EventConnectors
+	// WhenStable holds the event, once due, until the group is stable: no
+	// round wanted or running, no follow-up, no scheduled rebalance and no
+	// crash waiting to be noticed (a roll paced "after the group is stable").
+	WhenStable bool
 	Then       []Event
 }
 
@@ -105,8 +110,12 @@ type engine struct {
 	delayedAt  int64     // scheduled rebalance, -1 = none
 	wantRound  bool
 	triggers   []string
+	waiting    []Event // due WhenStable events held until the group is stable
 
 	label func(member string) string // short name for messages
+
+	ctx  context.Context // checked before every round
+	lite bool            // skip piece names in the round views
 
 	rounds []RoundView
 	events []EventView
@@ -168,12 +177,28 @@ func (e *engine) run(first []Event) error {
 		for len(e.queue) > 0 && e.queue[0].at <= next {
 			q := e.queue[0]
 			e.queue = e.queue[1:]
+			if q.ev.WhenStable {
+				e.waiting = append(e.waiting, q.ev)
+				continue
+			}
 			if err := e.apply(q.ev); err != nil {
 				return err
 			}
 		}
+		if e.stable() && len(e.waiting) > 0 {
+			held := e.waiting
+			e.waiting = nil
+			for _, ev := range held {
+				if err := e.apply(ev); err != nil {
+					return err
+				}
+			}
+		}
 		if !e.wantRound || e.notices > 0 {
 			continue // a pending crash blocks every round until it is noticed
+		}
+		if err := e.ctx.Err(); err != nil {
+			return err
 		}
 		if len(e.rounds) >= e.model.MaxRounds {
 			e.notes = append(e.notes, fmt.Sprintf("stopped after %d rounds without settling", e.model.MaxRounds))
@@ -183,6 +208,12 @@ func (e *engine) run(first []Event) error {
 	}
 	e.finishRound()
 	return nil
+}
+
+// stable reports that nothing is pending: no round wanted, no follow-up, no
+// scheduled rebalance and no crash the group has yet to notice.
+func (e *engine) stable() bool {
+	return !e.wantRound && e.followUpAt < 0 && e.delayedAt < 0 && e.notices == 0
 }
 
 func (e *engine) want(reason string) {
@@ -203,6 +234,9 @@ func (e *engine) nextTime() (int64, bool) {
 	}
 	consider(e.followUpAt)
 	consider(e.delayedAt)
+	if len(e.waiting) > 0 && e.stable() {
+		consider(max(e.now, e.busyUntil))
+	}
 	return best, ok
 }
 

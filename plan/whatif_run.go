@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"context"
 	"fmt"
 	"sort"
 
@@ -10,6 +11,13 @@ import (
 // runTimeline plays events on a fresh Sim seeded with the state, under one
 // protocol, and summarises what happened.
 func runTimeline(state ClusterState, opts PlanOptions, protocol string, events []Event) (*Timeline, error) {
+	return runTimelineCtx(context.Background(), state, opts, protocol, events, false)
+}
+
+// runTimelineCtx is runTimeline that stops between rounds when ctx is done.
+// lite skips what only the tables show (piece names of every round), for
+// the advisor, which reads only the summary.
+func runTimelineCtx(ctx context.Context, state ClusterState, opts PlanOptions, protocol string, events []Event, lite bool) (*Timeline, error) {
 	sim, err := assignor.NewSim(assignor.SimConfig{Protocol: protocol, MaxDelayMs: opts.MaxDelayMs, KafkaVersion: opts.KafkaVersion, JDK: opts.JDK})
 	if err != nil {
 		return nil, fmt.Errorf("starting the %s simulation: %w", protocol, err)
@@ -46,6 +54,7 @@ func runTimeline(state ClusterState, opts PlanOptions, protocol string, events [
 		sim: sim, eager: eager, model: model, base: sim.Now(), leader: leader,
 		hostOf: hosts, dead: map[string]bool{}, noticeAt: map[string]int64{}, label: state.Label,
 		acct: newDowntime(configuredKeys(state.Connectors), running),
+		ctx:  ctx, lite: lite,
 	}
 	if err := e.run(events); err != nil {
 		return nil, err
