@@ -114,8 +114,12 @@ type engine struct {
 
 	label func(member string) string // short name for messages
 
-	ctx  context.Context // checked before every round
-	lite bool            // skip piece names in the round views
+	ctx context.Context // checked before every round
+	// owned caches what each member owns as of the last round (built from
+	// the Sim on first use, dropped on join, leave and connector changes):
+	// building these sets every round cost more than the assignor itself.
+	owned map[string]pieceSet
+	lite  bool // skip piece names in the round views
 
 	rounds []RoundView
 	events []EventView
@@ -249,7 +253,7 @@ func (e *engine) finishRound() {
 		}
 		set, ok := owned[s.worker]
 		if !ok {
-			set = setOf(e.sim.Owned(s.worker))
+			set = e.ownedSet(s.worker)
 			owned[s.worker] = set
 		}
 		if set[s.key] {
@@ -257,6 +261,19 @@ func (e *engine) finishRound() {
 		}
 	}
 	e.starts = nil
+}
+
+// ownedSet is what member w owns now.
+func (e *engine) ownedSet(w string) pieceSet {
+	if e.owned == nil {
+		e.owned = map[string]pieceSet{}
+	}
+	if set, ok := e.owned[w]; ok {
+		return set
+	}
+	set := setOf(e.sim.Owned(w))
+	e.owned[w] = set
+	return set
 }
 
 func (e *engine) isMember(w string) bool {
@@ -306,6 +323,7 @@ func (e *engine) apply(ev Event) error {
 		if e.isMember(ev.Worker) {
 			return fmt.Errorf("worker %q is already a member", ev.Worker)
 		}
+		delete(e.owned, ev.Worker)
 		if err := e.sim.Join(ev.Worker, assignor.Pieces{Connectors: []string{}, Tasks: []assignor.TaskID{}}); err != nil {
 			return fmt.Errorf("joining %s: %w", ev.Worker, err)
 		}
@@ -322,6 +340,7 @@ func (e *engine) apply(ev Event) error {
 		e.want(e.label(ev.Worker) + " joined")
 	case EventConnectors:
 		e.sim.SetConnectors(ev.Connectors)
+		e.owned = nil
 		e.acct.reconfigure(configuredKeys(ev.Connectors), e.now)
 		e.log("configured connectors change (%s)", describeSpecs(ev.Connectors))
 		e.want("connectors changed")
@@ -335,6 +354,7 @@ func (e *engine) apply(ev Event) error {
 // leave removes a member from the group; when it was the leader, leadership
 // moves and the new leader starts with no memory of earlier rounds.
 func (e *engine) leave(w string) error {
+	delete(e.owned, w)
 	if err := e.sim.Leave(w); err != nil {
 		return fmt.Errorf("%s leaving: %w", w, err)
 	}
@@ -370,7 +390,7 @@ func (e *engine) round() {
 	}
 	before := map[string]pieceSet{}
 	for _, w := range e.sim.Members() {
-		before[w] = setOf(e.sim.Owned(w))
+		before[w] = e.ownedSet(w)
 	}
 	r := e.sim.Rebalance(false)
 	end := e.now + e.model.RoundTimeMs
@@ -391,13 +411,31 @@ func (e *engine) round() {
 	sort.Strings(workers)
 	for _, w := range workers {
 		wr := r.Workers[w]
-		after := setOf(e.sim.Owned(w))
 		prev := before[w]
+		after, kept := prev, true
+		// A cooperative worker told nothing keeps exactly what it had.
+		if e.eager || len(wr.Revoked.Connectors)+len(wr.Revoked.Tasks)+len(wr.Assigned.Connectors)+len(wr.Assigned.Tasks) > 0 || prev == nil {
+			after, kept = setOf(e.sim.Owned(w)), false
+		}
+		e.owned[w] = after
 		var revoked, assigned []pieceKey
 		if e.eager {
 			// Eager sends whole assignments: what a worker had and did not
 			// get back is in effect revoked; everything is restarted.
 			revoked, assigned = prev.minus(after), after.minus(prev)
+		} else if e.lite {
+			revoked, assigned = keysOf(wr.Revoked), keysOf(wr.Assigned)
+			if len(revoked)+len(assigned) > 0 {
+				view.changed = true
+			}
+			if len(revoked) > 0 {
+				revokedAny = true
+			}
+			for _, k := range revoked {
+				if prev[k] {
+					e.acct.stop(k, e.now)
+				}
+			}
 		} else {
 			revoked = setOf(wr.Revoked).sorted()
 			assigned = setOf(wr.Assigned).sorted()
@@ -422,19 +460,26 @@ func (e *engine) round() {
 		if wr.DelayMs > delay {
 			delay = wr.DelayMs
 		}
-		keepC, keepT := 0, 0
-		for k := range prev {
-			if after[k] {
-				if k.isConnector() {
-					keepC++
-				} else {
-					keepT++
+		oc, ot := countSet(after)
+		keepC, keepT := oc, ot
+		if !kept {
+			keepC, keepT = 0, 0
+			for k := range prev {
+				if after[k] {
+					if k.isConnector() {
+						keepC++
+					} else {
+						keepT++
+					}
 				}
 			}
 		}
+		if e.lite {
+			view.Workers = append(view.Workers, WorkerRoundView{Worker: w, KeepsConnectors: keepC, KeepsTasks: keepT, DelayMs: wr.DelayMs, Connectors: oc, Tasks: ot})
+			continue
+		}
 		rc, rt := names(revoked)
 		ac, at := names(assigned)
-		oc, ot := countKeys(after.sorted())
 		view.Workers = append(view.Workers, WorkerRoundView{
 			Worker: w, KeepsConnectors: keepC, KeepsTasks: keepT,
 			RevokedConnectors: rc, RevokedTasks: rt, AssignedConnectors: ac, AssignedTasks: at,

@@ -153,6 +153,9 @@ func summarize(e *engine, startHost map[pieceKey]string) Summary {
 // (0 when none did).
 func lastChangeEnd(rounds []RoundView) int64 {
 	for i := len(rounds) - 1; i >= 0; i-- {
+		if rounds[i].changed {
+			return rounds[i].EndMs
+		}
 		for _, w := range rounds[i].Workers {
 			if len(w.AssignedConnectors)+len(w.AssignedTasks)+len(w.RevokedConnectors)+len(w.RevokedTasks) > 0 {
 				return rounds[i].EndMs

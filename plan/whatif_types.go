@@ -105,6 +105,7 @@ type RoundView struct {
 	Trigger    string            `json:"trigger"`
 	DelayMs    int64             `json:"delay_ms"`
 	Workers    []WorkerRoundView `json:"workers"`
+	changed    bool              // some worker was assigned or revoked something (set in lite timelines, which omit the names)
 }
 
 // WorkerRoundView is what one worker does in a round. Under eager, revoked
