@@ -119,7 +119,11 @@ type engine struct {
 	// the Sim on first use, dropped on join, leave and connector changes):
 	// building these sets every round cost more than the assignor itself.
 	owned map[string]pieceSet
-	lite  bool // skip piece names in the round views
+
+	marks   []Mark             // events for pictures
+	running map[string]int     // host -> tasks running on it now
+	series  map[string][]Point // host -> tasks running over time (not in lite timelines)
+	lite    bool               // skip piece names in the round views
 
 	rounds []RoundView
 	events []EventView
@@ -177,6 +181,7 @@ func (e *engine) run(first []Event) error {
 		if e.delayedAt >= 0 && e.delayedAt <= next {
 			e.delayedAt = -1
 			e.want("scheduled rebalance (delay ended)")
+			e.mark(MarkDelayEnds, "")
 		}
 		for len(e.queue) > 0 && e.queue[0].at <= next {
 			q := e.queue[0]
@@ -257,10 +262,44 @@ func (e *engine) finishRound() {
 			owned[s.worker] = set
 		}
 		if set[s.key] {
-			e.acct.start(s.key, e.busyUntil)
+			if e.acct.start(s.key, e.busyUntil) {
+				e.track(s.worker, s.key, e.busyUntil, 1)
+			}
 		}
 	}
 	e.starts = nil
+}
+
+// stopPiece stops a piece member w runs, at e.now.
+func (e *engine) stopPiece(w string, k pieceKey) {
+	if e.acct.stop(k, e.now) {
+		e.track(w, k, e.now, -1)
+	}
+}
+
+// track follows the tasks running per host over time, for the plots.
+func (e *engine) track(w string, k pieceKey, t int64, delta int) {
+	if e.lite || k.isConnector() {
+		return
+	}
+	if e.running == nil {
+		e.running, e.series = map[string]int{}, map[string][]Point{}
+	}
+	h := e.host(w)
+	e.running[h] += delta
+	pts := e.series[h]
+	if n := len(pts); n > 0 && pts[n-1].TimeMs == t {
+		pts[n-1].Tasks = e.running[h]
+	} else {
+		pts = append(pts, Point{TimeMs: t, Tasks: e.running[h]})
+	}
+	e.series[h] = pts
+}
+
+func (e *engine) mark(kind, member string) {
+	if !e.lite {
+		e.marks = append(e.marks, Mark{TimeMs: e.now, Kind: kind, Worker: member})
+	}
 }
 
 // ownedSet is what member w owns now.
@@ -293,8 +332,9 @@ func (e *engine) apply(ev Event) error {
 			return fmt.Errorf("worker %q is not a running member of the group", ev.Worker)
 		}
 		for _, k := range keysOf(e.sim.Owned(ev.Worker)) {
-			e.acct.stop(k, e.now)
+			e.stopPiece(ev.Worker, k)
 		}
+		e.mark(map[EventKind]string{EventStop: MarkStop, EventCrash: MarkCrash}[ev.Kind], ev.Worker)
 		e.dead[ev.Worker] = true
 		if ev.Kind == EventStop {
 			e.log("%s stops cleanly (its work stops, LeaveGroup)", e.label(ev.Worker))
@@ -310,6 +350,7 @@ func (e *engine) apply(ev Event) error {
 	case eventNotice:
 		e.notices--
 		e.log("the group notices that %s is gone (session timeout)", e.label(ev.Worker))
+		e.mark(MarkNotice, ev.Worker)
 		if err := e.leave(ev.Worker); err != nil {
 			return err
 		}
@@ -334,11 +375,24 @@ func (e *engine) apply(ev Event) error {
 		e.hostOf[ev.Worker] = h
 		if ev.Replaces != "" {
 			e.log("%s is back as new member %s, holding nothing", e.label(ev.Replaces), e.label(ev.Worker))
+			e.mark(MarkReturn, ev.Worker)
 		} else {
 			e.log("%s joins, holding nothing", e.label(ev.Worker))
+			e.mark(MarkJoin, ev.Worker)
 		}
 		e.want(e.label(ev.Worker) + " joined")
 	case EventConnectors:
+		next := pieceSet{}
+		for _, k := range configuredKeys(ev.Connectors) {
+			next[k] = true
+		}
+		for _, w := range e.sim.Members() {
+			for k := range e.ownedSet(w) {
+				if !next[k] && e.acct.isRunning(k) {
+					e.track(w, k, e.now, -1) // a deleted piece stops running
+				}
+			}
+		}
 		e.sim.SetConnectors(ev.Connectors)
 		e.owned = nil
 		e.acct.reconfigure(configuredKeys(ev.Connectors), e.now)
@@ -367,6 +421,7 @@ func (e *engine) leave(w string) error {
 			e.leader = ms[0]
 		}
 		e.log("%s was the leader: %s leads now and has no memory of earlier rounds", e.label(w), e.leaderName())
+		e.mark(MarkLeader, e.leader)
 	}
 	return nil
 }
@@ -395,9 +450,9 @@ func (e *engine) round() {
 	r := e.sim.Rebalance(false)
 	end := e.now + e.model.RoundTimeMs
 	if e.eager {
-		for _, s := range before {
+		for w, s := range before {
 			for k := range s {
-				e.acct.stop(k, e.now)
+				e.stopPiece(w, k)
 			}
 		}
 	}
@@ -433,7 +488,7 @@ func (e *engine) round() {
 			}
 			for _, k := range revoked {
 				if prev[k] {
-					e.acct.stop(k, e.now)
+					e.stopPiece(w, k)
 				}
 			}
 		} else {
@@ -444,7 +499,7 @@ func (e *engine) round() {
 			}
 			for _, k := range revoked {
 				if prev[k] {
-					e.acct.stop(k, e.now)
+					e.stopPiece(w, k)
 				}
 			}
 		}

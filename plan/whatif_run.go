@@ -56,11 +56,25 @@ func runTimelineCtx(ctx context.Context, state ClusterState, opts PlanOptions, p
 		acct: newDowntime(configuredKeys(state.Connectors), running),
 		ctx:  ctx, lite: lite,
 	}
+	if !lite {
+		e.running, e.series = map[string]int{}, map[string][]Point{}
+		for _, w := range sim.Members() {
+			n := 0
+			for _, k := range keysOf(sim.Owned(w)) {
+				if !k.isConnector() && running[k] {
+					n++
+				}
+			}
+			e.running[w] = n
+			e.series[w] = []Point{{TimeMs: 0, Tasks: n}}
+		}
+	}
 	if err := e.run(events); err != nil {
 		return nil, err
 	}
 	tl.Events = e.events
 	tl.Rounds = e.rounds
+	tl.Marks, tl.Running = e.marks, e.series
 	tl.Notes = append(tl.Notes, e.notes...)
 	if tl.Events == nil {
 		tl.Events = []EventView{}
