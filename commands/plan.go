@@ -40,6 +40,7 @@ func planCommand() *cli.Command {
 			planLeaveCommand(),
 			planConnectorCommand(),
 			planRollingRestartCommand(),
+			planAdviseCommand(),
 		},
 	}
 }
@@ -113,6 +114,7 @@ func planCommonFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagMaxDelay, Usage: "scheduled.rebalance.max.delay.ms as a `DURATION` (5m) or ms (default: the worker config's, else 300000)"},
 		&cli.StringFlag{Name: flagRoundTime, Value: "2s", Usage: "how long one rebalance round takes (join, sync, stopping and starting work), `DURATION`"},
 		&cli.StringFlag{Name: flagSessionTimeout, Usage: "session.timeout.ms as a `DURATION`: how long the group takes to notice a crashed worker (default: the worker config's, else 10s)"},
+		plotFlag(),
 	}
 }
 
@@ -145,7 +147,7 @@ func planJoinCommand() *cli.Command {
 			if err != nil {
 				return Exit(ExitUsage, err)
 			}
-			return emit(c, g, res)
+			return emitPlan(c, g, res)
 		}),
 	}
 }
@@ -179,7 +181,7 @@ func planLeaveCommand() *cli.Command {
 			if err != nil {
 				return Exit(ExitUsage, err)
 			}
-			return emit(c, g, res)
+			return emitPlan(c, g, res)
 		}),
 	}
 }
@@ -213,7 +215,7 @@ func planConnectorCommand() *cli.Command {
 			if err != nil {
 				return Exit(ExitUsage, err)
 			}
-			return emit(c, g, res)
+			return emitPlan(c, g, res)
 		}),
 	}
 }
@@ -247,7 +249,7 @@ func planRollingRestartCommand() *cli.Command {
 			if err != nil {
 				return Exit(ExitUsage, err)
 			}
-			return emit(c, g, res)
+			return emitPlan(c, g, res)
 		}),
 	}
 }

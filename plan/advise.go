@@ -106,7 +106,7 @@ const (
 // delay) and the current setting.
 func DefaultDelayGrid(restartMs, currentMs int64) []int64 {
 	grid := []int64{0, 10000, 30000, 60000, 120000, 180000, 300000, 600000,
-		restartMs / 2, restartMs, restartMs + restartMs/4, 2 * restartMs, currentMs}
+		wholeSeconds(restartMs / 2), restartMs, wholeSeconds(restartMs + restartMs/4), 2 * restartMs, currentMs}
 	seen := map[int64]bool{}
 	out := []int64{}
 	for _, d := range grid {
@@ -119,6 +119,8 @@ func DefaultDelayGrid(restartMs, currentMs int64) []int64 {
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
+
+func wholeSeconds(ms int64) int64 { return (ms + 500) / 1000 * 1000 }
 
 // Advise sweeps the delay, the restart order, the pacing and the stop mode,
 // running every rolling restart and the crash failover of every delay on the
@@ -165,6 +167,12 @@ func Advise(ctx context.Context, state ClusterState, opts PlanOptions, ao Advise
 	orders := map[string][]string{}
 	for _, o := range []string{OrderLeaderLast, OrderLeaderFirst} {
 		orders[o] = orderOf(state, o)
+	}
+	for _, s := range settings {
+		if s.Order == OrderLeaderFirst {
+			res.Notes = append(res.Notes, "leader first: connectscope lets the first remaining member lead, and that is the next to restart, so every restart is a leader's and its work is reassigned at once; the broker picks the real next leader, so only the first step is certain")
+			break
+		}
 	}
 	crashed := crashVictim(state)
 	res.CrashWorker = crashed
