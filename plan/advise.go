@@ -196,8 +196,10 @@ func Advise(ctx context.Context, state ClusterState, opts PlanOptions, ao Advise
 	for _, d := range delays {
 		jobs = append(jobs, job{roll: -1, delay: d})
 	}
-	rolls := make([]*Timeline, len(settings))
-	crashes := map[int64]*Timeline{}
+	// Only the costs are kept: a big cluster's timelines run to hundreds of
+	// megabytes together.
+	rolls := make([]RollCost, len(settings))
+	crashes := map[int64]CrashCost{}
 	var mu sync.Mutex
 	run := func(j job) error {
 		o := opts
@@ -208,7 +210,7 @@ func Advise(ctx context.Context, state ClusterState, opts PlanOptions, ao Advise
 				return fmt.Errorf("crash of %s, delay %s: %w", state.Label(crashed), Millis(j.delay), err)
 			}
 			mu.Lock()
-			crashes[j.delay] = tl
+			crashes[j.delay] = crashCost(tl)
 			mu.Unlock()
 			return nil
 		}
@@ -223,14 +225,14 @@ func Advise(ctx context.Context, state ClusterState, opts PlanOptions, ao Advise
 		if err != nil {
 			return fmt.Errorf("rolling restart %s: %w", s, err)
 		}
-		rolls[j.roll] = tl
+		rolls[j.roll] = rollCost(tl)
 		return nil
 	}
 	if err := runPool(ctx, ao.Workers, len(jobs), func(i int) error { return run(jobs[i]) }); err != nil {
 		return nil, err
 	}
 	for i, s := range settings {
-		c := Candidate{Setting: s, Roll: rollCost(rolls[i]), Crash: crashCost(crashes[s.DelayMs])}
+		c := Candidate{Setting: s, Roll: rolls[i], Crash: crashes[s.DelayMs]}
 		c.IsCurrent = s.same(res.Current)
 		res.Candidates = append(res.Candidates, c)
 	}
