@@ -515,6 +515,9 @@ func (e *engine) round() {
 		if wr.DelayMs > delay {
 			delay = wr.DelayMs
 		}
+		if e.lite {
+			continue // the advisor reads the summary only: no per-worker view
+		}
 		oc, ot := countSet(after)
 		keepC, keepT := oc, ot
 		if !kept {
@@ -528,10 +531,6 @@ func (e *engine) round() {
 					}
 				}
 			}
-		}
-		if e.lite {
-			view.Workers = append(view.Workers, WorkerRoundView{Worker: w, KeepsConnectors: keepC, KeepsTasks: keepT, DelayMs: wr.DelayMs, Connectors: oc, Tasks: ot})
-			continue
 		}
 		rc, rt := names(revoked)
 		ac, at := names(assigned)
