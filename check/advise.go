@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 	"github.com/connectscope/connectscope/plan"
 )
 
@@ -21,7 +21,7 @@ type adviceKey struct {
 // stops), and reports when another delay beats the worker's on both the
 // roll's task-seconds and the crash outage. It needs the group (a dataset)
 // and --restart-time.
-func checkDelayAdvice(f *Findings, in TimeoutsInput, w *inspect.WorkerConfig, v kafkaversion.Version, cache map[adviceKey]*plan.AdviseResult) error {
+func checkDelayAdvice(f *Findings, in TimeoutsInput, w *workerconfig.Config, v kafkaversion.Version, cache map[adviceKey]*plan.AdviseResult) error {
 	if in.Cluster == nil || len(in.Cluster.Workers) == 0 || in.RestartTimeMs <= 0 {
 		return nil
 	}

@@ -3,13 +3,13 @@ package check
 import (
 	"testing"
 
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 	"github.com/connectscope/connectscope/plan"
 )
 
-func workerWithDelay(t *testing.T, delay string) *inspect.WorkerConfig {
+func workerWithDelay(t *testing.T, delay string) *workerconfig.Config {
 	t.Helper()
-	w, err := inspect.ParseWorkerConfig("w.properties", []byte("group.id=connect-cluster\nconfig.storage.topic=c\noffset.storage.topic=o\nstatus.storage.topic=s\nsession.timeout.ms=10000\nscheduled.rebalance.max.delay.ms="+delay+"\n"))
+	w, err := workerconfig.Parse("w.properties", []byte("group.id=connect-cluster\nconfig.storage.topic=c\noffset.storage.topic=o\nstatus.storage.topic=s\nsession.timeout.ms=10000\nscheduled.rebalance.max.delay.ms="+delay+"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func findingsOf(rep *TimeoutsReport, id string) []Finding {
 // does not run.
 func TestD7DelayBeatenByAdvice(t *testing.T) {
 	st := plan.SyntheticState(plan.SyntheticSpec{Workers: 6, Connectors: 30, Tasks: 3})
-	in := TimeoutsInput{Workers: []*inspect.WorkerConfig{workerWithDelay(t, "300000")}, Cluster: &st, RestartTimeMs: 90000, KafkaVersion: "3.9.0"}
+	in := TimeoutsInput{Workers: []*workerconfig.Config{workerWithDelay(t, "300000")}, Cluster: &st, RestartTimeMs: 90000, KafkaVersion: "3.9.0"}
 	rep, err := Timeouts(in)
 	if err != nil {
 		t.Fatal(err)
@@ -46,11 +46,11 @@ func TestD7DelayBeatenByAdvice(t *testing.T) {
 		v["crash_outage_ms"] != int64(312000) || v["recommended_crash_outage_ms"] != int64(12000) {
 		t.Errorf("D7 values %v", v)
 	}
-	in.Workers = []*inspect.WorkerConfig{workerWithDelay(t, "0")}
+	in.Workers = []*workerconfig.Config{workerWithDelay(t, "0")}
 	if rep, err = Timeouts(in); err != nil || len(findingsOf(rep, "D7")) != 0 {
 		t.Errorf("delay 0: %v, D7 %+v", err, findingsOf(rep, "D7"))
 	}
-	in.Workers = []*inspect.WorkerConfig{workerWithDelay(t, "300000")}
+	in.Workers = []*workerconfig.Config{workerWithDelay(t, "300000")}
 	for name, in := range map[string]TimeoutsInput{
 		"no group":        {Workers: in.Workers, RestartTimeMs: 90000},
 		"no restart time": {Workers: in.Workers, Cluster: &st},

@@ -5,18 +5,20 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
+	"github.com/connectscope/connectscope/internal/field"
 )
 
 // UpgradeInput is what `check upgrade` plans from: the worker files and,
 // when read, the group.
 type UpgradeInput struct {
-	Workers        []*inspect.WorkerConfig `json:"-"`
-	Target         string                  `json:"-"` // eager, compatible or sessioned
-	ExactlyOnce    string                  `json:"-"` // wanted exactly.once.source.support; "" = keep
-	KafkaVersion   string                  `json:"-"`
-	WorkerVersions map[string]string       `json:"-"` // file path → version (REST root)
+	Workers        []*workerconfig.Config `json:"-"`
+	Target         string                 `json:"-"` // eager, compatible or sessioned
+	ExactlyOnce    string                 `json:"-"` // wanted exactly.once.source.support; "" = keep
+	KafkaVersion   string                 `json:"-"`
+	WorkerVersions map[string]string      `json:"-"` // file path → version (REST root)
 	// GroupProtocol is the protocol DescribeGroups reports (default,
 	// compatible, sessioned); "" when unknown.
 	GroupProtocol string          `json:"group_protocol"`
@@ -72,24 +74,24 @@ type UpgradeStep struct {
 var protocolRank = map[string]int{"eager": 0, "compatible": 1, "sessioned": 2}
 
 // offersFor is what a worker with this effective connect.protocol offers in JoinGroup.
-func offersFor(protocol string) []string {
-	switch protocol {
+func offersFor(connectProtocol string) []string {
+	switch connectProtocol {
 	case "eager":
-		return []string{inspect.ProtocolEager}
+		return []string{protocol.ProtocolEager}
 	case "compatible":
-		return []string{inspect.ProtocolCompatible, inspect.ProtocolEager}
+		return []string{protocol.ProtocolCompatible, protocol.ProtocolEager}
 	}
-	return []string{inspect.ProtocolSessioned, inspect.ProtocolCompatible, inspect.ProtocolEager}
+	return []string{protocol.ProtocolSessioned, protocol.ProtocolCompatible, protocol.ProtocolEager}
 }
 
 // settingName maps a JoinGroup protocol name to its connect.protocol value.
 func settingName(joinName string) string {
 	switch joinName {
-	case inspect.ProtocolEager:
+	case protocol.ProtocolEager:
 		return "eager"
-	case inspect.ProtocolCompatible:
+	case protocol.ProtocolCompatible:
 		return "compatible"
-	case inspect.ProtocolSessioned:
+	case protocol.ProtocolSessioned:
 		return "sessioned"
 	}
 	return ""
@@ -108,7 +110,7 @@ func minVersionFor(protocol string) kafkaversion.Version {
 
 type planWorker struct {
 	name     string
-	file     *inspect.WorkerConfig
+	file     *workerconfig.Config
 	member   *UpgradeMember
 	version  kafkaversion.Version
 	protocol string // effective connect.protocol; for a member without file: assumed
@@ -119,34 +121,13 @@ type planWorker struct {
 // Upgrade plans the rolling change of connect.protocol (and optionally of
 // exactly.once.source.support) to the target.
 func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
-	target := strings.ToLower(strings.TrimSpace(in.Target))
-	if _, ok := protocolRank[target]; !ok {
-		return nil, fmt.Errorf("--target %q: want eager, compatible or sessioned", in.Target)
-	}
-	eosTarget := strings.ToLower(strings.TrimSpace(in.ExactlyOnce))
-	switch eosTarget {
-	case "", "disabled", "preparing", "enabled":
-	default:
-		return nil, fmt.Errorf("--exactly-once %q: want disabled, preparing or enabled", in.ExactlyOnce)
-	}
-	if eosTarget != "" && eosTarget != "disabled" && target != "sessioned" {
-		return nil, fmt.Errorf("--exactly-once %s needs --target sessioned (fencing requests are only signed under sessioned)", eosTarget)
-	}
-	global, err := kafkaversion.Parse(in.KafkaVersion)
+	target, eosTarget, global, err := upgradeTargets(in)
 	if err != nil {
 		return nil, err
 	}
-	var f Findings
 	workers := matchWorkers(in, global, target)
-	rep := &UpgradeReport{Target: target, HeldBackBy: []string{}, Workers: []UpgradeWorker{}, Steps: []UpgradeStep{}}
-	offers := func() [][]string {
-		out := make([][]string, len(workers))
-		for i, w := range workers {
-			out[i] = offersFor(w.protocol)
-		}
-		return out
-	}
-	computed := settingName(inspect.SelectProtocol(offers()))
+	rep := &UpgradeReport{Target: target, HeldBackBy: []string{}, Workers: upgradeWorkers(workers), Steps: []UpgradeStep{}}
+	computed := settingName(protocol.SelectProtocol(offersOf(workers)))
 	rep.ProtocolNow = computed
 	if in.GroupProtocol != "" {
 		gp := in.GroupProtocol
@@ -155,6 +136,51 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 			rep.ProtocolNow = s
 		}
 	}
+	rep.Reason, rep.HeldBackBy = explainProtocol(workers, rep.ProtocolNow)
+	if in.GroupProtocol != "" && computed != "" && computed != rep.ProtocolNow {
+		rep.Reason += fmt.Sprintf(" (the worker files alone would give %s: a member offers less than its file says, or the files are not all the workers)", computed)
+	}
+	var f Findings
+	upgradeFindings(&f, workers, rep.ProtocolNow, target, eosTarget)
+	rep.Steps = append(rep.Steps, rollingPlan(workers, target, eosTarget)...)
+	rep.ProtocolFinal = settingName(protocol.SelectProtocol(offersOf(workers)))
+	rep.Findings = f.List()
+	rep.Summary = Summarize(rep.Findings)
+	return rep, nil
+}
+
+// upgradeTargets reads the target protocol, the exactly-once target and the
+// cluster-wide Kafka version of the input.
+func upgradeTargets(in UpgradeInput) (target, eosTarget string, global kafkaversion.Version, err error) {
+	target = strings.ToLower(strings.TrimSpace(in.Target))
+	if _, ok := protocolRank[target]; !ok {
+		return "", "", global, field.Errorf("Target", " %q: want eager, compatible or sessioned", in.Target)
+	}
+	eosTarget = strings.ToLower(strings.TrimSpace(in.ExactlyOnce))
+	switch eosTarget {
+	case "", "disabled", "preparing", "enabled":
+	default:
+		return "", "", global, field.Errorf("ExactlyOnce", " %q: want disabled, preparing or enabled", in.ExactlyOnce)
+	}
+	if eosTarget != "" && eosTarget != "disabled" && target != "sessioned" {
+		return "", "", global, field.Errorf("ExactlyOnce", " %s needs the target protocol sessioned (fencing requests are only signed under sessioned)", eosTarget)
+	}
+	global, err = kafkaversion.Parse(in.KafkaVersion)
+	return target, eosTarget, global, err
+}
+
+// offersOf is what each worker offers in JoinGroup now.
+func offersOf(workers []*planWorker) [][]string {
+	out := make([][]string, len(workers))
+	for i, w := range workers {
+		out[i] = offersFor(w.protocol)
+	}
+	return out
+}
+
+// upgradeWorkers describes the workers as they are, sorted by name.
+func upgradeWorkers(workers []*planWorker) []UpgradeWorker {
+	out := []UpgradeWorker{}
 	for _, w := range workers {
 		uw := UpgradeWorker{Worker: w.name, Offers: offersFor(w.protocol)}
 		if w.member != nil {
@@ -169,22 +195,21 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 			p, e := w.protocol, w.eos
 			uw.ConnectProtocol, uw.ExactlyOnce = &p, &e
 		}
-		rep.Workers = append(rep.Workers, uw)
+		out = append(out, uw)
 	}
-	sort.SliceStable(rep.Workers, func(i, j int) bool { return rep.Workers[i].Worker < rep.Workers[j].Worker })
-	rep.Reason, rep.HeldBackBy = explainProtocol(workers, rep.ProtocolNow)
-	if in.GroupProtocol != "" && computed != "" && computed != rep.ProtocolNow {
-		rep.Reason += fmt.Sprintf(" (the worker files alone would give %s: a member offers less than its file says, or the files are not all the workers)", computed)
-	}
-	upgradeFindings(&f, workers, rep.ProtocolNow, target, eosTarget)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Worker < out[j].Worker })
+	return out
+}
 
-	// Rolling plan: raise workers below the target first, then lower the
-	// ones above it, so the group never runs below min(now, target).
-	step := 0
+// rollingPlan is the restart order: raise workers below the target first,
+// then lower the ones above it, so the group never runs below min(now,
+// target); exactly-once changes come before leaving sessioned and after
+// reaching it. It changes workers as the restarts would.
+func rollingPlan(workers []*planWorker, target, eosTarget string) []UpgradeStep {
+	var steps []UpgradeStep
 	emit := func(w *planWorker, setting, from, to string, atLeast *kafkaversion.Version, note string) {
-		step++
-		s := UpgradeStep{Step: step, Worker: w.name, Setting: setting, From: from, To: to,
-			ProtocolAfter: settingName(inspect.SelectProtocol(offers())), ExactlyOnceAfter: eosSummary(workers)}
+		s := UpgradeStep{Step: len(steps) + 1, Worker: w.name, Setting: setting, From: from, To: to,
+			ProtocolAfter: settingName(protocol.SelectProtocol(offersOf(workers))), ExactlyOnceAfter: eosSummary(workers)}
 		if atLeast != nil {
 			v := atLeast.String()
 			s.KafkaAtLeast = &v
@@ -192,7 +217,7 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 		if note != "" {
 			s.Note = &note
 		}
-		rep.Steps = append(rep.Steps, s)
+		steps = append(steps, s)
 	}
 	// Exactly-once must be off before leaving sessioned.
 	if target != "sessioned" && anyEOS(workers) {
@@ -225,10 +250,7 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 	if protocolRank[target] == protocolRank["sessioned"] {
 		planEOS(workers, eosTarget, emit)
 	}
-	rep.ProtocolFinal = settingName(inspect.SelectProtocol(offers()))
-	rep.Findings = f.List()
-	rep.Summary = Summarize(rep.Findings)
-	return rep, nil
+	return steps
 }
 
 // planEOS adds the rolls that bring exactly.once.source.support to want
@@ -347,7 +369,7 @@ func matchWorkers(in UpgradeInput, global kafkaversion.Version, target string) [
 
 // WorkerIDOf is the worker id (advertised host:port) a worker file gives its
 // worker, or "" when the file does not say.
-func WorkerIDOf(w *inspect.WorkerConfig) string {
+func WorkerIDOf(w *workerconfig.Config) string {
 	host := w.Str("rest.advertised.host.name")
 	port := w.Str("rest.advertised.port")
 	if host == "" || port == "" {
@@ -415,8 +437,8 @@ func upgradeFindings(f *Findings, workers []*planWorker, now, target, eosTarget 
 			anySessioned = true
 		}
 	}
-	var files []*inspect.WorkerConfig
-	versions := map[*inspect.WorkerConfig]kafkaversion.Version{}
+	var files []*workerconfig.Config
+	versions := map[*workerconfig.Config]kafkaversion.Version{}
 	for _, w := range sortedWorkers(workers) {
 		if w.assumed {
 			f.Add("P13", w.name, fmt.Sprintf("member %s has no worker file; assumed to offer %s", w.member.MemberID, target),

@@ -57,7 +57,7 @@ func planAdviseCommand() *cli.Command {
 				if c.Context.Err() != nil {
 					return err
 				}
-				return Exit(ExitUsage, err)
+				return planFailed(err)
 			}
 			if plotPath != "" {
 				if err := writeAdvisePlot(plotPath, res); err != nil {

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/connectscope/connectscope/internal/field"
 )
 
 // Restart orders the advisor compares.
@@ -127,7 +129,7 @@ func wholeSeconds(ms int64) int64 { return (ms + 500) / 1000 * 1000 }
 // same engine as the other plans, and recommends a setting.
 func Advise(ctx context.Context, state ClusterState, opts PlanOptions, ao AdviseOptions) (*AdviseResult, error) {
 	if ao.RestartMs < 0 {
-		return nil, fmt.Errorf("--restart-time: must not be negative")
+		return nil, field.Errorf("RestartTime", ": must not be negative")
 	}
 	if len(state.Workers) == 0 {
 		return nil, fmt.Errorf("the cluster has no workers: nothing to restart")
@@ -348,11 +350,11 @@ func sweepSettings(ao AdviseOptions, currentMs int64) ([]Setting, error) {
 	}
 	for _, d := range delays {
 		if d < 0 {
-			return nil, fmt.Errorf("--delays: %d is negative", d)
+			return nil, field.Errorf("Delays", ": %d is negative", d)
 		}
 		for _, o := range orders {
 			if o != OrderLeaderFirst && o != OrderLeaderLast {
-				return nil, fmt.Errorf("--order: want %s or %s, got %q", OrderLeaderFirst, OrderLeaderLast, o)
+				return nil, field.Errorf("Order", ": want %s or %s, got %q", OrderLeaderFirst, OrderLeaderLast, o)
 			}
 			for _, p := range pacings {
 				for _, st := range stops {
@@ -367,7 +369,7 @@ func sweepSettings(ao AdviseOptions, currentMs int64) ([]Setting, error) {
 					case PaceBack, PaceStable, "":
 						s.Pacing = cmpOr(p.Mode, PaceBack)
 					default:
-						return nil, fmt.Errorf("--pacing: want %s, %s or %s, got %q", PaceBack, PaceStable, PaceGap, p.Mode)
+						return nil, field.Errorf("Pacing", ": want %s, %s or %s, got %q", PaceBack, PaceStable, PaceGap, p.Mode)
 					}
 					add(s)
 				}
