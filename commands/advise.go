@@ -35,7 +35,7 @@ func planAdviseCommand() *cli.Command {
 			&cli.StringFlag{Name: flagStop, Usage: "stop modes to compare, `MODES`: clean, crash (default both)"},
 			&cli.StringFlag{Name: flagMaxDowntime, Usage: "recommend only settings whose crash outage (one worker crashes, never returns) is at most `DURATION`"},
 			&cli.StringFlag{Name: flagMaxMoves, Usage: "recommend only settings whose rolling restart moves at most `N` tasks"},
-		}, planCommonFlags()...),
+		}, adviseCommonFlags()...),
 		Action: action(func(c *cli.Context, g Globals) error {
 			if err := noArgs(c); err != nil {
 				return err
@@ -73,6 +73,19 @@ func planAdviseCommand() *cli.Command {
 			return nil
 		}),
 	}
+}
+
+// adviseCommonFlags are the plans' common flags, --plot saying what the
+// advisor draws.
+func adviseCommonFlags() []cli.Flag {
+	out := []cli.Flag{}
+	for _, f := range planCommonFlags() {
+		if f.Names()[0] == flagPlot {
+			f = &cli.StringFlag{Name: flagPlot, Usage: "also draw the trade-off into `FILE` (.svg or .png): over the delay, the roll's task-seconds and the crash outage, the front, current and recommended settings marked"}
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // adviseOptions reads the sweep flags.
