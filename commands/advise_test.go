@@ -211,3 +211,23 @@ func TestAdviseLive(t *testing.T) {
 		t.Errorf("plan advise sent forbidden requests %v", v)
 	}
 }
+
+// D7 in check timeouts: the snapshot's group and --restart-time let the
+// advisor compare the worker file's delay with the others.
+func TestCheckTimeoutsD7(t *testing.T) {
+	w := filepath.Join(t.TempDir(), "w.properties")
+	if err := os.WriteFile(w, []byte("bootstrap.servers=x:9092\ngroup.id=connect-cluster\nconfig.storage.topic=connect-configs\noffset.storage.topic=connect-offsets\nstatus.storage.topic=connect-status\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"check", "timeouts", "--from", "../examples/cluster.snapshot.json", "--worker-config", w, "--jq", `.findings[] | select(.rule == "D7") | .values.recommended_delay_ms`}
+	out, stderr, code := run(t, append(args, "--restart-time", "90s")...)
+	if code != ExitOK && code != ExitFindings {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.TrimSpace(out) != "0" {
+		t.Errorf("D7 recommended delay %q, want 0 (the default 5 minutes is beaten)", out)
+	}
+	if out, _, _ := run(t, args...); strings.TrimSpace(out) != "" {
+		t.Errorf("D7 without --restart-time: %q", out)
+	}
+}

@@ -132,11 +132,13 @@ func WriteTimeline(w io.Writer, format string, res *plan.PlanResult) error {
 		return m
 	}
 	var plots []*gplot.Plot
+	lanes := 0
 	for _, b := range res.Branches {
 		for _, tl := range []*plan.Timeline{b.Cooperative, b.Eager} {
 			if tl == nil {
 				continue
 			}
+			lanes = max(lanes, len(tl.Running))
 			p, err := timelinePlot(fmt.Sprintf("%s — %s", b.Name, tl.Protocol), tl, label)
 			if err != nil {
 				return err
@@ -147,7 +149,9 @@ func WriteTimeline(w io.Writer, format string, res *plan.PlanResult) error {
 	if len(plots) == 0 {
 		return fmt.Errorf("the plan has no timeline to draw")
 	}
-	return stacked(w, format, 10*vg.Inch, vg.Length(len(plots))*3.6*vg.Inch, plots...)
+	// A lane needs about 0.15 in to stay readable; small clusters get 3.6 in a panel.
+	panel := max(3.6*vg.Inch, vg.Length(lanes)*0.15*vg.Inch+1.5*vg.Inch)
+	return stacked(w, format, 10*vg.Inch, vg.Length(len(plots))*panel, plots...)
 }
 
 // MarkLabel is one event label of a timeline picture: the events at one
