@@ -83,7 +83,10 @@ func runTimelineCtx(ctx context.Context, state ClusterState, opts PlanOptions, p
 		tl.Rounds = []RoundView{}
 	}
 	tl.Summary = summarize(e, startHost)
-	tl.Outages = outages(e.acct, startHost)
+	tl.Outages = []Outage{}
+	if !lite {
+		tl.Outages = outages(e.acct, startHost)
+	}
 	return tl, nil
 }
 
