@@ -188,8 +188,12 @@ func TestAdviseLive(t *testing.T) {
 	log := kafkatest.NewRequestLog()
 	c := liveClusterLogged(t, log)
 	log.Start()
-	out, stderr, code := run(t, "-b", c.Bootstrap(), "--timeout", "10s", "plan", "advise", "--restart-time", "2m", "--max-downtime", "3m", "-o", "json")
+	pic := filepath.Join(t.TempDir(), "live.svg")
+	out, stderr, code := run(t, "-b", c.Bootstrap(), "--timeout", "10s", "plan", "advise", "--restart-time", "2m", "--max-downtime", "3m", "-o", "json", "--plot", pic)
 	log.Stop()
+	if b, err := os.ReadFile(pic); err != nil || xml.Unmarshal(b, new(struct{})) != nil {
+		t.Errorf("live --plot: no valid SVG (%v)", err)
+	}
 	if code != ExitOK && code != ExitFindings {
 		t.Fatalf("live advise: exit %d: %s", code, stderr)
 	}
