@@ -5,8 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/connectscope/connectscope/plan"
 	"github.com/urfave/cli/v2"
+
+	"github.com/connectscope/connectscope/plan"
 )
 
 // Flag names of plan advise.

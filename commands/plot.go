@@ -3,9 +3,10 @@ package commands
 import (
 	"io"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/connectscope/connectscope/plan"
 	"github.com/connectscope/connectscope/plan/plot"
-	"github.com/urfave/cli/v2"
 )
 
 const flagPlot = "plot"

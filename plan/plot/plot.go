@@ -15,12 +15,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/connectscope/connectscope/plan"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/connectscope/connectscope/plan"
 )
 
 // Formats the pictures come in, by file extension.

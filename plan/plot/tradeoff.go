@@ -5,12 +5,13 @@ import (
 	"image/color"
 	"io"
 
-	"github.com/connectscope/connectscope/plan"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/connectscope/connectscope/plan"
 )
 
 // Labels the trade-off picture writes beside its marked points.
