@@ -1,7 +1,10 @@
 package check
 
 import (
+	"context"
+
 	"github.com/connectscope/connectscope/inspect/workerconfig"
+	"github.com/connectscope/connectscope/plan"
 )
 
 // Options are the settings shared by the checks (command-line flags).
@@ -16,6 +19,8 @@ type Options struct {
 	Capacity       int
 	Zones          map[string]string
 	Group          string // the Connect group.id (for K7)
+	// Context stops long work (D7's advisor); nil = never.
+	Context context.Context
 }
 
 // AllInput is everything `check all` may use; any part may be missing.
@@ -53,7 +58,13 @@ func TimeoutsFor(workers []*workerconfig.Config, d *Decoded, o Options) Timeouts
 		in.TasksPerWorker = d.MaxTasksPerWorker()
 		if d.Loaded() {
 			in.Broker = d.BrokerConfigs
+			if d.Group != nil && o.RestartTimeMs > 0 {
+				if st, err := plan.StateFromDataset(d.Dataset); err == nil && len(st.Workers) > 0 {
+					in.Cluster = &st
+				}
+			}
 		}
+		in.Context = o.Context
 	}
 	return in
 }

@@ -186,6 +186,10 @@ var catalogue = []Rule{
 		Title: "crash outage exceeds the accepted downtime (--max-downtime)",
 		Why:   "after a crash the worker's pieces are unassigned for up to session.timeout.ms + scheduled.rebalance.max.delay.ms, longer than the failover you said you can accept",
 		Fix:   "lower scheduled.rebalance.max.delay.ms (and/or session.timeout.ms) so that their sum fits --max-downtime"},
+	{ID: "D7", Severity: Warn, Check: "timeouts", Enforced: "audit",
+		Title: "another scheduled.rebalance.max.delay.ms beats the current one on both costs (needs the group and --restart-time)",
+		Why:   "the advisor (plan advise) replays a rolling restart and a crash on the cluster's own members and connectors: another delay gives both fewer task-seconds not running during the roll and a shorter outage when a worker crashes, so the current one buys nothing",
+		Fix:   "set scheduled.rebalance.max.delay.ms to the recommended value, after reading `connectscope plan advise` for the same cluster (it also weighs restart order, pacing and tasks moved)"},
 	// Shutdown and offsets.
 	{ID: "S1", Severity: Warn, Check: "timeouts", Enforced: "audit",
 		Title: "task.shutdown.graceful.timeout.ms is shorter than offset.flush.timeout.ms",

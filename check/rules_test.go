@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect/workerconfig"
+	"github.com/connectscope/connectscope/plan"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -109,11 +110,21 @@ func runCase(t *testing.T, c ruleCase) []Finding {
 	decode("connectors.json", &connectors)
 	switch args["check"] {
 	case "", "timeouts":
-		rep, err := Timeouts(TimeoutsInput{
+		in := TimeoutsInput{
 			Workers: workers, Broker: broker, Connectors: connectors, KafkaVersion: args["kafka-version"],
 			RestartTimeMs: num("restart-time-ms"), MaxDowntimeMs: num("max-downtime-ms"), MaxPutTimeMs: num("max-put-time-ms"),
 			TasksPerWorker: int(num("tasks-per-worker")),
-		})
+		}
+		if spec := args["synthetic"]; spec != "" {
+			// The group's members and connectors, as plan --synthetic makes them (D7).
+			s, err := plan.ParseSynthetic(spec)
+			if err != nil {
+				t.Fatalf("args synthetic: %v", err)
+			}
+			st := plan.SyntheticState(s)
+			in.Cluster = &st
+		}
+		rep, err := Timeouts(in)
 		if err != nil {
 			t.Fatal(err)
 		}

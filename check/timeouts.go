@@ -1,12 +1,14 @@
 package check
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
+	"github.com/connectscope/connectscope/plan"
 )
 
 // TimeoutsInput is what `check timeouts` audits.
@@ -25,6 +27,10 @@ type TimeoutsInput struct {
 	RestartTimeMs  int64 // --restart-time; 0 = not given
 	MaxDowntimeMs  int64 // --max-downtime; 0 = not given
 	MaxPutTimeMs   int64 // --max-put-time; 0 = not given
+	// Cluster is the group's members and connectors as the plans read them
+	// (nil without a dataset that holds the group), for rule D7.
+	Cluster *plan.ClusterState
+	Context context.Context // stops D7's advisor; nil = never
 	// TasksPerWorker is the largest number of tasks one worker owns (from the
 	// group); 0 = unknown, then 8 (one parallel stop batch) is assumed.
 	TasksPerWorker int
@@ -88,6 +94,7 @@ func Timeouts(in TimeoutsInput) (*TimeoutsReport, error) {
 	for _, key := range []string{"group.min.session.timeout.ms", "group.max.session.timeout.ms", "transaction.max.timeout.ms", "connections.max.idle.ms"} {
 		rep.Broker = append(rep.Broker, settingValue(key, brokerValue(in.Broker, key, global)))
 	}
+	advice := map[adviceKey]*plan.AdviseResult{}
 	versions := map[*workerconfig.Config]kafkaversion.Version{}
 	for _, w := range in.Workers {
 		v := workerVersion(in, w, global)
@@ -104,6 +111,9 @@ func Timeouts(in TimeoutsInput) (*TimeoutsReport, error) {
 		checkValues(&f, w)
 		checkWorkerTiming(&f, in, w, v)
 		checkWorkerDelay(&f, in, w, v)
+		if err := checkDelayAdvice(&f, in, w, v, advice); err != nil {
+			return nil, err
+		}
 		checkWorkerShutdown(&f, w, v)
 		checkSinkConsumers(&f, in, w, v)
 		checkTransactions(&f, in, w, v)

@@ -161,6 +161,7 @@ func checkOptions(c *cli.Context, g Globals) (check.Options, check.Severity, err
 		}
 	}
 	o.Group = g.Group
+	o.Context = c.Context
 	return o, failOn, nil
 }
 

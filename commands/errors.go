@@ -105,6 +105,8 @@ var inputFlags = map[string]string{
 	"Remove":       "remove",
 	"RestartTime":  "restart-time",
 	"Order":        "order",
+	"Delays":       flagDelays,
+	"Pacing":       flagPacing,
 }
 
 // flagWordsError is an error of a deep package reworded with the flags the

@@ -39,6 +39,7 @@ var planCommand = &cli.Command{
 		planLeaveCommand(),
 		planConnectorCommand(),
 		planRollingRestartCommand(),
+		planAdviseCommand(),
 	},
 }
 
@@ -111,6 +112,7 @@ func planCommonFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagMaxDelay, Usage: "scheduled.rebalance.max.delay.ms as a `DURATION` (5m) or ms (default: the worker config's, else 300000)"},
 		&cli.StringFlag{Name: flagRoundTime, Value: "2s", Usage: "how long one rebalance round takes (join, sync, stopping and starting work), `DURATION`"},
 		&cli.StringFlag{Name: flagSessionTimeout, Usage: "session.timeout.ms as a `DURATION`: how long the group takes to notice a crashed worker (default: the worker config's, else 10s)"},
+		plotFlag(),
 	}
 }
 
@@ -130,6 +132,9 @@ func planSubcommand(name, usage string, flags []cli.Flag, parse func(c *cli.Cont
 			if err != nil {
 				return err
 			}
+			if _, err := plotTarget(c); err != nil {
+				return err
+			}
 			state, opts, err := planInputs(c, g)
 			if err != nil {
 				return err
@@ -138,7 +143,7 @@ func planSubcommand(name, usage string, flags []cli.Flag, parse func(c *cli.Cont
 			if err != nil {
 				return err
 			}
-			return emit(c, g, res)
+			return emitPlan(c, g, res)
 		})}
 }
 

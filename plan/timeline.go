@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"context"
 	"fmt"
 	"sort"
 
@@ -53,6 +54,10 @@ type Event struct {
 	Host       string                   // join: the machine this member runs on ("" = Worker)
 	Replaces   string                   // join: the member id this one restarts (its departure must be noticed first)
 	Connectors []assignor.ConnectorSpec // EventConnectors
+	// WhenStable holds the event, once due, until the group is stable: no
+	// round wanted or running, no follow-up, no scheduled rebalance and no
+	// crash waiting to be noticed (a roll paced "after the group is stable").
+	WhenStable bool
 	Then       []Event
 }
 
@@ -105,8 +110,20 @@ type engine struct {
 	delayedAt  int64     // scheduled rebalance, -1 = none
 	wantRound  bool
 	triggers   []string
+	waiting    []Event // due WhenStable events held until the group is stable
 
 	label func(member string) string // short name for messages
+
+	ctx context.Context // checked before every round
+	// owned caches what each member owns as of the last round (built from
+	// the Sim on first use, dropped on join, leave and connector changes):
+	// building these sets every round cost more than the assignor itself.
+	owned map[string]pieceSet
+
+	marks   []Mark             // events for pictures
+	running map[string]int     // host -> tasks running on it now
+	series  map[string][]Point // host -> tasks running over time (not in lite timelines)
+	lite    bool               // skip piece names in the round views
 
 	rounds []RoundView
 	events []EventView
@@ -164,16 +181,33 @@ func (e *engine) run(first []Event) error {
 		if e.delayedAt >= 0 && e.delayedAt <= next {
 			e.delayedAt = -1
 			e.want("scheduled rebalance (delay ended)")
+			e.mark(MarkDelayEnds, "")
 		}
 		for len(e.queue) > 0 && e.queue[0].at <= next {
 			q := e.queue[0]
 			e.queue = e.queue[1:]
+			if q.ev.WhenStable {
+				e.waiting = append(e.waiting, q.ev)
+				continue
+			}
 			if err := e.apply(q.ev); err != nil {
 				return err
 			}
 		}
+		if e.stable() && len(e.waiting) > 0 {
+			held := e.waiting
+			e.waiting = nil
+			for _, ev := range held {
+				if err := e.apply(ev); err != nil {
+					return err
+				}
+			}
+		}
 		if !e.wantRound || e.notices > 0 {
 			continue // a pending crash blocks every round until it is noticed
+		}
+		if err := e.ctx.Err(); err != nil {
+			return err
 		}
 		if len(e.rounds) >= e.model.MaxRounds {
 			e.notes = append(e.notes, fmt.Sprintf("stopped after %d rounds without settling", e.model.MaxRounds))
@@ -183,6 +217,12 @@ func (e *engine) run(first []Event) error {
 	}
 	e.finishRound()
 	return nil
+}
+
+// stable reports that nothing is pending: no round wanted, no follow-up, no
+// scheduled rebalance and no crash the group has yet to notice.
+func (e *engine) stable() bool {
+	return !e.wantRound && e.followUpAt < 0 && e.delayedAt < 0 && e.notices == 0
 }
 
 func (e *engine) want(reason string) {
@@ -203,6 +243,9 @@ func (e *engine) nextTime() (int64, bool) {
 	}
 	consider(e.followUpAt)
 	consider(e.delayedAt)
+	if len(e.waiting) > 0 && e.stable() {
+		consider(max(e.now, e.busyUntil))
+	}
 	return best, ok
 }
 
@@ -215,14 +258,61 @@ func (e *engine) finishRound() {
 		}
 		set, ok := owned[s.worker]
 		if !ok {
-			set = setOf(e.sim.Owned(s.worker))
+			set = e.ownedSet(s.worker)
 			owned[s.worker] = set
 		}
 		if set[s.key] {
-			e.acct.start(s.key, e.busyUntil)
+			if e.acct.start(s.key, e.busyUntil) {
+				e.track(s.worker, s.key, e.busyUntil, 1)
+			}
 		}
 	}
 	e.starts = nil
+}
+
+// stopPiece stops a piece member w runs, at e.now.
+func (e *engine) stopPiece(w string, k pieceKey) {
+	if e.acct.stop(k, e.now) {
+		e.track(w, k, e.now, -1)
+	}
+}
+
+// track follows the tasks running per host over time, for the plots.
+func (e *engine) track(w string, k pieceKey, t int64, delta int) {
+	if e.lite || k.isConnector() {
+		return
+	}
+	if e.running == nil {
+		e.running, e.series = map[string]int{}, map[string][]Point{}
+	}
+	h := e.host(w)
+	e.running[h] += delta
+	pts := e.series[h]
+	if n := len(pts); n > 0 && pts[n-1].TimeMs == t {
+		pts[n-1].Tasks = e.running[h]
+	} else {
+		pts = append(pts, Point{TimeMs: t, Tasks: e.running[h]})
+	}
+	e.series[h] = pts
+}
+
+func (e *engine) mark(kind, member string) {
+	if !e.lite {
+		e.marks = append(e.marks, Mark{TimeMs: e.now, Kind: kind, Worker: member})
+	}
+}
+
+// ownedSet is what member w owns now.
+func (e *engine) ownedSet(w string) pieceSet {
+	if e.owned == nil {
+		e.owned = map[string]pieceSet{}
+	}
+	if set, ok := e.owned[w]; ok {
+		return set
+	}
+	set := setOf(e.sim.Owned(w))
+	e.owned[w] = set
+	return set
 }
 
 func (e *engine) isMember(w string) bool {
@@ -242,8 +332,9 @@ func (e *engine) apply(ev Event) error {
 			return fmt.Errorf("worker %q is not a running member of the group", ev.Worker)
 		}
 		for _, k := range keysOf(e.sim.Owned(ev.Worker)) {
-			e.acct.stop(k, e.now)
+			e.stopPiece(ev.Worker, k)
 		}
+		e.mark(map[EventKind]string{EventStop: MarkStop, EventCrash: MarkCrash}[ev.Kind], ev.Worker)
 		e.dead[ev.Worker] = true
 		if ev.Kind == EventStop {
 			e.log("%s stops cleanly (its work stops, LeaveGroup)", e.label(ev.Worker))
@@ -259,6 +350,7 @@ func (e *engine) apply(ev Event) error {
 	case eventNotice:
 		e.notices--
 		e.log("the group notices that %s is gone (session timeout)", e.label(ev.Worker))
+		e.mark(MarkNotice, ev.Worker)
 		if err := e.leave(ev.Worker); err != nil {
 			return err
 		}
@@ -272,6 +364,7 @@ func (e *engine) apply(ev Event) error {
 		if e.isMember(ev.Worker) {
 			return fmt.Errorf("worker %q is already a member", ev.Worker)
 		}
+		delete(e.owned, ev.Worker)
 		if err := e.sim.Join(ev.Worker, assignor.Pieces{Connectors: []string{}, Tasks: []assignor.TaskID{}}); err != nil {
 			return fmt.Errorf("joining %s: %w", ev.Worker, err)
 		}
@@ -282,12 +375,26 @@ func (e *engine) apply(ev Event) error {
 		e.hostOf[ev.Worker] = h
 		if ev.Replaces != "" {
 			e.log("%s is back as new member %s, holding nothing", e.label(ev.Replaces), e.label(ev.Worker))
+			e.mark(MarkReturn, ev.Worker)
 		} else {
 			e.log("%s joins, holding nothing", e.label(ev.Worker))
+			e.mark(MarkJoin, ev.Worker)
 		}
 		e.want(e.label(ev.Worker) + " joined")
 	case EventConnectors:
+		next := pieceSet{}
+		for _, k := range configuredKeys(ev.Connectors) {
+			next[k] = true
+		}
+		for _, w := range e.sim.Members() {
+			for k := range e.ownedSet(w) {
+				if !next[k] && e.acct.isRunning(k) {
+					e.track(w, k, e.now, -1) // a deleted piece stops running
+				}
+			}
+		}
 		e.sim.SetConnectors(ev.Connectors)
+		e.owned = nil
 		e.acct.reconfigure(configuredKeys(ev.Connectors), e.now)
 		e.log("configured connectors change (%s)", describeSpecs(ev.Connectors))
 		e.want("connectors changed")
@@ -301,6 +408,7 @@ func (e *engine) apply(ev Event) error {
 // leave removes a member from the group; when it was the leader, leadership
 // moves and the new leader starts with no memory of earlier rounds.
 func (e *engine) leave(w string) error {
+	delete(e.owned, w)
 	if err := e.sim.Leave(w); err != nil {
 		return fmt.Errorf("%s leaving: %w", w, err)
 	}
@@ -313,6 +421,7 @@ func (e *engine) leave(w string) error {
 			e.leader = ms[0]
 		}
 		e.log("%s was the leader: %s leads now and has no memory of earlier rounds", e.label(w), e.leaderName())
+		e.mark(MarkLeader, e.leader)
 	}
 	return nil
 }
@@ -336,14 +445,14 @@ func (e *engine) round() {
 	}
 	before := map[string]pieceSet{}
 	for _, w := range e.sim.Members() {
-		before[w] = setOf(e.sim.Owned(w))
+		before[w] = e.ownedSet(w)
 	}
 	r := e.sim.Rebalance(false)
 	end := e.now + e.model.RoundTimeMs
 	if e.eager {
-		for _, s := range before {
+		for w, s := range before {
 			for k := range s {
-				e.acct.stop(k, e.now)
+				e.stopPiece(w, k)
 			}
 		}
 	}
@@ -357,13 +466,31 @@ func (e *engine) round() {
 	sort.Strings(workers)
 	for _, w := range workers {
 		wr := r.Workers[w]
-		after := setOf(e.sim.Owned(w))
 		prev := before[w]
+		after, kept := prev, true
+		// A cooperative worker told nothing keeps exactly what it had.
+		if e.eager || len(wr.Revoked.Connectors)+len(wr.Revoked.Tasks)+len(wr.Assigned.Connectors)+len(wr.Assigned.Tasks) > 0 || prev == nil {
+			after, kept = setOf(e.sim.Owned(w)), false
+		}
+		e.owned[w] = after
 		var revoked, assigned []pieceKey
 		if e.eager {
 			// Eager sends whole assignments: what a worker had and did not
 			// get back is in effect revoked; everything is restarted.
 			revoked, assigned = prev.minus(after), after.minus(prev)
+		} else if e.lite {
+			revoked, assigned = keysOf(wr.Revoked), keysOf(wr.Assigned)
+			if len(revoked)+len(assigned) > 0 {
+				view.changed = true
+			}
+			if len(revoked) > 0 {
+				revokedAny = true
+			}
+			for _, k := range revoked {
+				if prev[k] {
+					e.stopPiece(w, k)
+				}
+			}
 		} else {
 			revoked = setOf(wr.Revoked).sorted()
 			assigned = setOf(wr.Assigned).sorted()
@@ -372,7 +499,7 @@ func (e *engine) round() {
 			}
 			for _, k := range revoked {
 				if prev[k] {
-					e.acct.stop(k, e.now)
+					e.stopPiece(w, k)
 				}
 			}
 		}
@@ -388,19 +515,25 @@ func (e *engine) round() {
 		if wr.DelayMs > delay {
 			delay = wr.DelayMs
 		}
-		keepC, keepT := 0, 0
-		for k := range prev {
-			if after[k] {
-				if k.isConnector() {
-					keepC++
-				} else {
-					keepT++
+		if e.lite {
+			continue // the advisor reads the summary only: no per-worker view
+		}
+		oc, ot := countSet(after)
+		keepC, keepT := oc, ot
+		if !kept {
+			keepC, keepT = 0, 0
+			for k := range prev {
+				if after[k] {
+					if k.isConnector() {
+						keepC++
+					} else {
+						keepT++
+					}
 				}
 			}
 		}
 		rc, rt := names(revoked)
 		ac, at := names(assigned)
-		oc, ot := countKeys(after.sorted())
 		view.Workers = append(view.Workers, WorkerRoundView{
 			Worker: w, KeepsConnectors: keepC, KeepsTasks: keepT,
 			RevokedConnectors: rc, RevokedTasks: rt, AssignedConnectors: ac, AssignedTasks: at,

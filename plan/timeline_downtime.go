@@ -39,26 +39,28 @@ func (d *downtime) isRunning(k pieceKey) bool {
 	return d.configured[k] && !down
 }
 
-// stop marks a running piece as stopped at time t.
-func (d *downtime) stop(k pieceKey, t int64) {
+// stop marks a running piece as stopped at time t; false when it was not running.
+func (d *downtime) stop(k pieceKey, t int64) bool {
 	if !d.isRunning(k) {
-		return
+		return false
 	}
 	d.downSince[k] = t
 	d.stopped[k] = true
+	return true
 }
 
-// start marks a piece as running from time t.
-func (d *downtime) start(k pieceKey, t int64) {
+// start marks a piece as running from time t; false when it was running.
+func (d *downtime) start(k pieceKey, t int64) bool {
 	since, down := d.downSince[k]
 	if !down || !d.configured[k] {
-		return
+		return false
 	}
 	d.close(k, since, t)
 	delete(d.downSince, k)
 	if t > d.lastStart {
 		d.lastStart = t
 	}
+	return true
 }
 
 func (d *downtime) close(k pieceKey, since, t int64) {

@@ -113,6 +113,18 @@ func countKeys(keys []pieceKey) (conns, tasks int) {
 	return conns, tasks
 }
 
+// countSet returns (connectors, tasks) in s.
+func countSet(s pieceSet) (conns, tasks int) {
+	for k := range s {
+		if k.isConnector() {
+			conns++
+		} else {
+			tasks++
+		}
+	}
+	return conns, tasks
+}
+
 // names renders keys as the JSON contract writes them: connectors by name,
 // tasks as CONNECTOR-N; the two kinds are returned separately.
 func names(keys []pieceKey) (conns, tasks []string) {

@@ -194,18 +194,47 @@ func RollingRestartPlan(state ClusterState, opts PlanOptions, restartMs int64, s
 	if err != nil {
 		return nil, err
 	}
-	// Build the chain from the last worker backwards.
-	var next []Event
-	for i := len(resolved) - 1; i >= 0; i-- {
-		w := resolved[i]
-		back := Event{AfterMs: restartMs, Kind: EventJoin, Worker: incarnation(w, state), Host: w, Replaces: w, Then: next}
-		next = []Event{{Kind: kind, Worker: w, Then: []Event{back}}}
-	}
+	next := rollEvents(state, resolved, restartMs, kind, Pacing{})
 	res := newResult("rolling-restart", state, opts,
 		fmt.Sprintf("rolling restart of %s, %s each, the next stopped when the previous is back", strings.Join(labels(state, resolved), ", "), Millis(restartMs)))
 	res.Assumptions.RestartTimeMs = &restartMs
 	res.Assumptions.Stop = &stop
 	return res, res.addBranch(state, opts, "rolling restart", next)
+}
+
+// Pacing says when the next worker of a roll stops.
+type Pacing struct {
+	Mode  string // PaceBack (default), PaceStable or PaceGap
+	GapMs int64  // PaceGap: how long after the previous worker is back
+}
+
+// Pacing modes of a rolling restart.
+const (
+	PaceBack   = "back"   // as soon as the previous worker is back
+	PaceStable = "stable" // when the group is stable again after the previous return
+	PaceGap    = "gap"    // a fixed time after the previous worker is back
+)
+
+// rollEvents chains the roll from the last worker backwards: each stops,
+// comes back after restartMs as a new member, and the next one stops as the
+// pacing says.
+func rollEvents(state ClusterState, order []string, restartMs int64, kind EventKind, pace Pacing) []Event {
+	var next []Event
+	for i := len(order) - 1; i >= 0; i-- {
+		w := order[i]
+		back := Event{AfterMs: restartMs, Kind: EventJoin, Worker: incarnation(w, state), Host: w, Replaces: w, Then: next}
+		stop := Event{Kind: kind, Worker: w, Then: []Event{back}}
+		if i > 0 {
+			switch pace.Mode {
+			case PaceStable:
+				stop.WhenStable = true
+			case PaceGap:
+				stop.AfterMs = pace.GapMs
+			}
+		}
+		next = []Event{stop}
+	}
+	return next
 }
 
 func labels(state ClusterState, ids []string) []string {

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"context"
 	"fmt"
 	"sort"
 
@@ -10,6 +11,13 @@ import (
 // runTimeline plays events on a fresh Sim seeded with the state, under one
 // protocol, and summarises what happened.
 func runTimeline(state ClusterState, opts PlanOptions, protocol string, events []Event) (*Timeline, error) {
+	return runTimelineCtx(context.Background(), state, opts, protocol, events, false)
+}
+
+// runTimelineCtx is runTimeline that stops between rounds when ctx is done.
+// lite skips what only the tables show (piece names of every round), for
+// the advisor, which reads only the summary.
+func runTimelineCtx(ctx context.Context, state ClusterState, opts PlanOptions, protocol string, events []Event, lite bool) (*Timeline, error) {
 	sim, err := assignor.NewSim(assignor.SimConfig{Protocol: protocol, MaxDelayMs: opts.MaxDelayMs, KafkaVersion: opts.KafkaVersion, JDK: opts.JDK})
 	if err != nil {
 		return nil, fmt.Errorf("starting the %s simulation: %w", protocol, err)
@@ -46,12 +54,27 @@ func runTimeline(state ClusterState, opts PlanOptions, protocol string, events [
 		sim: sim, eager: eager, model: model, base: sim.Now(), leader: leader,
 		hostOf: hosts, dead: map[string]bool{}, noticeAt: map[string]int64{}, label: state.Label,
 		acct: newDowntime(configuredKeys(state.Connectors), running),
+		ctx:  ctx, lite: lite,
+	}
+	if !lite {
+		e.running, e.series = map[string]int{}, map[string][]Point{}
+		for _, w := range sim.Members() {
+			n := 0
+			for _, k := range keysOf(sim.Owned(w)) {
+				if !k.isConnector() && running[k] {
+					n++
+				}
+			}
+			e.running[w] = n
+			e.series[w] = []Point{{TimeMs: 0, Tasks: n}}
+		}
 	}
 	if err := e.run(events); err != nil {
 		return nil, err
 	}
 	tl.Events = e.events
 	tl.Rounds = e.rounds
+	tl.Marks, tl.Running = e.marks, e.series
 	tl.Notes = append(tl.Notes, e.notes...)
 	if tl.Events == nil {
 		tl.Events = []EventView{}
@@ -60,7 +83,10 @@ func runTimeline(state ClusterState, opts PlanOptions, protocol string, events [
 		tl.Rounds = []RoundView{}
 	}
 	tl.Summary = summarize(e, startHost)
-	tl.Outages = outages(e.acct, startHost)
+	tl.Outages = []Outage{}
+	if !lite {
+		tl.Outages = outages(e.acct, startHost)
+	}
 	return tl, nil
 }
 
@@ -144,6 +170,9 @@ func summarize(e *engine, startHost map[pieceKey]string) Summary {
 // (0 when none did).
 func lastChangeEnd(rounds []RoundView) int64 {
 	for i := len(rounds) - 1; i >= 0; i-- {
+		if rounds[i].changed {
+			return rounds[i].EndMs
+		}
 		for _, w := range rounds[i].Workers {
 			if len(w.AssignedConnectors)+len(w.AssignedTasks)+len(w.RevokedConnectors)+len(w.RevokedTasks) > 0 {
 				return rounds[i].EndMs

@@ -73,6 +73,35 @@ type Timeline struct {
 	Summary  Summary     `json:"summary"`
 	Outages  []Outage    `json:"outages"`
 	Notes    []string    `json:"notes"`
+
+	// Marks and Running feed the pictures (--plot); they are not part of
+	// the JSON form, whose events are the text above.
+	Marks   []Mark             `json:"-"`
+	Running map[string][]Point `json:"-"` // host -> tasks running on it, a step at each point
+}
+
+// Mark is an event of a timeline, for a picture.
+type Mark struct {
+	TimeMs int64
+	Kind   string // MarkStop, MarkCrash, MarkNotice, MarkReturn, MarkJoin, MarkLeader, MarkDelayEnds
+	Worker string // member id ("" for a delay's end)
+}
+
+// Kinds of Mark.
+const (
+	MarkStop      = "stop"
+	MarkCrash     = "crash"
+	MarkNotice    = "notice"
+	MarkReturn    = "return"
+	MarkJoin      = "join"
+	MarkLeader    = "leader"
+	MarkDelayEnds = "delay-ends"
+)
+
+// Point is how many tasks run on a host from TimeMs on.
+type Point struct {
+	TimeMs int64
+	Tasks  int
 }
 
 // Outage is when one configured piece was not running during the timeline.
@@ -105,6 +134,7 @@ type RoundView struct {
 	Trigger    string            `json:"trigger"`
 	DelayMs    int64             `json:"delay_ms"`
 	Workers    []WorkerRoundView `json:"workers"`
+	changed    bool              // some worker was assigned or revoked something (set in lite timelines, which omit the names)
 }
 
 // WorkerRoundView is what one worker does in a round. Under eager, revoked
