@@ -47,7 +47,7 @@ func FindOtherGroup(ctx context.Context, cl *kgo.Client, group string) (*inspect
 // group), whether a group of another kind holds its id. A failure here is
 // not fatal: the group is still reported as described, only without the
 // reason.
-func (r *liveReader) otherGroupOf(ctx context.Context, g *inspect.GroupDescription) {
+func (r *reader) otherGroupOf(ctx context.Context, g *inspect.GroupDescription) {
 	if g == nil || (!inspect.GroupMissing(g) && g.ProtocolType != "") {
 		return
 	}
