@@ -91,7 +91,7 @@ func globalFlags(readEnv bool) []cli.Flag {
 		&cli.StringFlag{Name: flagOutput, Aliases: []string{"o"}, Value: format.OutputTable, Category: catOutput, EnvVars: env(flagOutput),
 			Usage: usage(flagOutput, "output `FORMAT`: "+outputs)},
 		&cli.StringFlag{Name: flagJQ, Category: catOutput, EnvVars: env(flagJQ),
-			Usage: usage(flagJQ, "print what the jq `EXPRESSION` selects from the JSON output (strings raw)")},
+			Usage: usage(flagJQ, "print what the jq `EXPRESSION` selects from the JSON output (strings raw; with -o jsonl each line is one input)")},
 		&cli.BoolFlag{Name: flagShowSecrets, Category: catOutput, EnvVars: env(flagShowSecrets),
 			Usage: usage(flagShowSecrets, "show config values that look secret instead of [redacted]")},
 		&cli.BoolFlag{Name: flagNoColor, Category: catOutput, EnvVars: env(flagNoColor),

@@ -107,7 +107,12 @@ func Write(w io.Writer, result any, opts Options) error {
 		return err
 	}
 	if opts.JQ != "" {
-		return writeJQ(w, result, opts.JQ)
+		if opts.Output == OutputJSONL {
+			// Each line of the jsonl output is one jq input, as piping it
+			// through jq would make it.
+			return writeJQLines(w, jsonlItems(result), opts.JQ)
+		}
+		return writeJQLines(w, []any{result}, opts.JQ)
 	}
 	switch opts.Output {
 	case "", OutputTable, OutputWide:
