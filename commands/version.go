@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"encoding/json"
 	"runtime"
 	"runtime/debug"
 
@@ -54,6 +55,24 @@ type versionResult struct {
 	BuildInfo
 	Go       string `json:"go"`
 	Platform string `json:"platform"`
+}
+
+// MarshalJSON writes an unknown commit or date as null, as absent values are
+// everywhere in the JSON contract.
+func (v versionResult) MarshalJSON() ([]byte, error) {
+	orNull := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		return &s
+	}
+	return json.Marshal(struct {
+		Version  string  `json:"version"`
+		Commit   *string `json:"commit"`
+		Date     *string `json:"date"`
+		Go       string  `json:"go"`
+		Platform string  `json:"platform"`
+	}{v.Version, orNull(v.Commit), orNull(v.Date), v.Go, v.Platform})
 }
 
 func (v versionResult) Tables() []format.Table {
