@@ -221,7 +221,7 @@ func Main(args []string, s Streams, info BuildInfo) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := app.RunContext(ctx, args)
+	err := app.RunContext(ctx, flagsFirst(app, args))
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		// Ctrl-C or SIGTERM: say so, with the shell's status for an interrupt.
 		fmt.Fprintf(s.Err, "%s: interrupted\n", app.Name)

@@ -23,3 +23,24 @@ func TestJSONLJQPerLine(t *testing.T) {
 		}
 	}
 }
+
+// Flags work after positional arguments, as the README promises.
+func TestFlagsAfterArguments(t *testing.T) {
+	out, stderr, code := run(t, "check", "explain", "D1", "-o", "json")
+	if code != 0 || !strings.HasPrefix(strings.TrimSpace(out), "{") {
+		t.Errorf("check explain D1 -o json: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	out, stderr, code = run(t, "completion", "bash", "--help")
+	if code != 0 || !strings.Contains(out, "USAGE") {
+		t.Errorf("completion bash --help: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	out, stderr, code = run(t, "plan", "replay", "../plan/testdata/nosuch.json", "--output=json", "--timeout", "5s")
+	if code != ExitInput {
+		t.Errorf("plan replay FILE --output=json --timeout 5s: exit %d (want %d, file missing), stderr %q", code, ExitInput, stderr)
+	}
+	// After --, everything is an argument.
+	_, stderr, code = run(t, "check", "explain", "--", "-o")
+	if code != ExitUsage || !strings.Contains(stderr, `"-o"`) {
+		t.Errorf("check explain -- -o: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -1,9 +1,7 @@
 package commands
 
 import (
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -54,15 +52,9 @@ func planReplayCommand() *cli.Command {
 		},
 		Action: action(func(c *cli.Context, g Globals) error {
 			path, kafkaVersion, jdk := c.Args().First(), c.String(flagKafkaVersion), c.Int(flagJDK)
-			if c.NArg() > 1 {
-				// urfave/cli stops parsing flags at FILE; the issue's
-				// `plan replay FILE -o json` puts them after it.
-				if err := trailingReplayFlags(c.Args().Slice()[1:], &g, &kafkaVersion, &jdk); err != nil {
-					return err
-				}
-			}
-			if c.NArg() == 0 {
-				return UsageErrorf("plan replay takes one scenario FILE")
+			if c.NArg() != 1 {
+				// Flags after FILE are already read (flagsFirst): more is a mistake.
+				return UsageErrorf("plan replay takes one scenario FILE, got %d arguments", c.NArg())
 			}
 			data, err := os.ReadFile(path)
 			if err != nil {
@@ -80,26 +72,6 @@ func planReplayCommand() *cli.Command {
 			return emit(c, g, res)
 		}),
 	}
-}
-
-// trailingReplayFlags reads the output and assignor flags given after the
-// scenario FILE, which urfave/cli leaves as arguments.
-func trailingReplayFlags(args []string, g *Globals, kafkaVersion *string, jdk *int) error {
-	fs := flag.NewFlagSet("plan replay", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&g.Output, flagOutput, g.Output, "")
-	fs.StringVar(&g.Output, "o", g.Output, "")
-	fs.StringVar(&g.JQ, flagJQ, g.JQ, "")
-	fs.BoolVar(&g.NoColor, flagNoColor, g.NoColor, "")
-	fs.StringVar(kafkaVersion, flagKafkaVersion, *kafkaVersion, "")
-	fs.IntVar(jdk, flagJDK, *jdk, "")
-	if err := fs.Parse(args); err != nil {
-		return UsageErrorf("plan replay: %v (after FILE only -o, --jq, --no-color, --kafka-version and --jdk are read)", err)
-	}
-	if fs.NArg() > 0 {
-		return UsageErrorf("plan replay takes one scenario FILE; unexpected %q", fs.Arg(0))
-	}
-	return nil
 }
 
 // planCommonFlags are the flags every what-if plan takes.
