@@ -44,3 +44,43 @@ func TestFlagsAfterArguments(t *testing.T) {
 		t.Errorf("check explain -- -o: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// A file in which nothing decodes is not an empty cluster: exit 3 with one
+// line that says what the file looks like, in every output format.
+func TestFromFileThatIsNeitherDumpNorSnapshot(t *testing.T) {
+	for _, o := range []string{"table", "jsonl"} {
+		out, stderr, code := run(t, "inspect", "connectors", "--from", "../README.md", "-o", o)
+		if code != ExitInput || out != "" {
+			t.Errorf("-o %s: exit %d, stdout %q; want exit %d and nothing on stdout", o, code, out, ExitInput)
+		}
+		if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "README.md") || !strings.Contains(stderr, "looks like text") {
+			t.Errorf("-o %s: stderr %q, want one line naming the file and what it looks like", o, stderr)
+		}
+	}
+}
+
+// Asking for something by name that is not there fails like kubectl's
+// NotFound: one line on stderr, exit 4.
+func TestNotFoundExitsNonZero(t *testing.T) {
+	for _, view := range []string{"configs", "status", "offsets", "connectors"} {
+		out, stderr, code := run(t, "inspect", view, "--from", snapshotFile, "--connector", "nosuch")
+		if code != ExitNotFound || out != "" || !strings.Contains(stderr, `"nosuch"`) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("inspect %s --connector nosuch: exit %d, stdout %q, stderr %q", view, code, out, stderr)
+		}
+	}
+	// The name exists: exit 0, even in a view with nothing of it to show.
+	if _, stderr, code := run(t, "inspect", "configs", "--from", snapshotFile, "--connector", "debezium-inventory"); code != 0 {
+		t.Errorf("inspect configs --connector debezium-inventory: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := run(t, "inspect", "offsets", "--from", snapshotFile, "--connector", "es-orders-sink"); code != 0 {
+		t.Errorf("inspect offsets of a sink (configured, no offsets): exit %d: %s", code, stderr)
+	}
+}
+
+func TestLiveGroupNotFound(t *testing.T) {
+	c := liveCluster(t)
+	out, stderr, code := run(t, "-b", c.Bootstrap(), "--timeout", "10s", "-g", "wrong-group", "inspect", "members")
+	if code != ExitNotFound || out != "" || !strings.Contains(stderr, `"wrong-group"`) {
+		t.Errorf("-g wrong-group inspect members: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+}

@@ -116,6 +116,9 @@ func runInspectConfigs(c *cli.Context, g Globals) error {
 		return err
 	}
 	res := inspect.DecodeConfigs(t.config, decodeOptions(c, g, ds.Topics.Config))
+	if name := c.String(flagConnector); name != "" && len(res.Connectors) == 0 && !knownConnector(t, name) {
+		return connectorNotFound(name, ds.Topics.Config, ds.Topics.Status)
+	}
 	addProblems(&res.Records, &res.Problems, t.extraProblems(ds.Topics.Config))
 	return emit(c, g, res)
 }
@@ -126,6 +129,9 @@ func runInspectStatus(c *cli.Context, g Globals) error {
 		return err
 	}
 	res := inspect.DecodeStatus(t.status, decodeOptions(c, g, ds.Topics.Status))
+	if name := c.String(flagConnector); name != "" && len(res.Connectors)+len(res.Tasks) == 0 && !knownConnector(t, name) {
+		return connectorNotFound(name, ds.Topics.Config, ds.Topics.Status)
+	}
 	addProblems(&res.Records, &res.Problems, t.extraProblems(ds.Topics.Status))
 	return emit(c, g, res)
 }
@@ -159,6 +165,9 @@ func runInspectConnectors(c *cli.Context, g Globals) error {
 			}
 		}
 		res.Connectors = kept
+		if len(kept) == 0 {
+			return connectorNotFound(name, ds.Topics.Config, ds.Topics.Status)
+		}
 	}
 	addProblems(&res.Records, &res.Problems, t.extraProblems(ds.Topics.Config, ds.Topics.Status))
 	return emit(c, g, res)
@@ -176,6 +185,9 @@ func runInspectMembers(c *cli.Context, g Globals) error {
 		return UsageErrorf("%s holds no Connect group description (a kcat dump holds topic records only); inspect members needs a snapshot file or a live cluster", g.From)
 	}
 	res := inspect.Members(ds.Group)
+	if err := groupNotFound(res); err != nil {
+		return err
+	}
 	if end, ok := ds.EndOffsets[ds.Topics.Config][0]; ok {
 		res.ConfigEnd(end, ds.Isolation == inspect.ReadCommitted)
 		if configRead(ds) {

@@ -18,7 +18,7 @@ func loadDataset(c *cli.Context, g Globals) (*inspect.Dataset, error) {
 		if err != nil {
 			return nil, InputError(err)
 		}
-		return ds, nil
+		return ds, nothingDecoded(g.From, ds)
 	}
 	if g.Live() {
 		return loadLive(c, g)
@@ -114,6 +114,9 @@ func loadOffsets(c *cli.Context, g Globals, opts inspect.DecodeOptions) (*inspec
 		}
 		t := splitDataset(ds)
 		res := inspect.DecodeOffsets(t.offsets, opts)
+		if opts.Connector != "" && len(res.Offsets) == 0 && !knownConnector(t, opts.Connector) {
+			return nil, connectorNotFound(opts.Connector, ds.Topics.Config, ds.Topics.Status, ds.Topics.Offset)
+		}
 		addProblems(&res.Records, &res.Problems, t.extraProblems(ds.Topics.Offset))
 		return res, nil
 	}
@@ -127,5 +130,11 @@ func loadOffsets(c *cli.Context, g Globals, opts inspect.DecodeOptions) (*inspec
 	if _, err := inspect.ReadLive(c.Context, live); err != nil {
 		return nil, InputError(err)
 	}
-	return dec.Result(), nil
+	res := dec.Result()
+	if opts.Connector != "" && len(res.Offsets) == 0 {
+		// Only the offsets topic is read live: a connector without offsets
+		// (a sink, or a source that never committed) reads as not found.
+		return nil, connectorNotFound(opts.Connector, g.Topics.Offset)
+	}
+	return res, nil
 }
