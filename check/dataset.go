@@ -4,14 +4,16 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/store"
 )
 
 // Decoded is a dataset decoded once for all checks.
 type Decoded struct {
 	Dataset *inspect.Dataset
-	Configs *inspect.ConfigsResult
-	Status  *inspect.StatusResult
-	Members *inspect.MembersResult // nil when the dataset has no group
+	Configs *store.ConfigsResult
+	Status  *store.StatusResult
+	Members *group.MembersResult // nil when the dataset has no group
 }
 
 // Decode decodes the dataset's records and group.
@@ -20,11 +22,11 @@ func Decode(ds *inspect.Dataset) *Decoded {
 	if ds == nil {
 		return d
 	}
-	cfg, st, _, _ := inspect.SplitTopics(ds.Records, ds.Topics)
-	d.Configs = inspect.DecodeConfigs(cfg, inspect.DecodeOptions{ShowSecrets: true, Topic: ds.Topics.Config})
-	d.Status = inspect.DecodeStatus(st, inspect.DecodeOptions{Topic: ds.Topics.Status})
+	cfg, st, _, _ := store.SplitTopics(ds.Records, ds.Topics)
+	d.Configs = store.DecodeConfigs(cfg, store.DecodeOptions{ShowSecrets: true, Topic: ds.Topics.Config})
+	d.Status = store.DecodeStatus(st, store.DecodeOptions{Topic: ds.Topics.Status})
 	if ds.Group != nil {
-		m := inspect.Members(ds.Group)
+		m := group.Members(ds.Group)
 		d.Members = &m
 	}
 	return d
@@ -37,7 +39,7 @@ func (d *Decoded) Connectors() []ConnectorInfo {
 	}
 	out := make([]ConnectorInfo, 0, len(d.Configs.Connectors))
 	for _, c := range d.Configs.Connectors {
-		out = append(out, ConnectorInfo{Name: c.Name, Type: inspect.ConnectorType(c.Config), Config: inspect.ConfigStrings(c.Config)})
+		out = append(out, ConnectorInfo{Name: c.Name, Type: store.ConnectorType(c.Config), Config: store.ConfigStrings(c.Config)})
 	}
 	return out
 }

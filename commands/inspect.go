@@ -2,6 +2,9 @@ package commands
 
 import (
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/live"
+	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/urfave/cli/v2"
 )
 
@@ -67,8 +70,8 @@ type topicsOf struct {
 }
 
 func splitDataset(ds *inspect.Dataset) topicsOf {
-	cfg, st, off, unknown := inspect.SplitTopics(ds.Records, ds.Topics)
-	return topicsOf{config: cfg, status: st, offsets: off, unplaced: inspect.UnclassifiedProblems(unknown), names: ds.Topics, inputProblems: ds.Problems}
+	cfg, st, off, unknown := store.SplitTopics(ds.Records, ds.Topics)
+	return topicsOf{config: cfg, status: st, offsets: off, unplaced: store.UnclassifiedProblems(unknown), names: ds.Topics, inputProblems: ds.Problems}
 }
 
 // extraProblems are the problems a view on topics must also report: records
@@ -94,8 +97,8 @@ func addProblems(counts *inspect.RecordCounts, problems *[]inspect.Problem, extr
 	*problems = append(*problems, extra...)
 }
 
-func decodeOptions(c *cli.Context, g Globals, topic string) inspect.DecodeOptions {
-	return inspect.DecodeOptions{ShowSecrets: g.ShowSecrets, Topic: topic, Connector: c.String(flagConnector)}
+func decodeOptions(c *cli.Context, g Globals, topic string) store.DecodeOptions {
+	return store.DecodeOptions{ShowSecrets: g.ShowSecrets, Topic: topic, Connector: c.String(flagConnector)}
 }
 
 // loadTopics reads the input of a topic view and sorts its records by topic.
@@ -115,7 +118,7 @@ func runInspectConfigs(c *cli.Context, g Globals) error {
 	if err != nil {
 		return err
 	}
-	res := inspect.DecodeConfigs(t.config, decodeOptions(c, g, ds.Topics.Config))
+	res := store.DecodeConfigs(t.config, decodeOptions(c, g, ds.Topics.Config))
 	if name := c.String(flagConnector); name != "" && len(res.Connectors) == 0 && !knownConnector(t, name) {
 		return connectorNotFound(name, ds.Topics.Config, ds.Topics.Status)
 	}
@@ -128,7 +131,7 @@ func runInspectStatus(c *cli.Context, g Globals) error {
 	if err != nil {
 		return err
 	}
-	res := inspect.DecodeStatus(t.status, decodeOptions(c, g, ds.Topics.Status))
+	res := store.DecodeStatus(t.status, decodeOptions(c, g, ds.Topics.Status))
 	if name := c.String(flagConnector); name != "" && len(res.Connectors)+len(res.Tasks) == 0 && !knownConnector(t, name) {
 		return connectorNotFound(name, ds.Topics.Config, ds.Topics.Status)
 	}
@@ -154,9 +157,9 @@ func runInspectConnectors(c *cli.Context, g Globals) error {
 	if err != nil {
 		return err
 	}
-	cfg := inspect.DecodeConfigs(t.config, decodeOptions(c, g, ds.Topics.Config))
-	st := inspect.DecodeStatus(t.status, decodeOptions(c, g, ds.Topics.Status))
-	res := inspect.Connectors(cfg, st)
+	cfg := store.DecodeConfigs(t.config, decodeOptions(c, g, ds.Topics.Config))
+	st := store.DecodeStatus(t.status, decodeOptions(c, g, ds.Topics.Status))
+	res := store.Connectors(cfg, st)
 	if name := c.String(flagConnector); name != "" {
 		kept := res.Connectors[:0]
 		for _, s := range res.Connectors {
@@ -184,14 +187,14 @@ func runInspectMembers(c *cli.Context, g Globals) error {
 	if ds.Group == nil && g.From != "" {
 		return UsageErrorf("%s holds no Connect group description (a kcat dump holds topic records only); inspect members needs a snapshot file or a live cluster", g.From)
 	}
-	res := inspect.Members(ds.Group)
+	res := group.Members(ds.Group)
 	if err := groupNotFound(res); err != nil {
 		return err
 	}
 	if end, ok := ds.EndOffsets[ds.Topics.Config][0]; ok {
-		res.ConfigEnd(end, ds.Isolation == inspect.ReadCommitted)
+		res.ConfigEnd(end, ds.Isolation == live.ReadCommitted)
 		if configRead(ds) {
-			res.ConfigRejoin(inspect.ConfigRejoinFrom(ds.Records, ds.Topics.Config))
+			res.ConfigRejoin(group.ConfigRejoinFrom(ds.Records, ds.Topics.Config))
 		}
 	}
 	return emit(c, g, res)

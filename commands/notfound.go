@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/store"
 )
 
 // nothingDecoded refuses a --from file of which no entry became a record and
@@ -63,18 +65,18 @@ func connectorNotFound(name string, where ...string) error {
 
 // knownConnector says whether the records hold a config or a status of name.
 func knownConnector(t topicsOf, name string) bool {
-	opts := inspect.DecodeOptions{Connector: name}
-	cfg := inspect.DecodeConfigs(t.config, opts)
+	opts := store.DecodeOptions{Connector: name}
+	cfg := store.DecodeConfigs(t.config, opts)
 	if len(cfg.Connectors) > 0 {
 		return true
 	}
-	st := inspect.DecodeStatus(t.status, opts)
+	st := store.DecodeStatus(t.status, opts)
 	return len(st.Connectors) > 0 || len(st.Tasks) > 0
 }
 
 // groupNotFound refuses a group the brokers do not know (a Dead group without
 // members is what Kafka answers for a group id nobody uses).
-func groupNotFound(res inspect.MembersResult) error {
+func groupNotFound(res group.MembersResult) error {
 	if res.State != "Dead" || len(res.Members) > 0 {
 		return nil
 	}

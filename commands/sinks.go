@@ -1,7 +1,7 @@
 package commands
 
 import (
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/urfave/cli/v2"
 )
 
@@ -30,5 +30,5 @@ func runInspectSinks(c *cli.Context, g Globals) error {
 	if err != nil {
 		return err
 	}
-	return emit(c, g, inspect.Sinks(ds, c.String(flagConnector)))
+	return emit(c, g, group.Sinks(ds, c.String(flagConnector)))
 }

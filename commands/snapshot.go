@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/urfave/cli/v2"
 )
 
@@ -39,12 +39,12 @@ func runSnapshot(c *cli.Context, g Globals) error {
 	path := c.String("output")
 	if path == "-" {
 		w := bufio.NewWriterSize(c.App.Writer, 1<<20)
-		if err := inspect.WriteSnapshot(w, ds); err != nil {
+		if err := source.WriteSnapshot(w, ds); err != nil {
 			return InputError(fmt.Errorf("writing snapshot: %w", err))
 		}
 		return w.Flush()
 	}
-	return writeFileAtomically(path, func(w *bufio.Writer) error { return inspect.WriteSnapshot(w, ds) })
+	return writeFileAtomically(path, func(w *bufio.Writer) error { return source.WriteSnapshot(w, ds) })
 }
 
 // writeFileAtomically writes to a temporary file beside path and renames it

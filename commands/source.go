@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/live"
+	"github.com/connectscope/connectscope/inspect/source"
+	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/urfave/cli/v2"
 )
 
@@ -14,7 +17,7 @@ import (
 // bootstrap.servers).
 func loadDataset(c *cli.Context, g Globals) (*inspect.Dataset, error) {
 	if g.From != "" {
-		ds, err := inspect.LoadFile(g.From, g.Topics)
+		ds, err := source.LoadFile(g.From, g.Topics)
 		if err != nil {
 			return nil, InputError(err)
 		}
@@ -27,16 +30,16 @@ func loadDataset(c *cli.Context, g Globals) (*inspect.Dataset, error) {
 }
 
 // liveOptions builds the live read's options from the resolved globals.
-func liveOptions(g Globals) (inspect.LiveOptions, error) {
+func liveOptions(g Globals) (live.Options, error) {
 	conn, err := g.ConnOptions()
 	if err != nil {
-		return inspect.LiveOptions{}, err
+		return live.Options{}, err
 	}
 	// A live read holds the topics' bytes and decodes them in one go; a
 	// collector that lets the heap grow by half, not double, keeps peak
 	// memory near what is really held (BENCHMARKS.md: under 3x the topic).
 	debug.SetGCPercent(liveGCPercent)
-	return inspect.LiveOptions{Conn: conn, Group: g.Group, Topics: g.Topics, Isolation: g.Isolation}, nil
+	return live.Options{Conn: conn, Group: g.Group, Topics: g.Topics, Isolation: g.Isolation}, nil
 }
 
 // liveGCPercent is the collector's target for the rest of a command that
@@ -80,12 +83,12 @@ func loadLive(c *cli.Context, g Globals) (*inspect.Dataset, error) {
 	if strings.HasPrefix(name, "plan ") { // plans start from the configs and the group
 		opts.Read, opts.SkipSinkGroups = []string{t.Config}, true
 	}
-	ds, err := inspect.ReadLive(c.Context, opts)
+	ds, err := live.Read(c.Context, opts)
 	if err != nil {
 		return nil, InputError(err)
 	}
 	if name == "inspect members" && inspect.GroupRebalancing(ds.Group) {
-		return nil, InputError(inspect.GroupUnsettledError(ds.Group))
+		return nil, InputError(live.GroupUnsettledError(ds.Group))
 	}
 	return ds, nil
 }
@@ -106,28 +109,28 @@ func commandPath(c *cli.Context) string {
 // streamed into the decoder as it is read, so its records are never all
 // held at once (a million small records cost more as Record structs than
 // as bytes).
-func loadOffsets(c *cli.Context, g Globals, opts inspect.DecodeOptions) (*inspect.OffsetsResult, error) {
+func loadOffsets(c *cli.Context, g Globals, opts store.DecodeOptions) (*store.OffsetsResult, error) {
 	if !g.Live() || g.From != "" {
 		ds, err := loadDataset(c, g)
 		if err != nil {
 			return nil, err
 		}
 		t := splitDataset(ds)
-		res := inspect.DecodeOffsets(t.offsets, opts)
+		res := store.DecodeOffsets(t.offsets, opts)
 		if opts.Connector != "" && len(res.Offsets) == 0 && !knownConnector(t, opts.Connector) {
 			return nil, connectorNotFound(opts.Connector, ds.Topics.Config, ds.Topics.Status, ds.Topics.Offset)
 		}
 		addProblems(&res.Records, &res.Problems, t.extraProblems(ds.Topics.Offset))
 		return res, nil
 	}
-	live, err := liveOptions(g)
+	liveOpts, err := liveOptions(g)
 	if err != nil {
 		return nil, err
 	}
-	dec := inspect.NewOffsetsDecoder(opts)
-	live.Read, live.SkipSinkGroups = []string{g.Topics.Offset}, true
-	live.Stream, live.StreamTopic = dec.Add, g.Topics.Offset
-	if _, err := inspect.ReadLive(c.Context, live); err != nil {
+	dec := store.NewOffsetsDecoder(opts)
+	liveOpts.Read, liveOpts.SkipSinkGroups = []string{g.Topics.Offset}, true
+	liveOpts.Stream, liveOpts.StreamTopic = dec.Add, g.Topics.Offset
+	if _, err := live.Read(c.Context, liveOpts); err != nil {
 		return nil, InputError(err)
 	}
 	res := dec.Result()

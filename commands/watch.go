@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/format"
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/live"
 	"github.com/urfave/cli/v2"
 )
 
@@ -36,8 +37,8 @@ func init() {
 
 // watchResult is what -o json/yaml print at the end of a watch.
 type watchResult struct {
-	Events  []inspect.WatchEvent `json:"events"`
-	Summary inspect.WatchSummary `json:"summary"`
+	Events  []group.WatchEvent `json:"events"`
+	Summary group.WatchSummary `json:"summary"`
 }
 
 func runWatch(c *cli.Context, g Globals) error {
@@ -45,12 +46,12 @@ func runWatch(c *cli.Context, g Globals) error {
 		return err
 	}
 	if g.From != "" || !g.Live() {
-		return UsageErrorf("watch follows a live cluster: give -b HOST:PORT or --worker-config FILE (not --from)")
+		return UsageErrorf("watch follows a liveOpts cluster: give -b HOST:PORT or --worker-config FILE (not --from)")
 	}
 	if c.Duration("interval") <= 0 || c.Duration("duration") < 0 {
 		return UsageErrorf("--interval must be positive and --duration not negative")
 	}
-	live, err := liveOptions(g)
+	liveOpts, err := liveOptions(g)
 	if err != nil {
 		return err
 	}
@@ -64,8 +65,8 @@ func runWatch(c *cli.Context, g Globals) error {
 	opts := g.FormatOptions()
 	streaming := opts.Output == format.OutputJSONL
 	textual := opts.Output == format.OutputTable || opts.Output == format.OutputWide
-	var collected []inspect.WatchEvent
-	emitEvent := func(e inspect.WatchEvent) error {
+	var collected []group.WatchEvent
+	emitEvent := func(e group.WatchEvent) error {
 		switch {
 		case streaming:
 			return format.Write(out, e, opts)
@@ -76,7 +77,7 @@ func runWatch(c *cli.Context, g Globals) error {
 		collected = append(collected, e)
 		return nil
 	}
-	summary, watchErr := inspect.RunWatch(ctx, inspect.WatchOptions{Live: live, Interval: c.Duration("interval")}, emitEvent)
+	summary, watchErr := live.RunWatch(ctx, live.WatchOptions{Live: liveOpts, Interval: c.Duration("interval")}, emitEvent)
 	if summary.Type == "" { // the watch never started: nothing to sum up
 		return InputError(watchErr)
 	}
@@ -88,7 +89,7 @@ func runWatch(c *cli.Context, g Globals) error {
 		writeErr = writeWatchSummary(out, summary)
 	default:
 		if collected == nil {
-			collected = []inspect.WatchEvent{}
+			collected = []group.WatchEvent{}
 		}
 		writeErr = emit(c, g, watchResult{Events: collected, Summary: summary})
 	}
@@ -98,7 +99,7 @@ func runWatch(c *cli.Context, g Globals) error {
 	return writeErr
 }
 
-func writeWatchSummary(w io.Writer, s inspect.WatchSummary) error {
+func writeWatchSummary(w io.Writer, s group.WatchSummary) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nsummary: watched %s, %d events, %d rebalances", msDuration(s.DurationMs), s.Events, s.RebalanceCount)
 	var ds []string

@@ -5,6 +5,9 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // StateFromDataset builds a plan's starting point from what was read: the
@@ -14,14 +17,14 @@ import (
 // broker's member order.
 func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 	st := ClusterState{Source: d.Source}
-	cfgRecords, _, _, _ := inspect.SplitTopics(d.Records, d.Topics)
-	configs := inspect.DecodeConfigs(cfgRecords, inspect.DecodeOptions{Topic: d.Topics.Config})
+	cfgRecords, _, _, _ := store.SplitTopics(d.Records, d.Topics)
+	configs := store.DecodeConfigs(cfgRecords, store.DecodeOptions{Topic: d.Topics.Config})
 	for _, c := range configs.Connectors {
 		tasks := len(c.Tasks)
 		if c.TargetState == "STOPPED" {
 			tasks = 0
 		}
-		st.Connectors = append(st.Connectors, ConnectorSpec{Name: c.Name, Tasks: tasks})
+		st.Connectors = append(st.Connectors, assignor.ConnectorSpec{Name: c.Name, Tasks: tasks})
 		if !c.Consistent {
 			st.Notes = append(st.Notes, fmt.Sprintf("connector %s is inconsistent (incomplete task commit): the assignor sees no tasks for it", c.Name))
 		}
@@ -32,8 +35,8 @@ func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 	if d.Group == nil {
 		return st, fmt.Errorf("%s has no description of the Connect group, so the workers and what they own are unknown: take a snapshot that includes the group, or use --synthetic", sourceName(d))
 	}
-	members := inspect.Members(d.Group)
-	views := map[string]inspect.MemberView{}
+	members := group.Members(d.Group)
+	views := map[string]group.MemberView{}
 	for _, m := range members.Members {
 		views[m.MemberID] = m
 	}
@@ -46,7 +49,7 @@ func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 	}
 	for _, gm := range d.Group.Members {
 		v := views[gm.MemberID]
-		w := WorkerState{ID: gm.MemberID, Aliases: memberAliases(v), Owned: Pieces{Connectors: []string{}, Tasks: []TaskID{}}}
+		w := WorkerState{ID: gm.MemberID, Aliases: memberAliases(v), Owned: assignor.Pieces{Connectors: []string{}, Tasks: []assignor.TaskID{}}}
 		if v.Owned == nil {
 			st.Notes = append(st.Notes, fmt.Sprintf("what %s owns could not be decoded: it is taken as owning nothing", gm.MemberID))
 		} else if v.Held != nil {
@@ -54,12 +57,12 @@ func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 			// Kafka's would (assignor.md §6.3).
 			w.Owned.Connectors = append(w.Owned.Connectors, v.Held.Connectors...)
 			for _, t := range v.Held.Tasks {
-				w.Owned.Tasks = append(w.Owned.Tasks, TaskID{Connector: t.Connector, Task: int(t.Task)})
+				w.Owned.Tasks = append(w.Owned.Tasks, assignor.TaskID{Connector: t.Connector, Task: int(t.Task)})
 			}
 		} else {
 			w.Owned.Connectors = append(w.Owned.Connectors, v.Owned.Connectors...)
 			for _, t := range v.Owned.Tasks {
-				id, err := ParseTaskID(t)
+				id, err := assignor.ParseTaskID(t)
 				if err != nil {
 					st.Notes = append(st.Notes, fmt.Sprintf("%s owns an unreadable task id %q: left out", gm.MemberID, t))
 					continue
@@ -90,7 +93,7 @@ func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 
 // memberAliases are the other names an operator may use for a worker: its
 // client id, its REST URL and host:port, and its client host.
-func memberAliases(v inspect.MemberView) []string {
+func memberAliases(v group.MemberView) []string {
 	out := []string{}
 	add := func(s string) {
 		if s == "" {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/protocol"
 )
 
 func configRecord(offset int64, key, value string) inspect.Record {
@@ -17,14 +18,14 @@ func configRecord(offset int64, key, value string) inspect.Record {
 
 // member encodes a sessioned member whose latest assignment gives it conns
 // and tasks (and no embedded allocation), as the broker would describe it.
-func member(t *testing.T, id, url, leader string, conns []string, tasks []inspect.TaskRef) inspect.GroupMember {
+func member(t *testing.T, id, url, leader string, conns []string, tasks []protocol.TaskRef) inspect.GroupMember {
 	t.Helper()
-	meta, err := inspect.EncodeMetadata(&inspect.MemberMetadata{Version: 2, URL: url, ConfigOffset: 9})
+	meta, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 2, URL: url, ConfigOffset: 9})
 	if err != nil {
 		t.Fatal(err)
 	}
-	asg, err := inspect.EncodeAssignment(&inspect.Assignment{Version: 2, Leader: leader, LeaderURL: "http://10.0.0.1:8083/", ConfigOffset: 9,
-		Assigned: inspect.EntriesFor(conns, tasks), Revoked: []inspect.ConnectorEntry{}})
+	asg, err := protocol.EncodeAssignment(&protocol.Assignment{Version: 2, Leader: leader, LeaderURL: "http://10.0.0.1:8083/", ConfigOffset: 9,
+		Assigned: protocol.EntriesFor(conns, tasks), Revoked: []protocol.ConnectorEntry{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,8 +56,8 @@ func testDataset(t *testing.T) *inspect.Dataset {
 		Records: recs,
 		Group: &inspect.GroupDescription{Group: "connect-cluster", State: "Stable", ProtocolType: "connect", Protocol: "sessioned",
 			Members: []inspect.GroupMember{
-				member(t, "connect-2-bbbb", "http://10.0.0.2:8083/", lead, []string{"orders"}, []inspect.TaskRef{{Connector: "orders", Task: 1}, {Connector: "legacy", Task: 0}}),
-				member(t, lead, "http://10.0.0.1:8083/", lead, []string{"legacy", "broken"}, []inspect.TaskRef{{Connector: "orders", Task: 0}, {Connector: "orders", Task: 2}}),
+				member(t, "connect-2-bbbb", "http://10.0.0.2:8083/", lead, []string{"orders"}, []protocol.TaskRef{{Connector: "orders", Task: 1}, {Connector: "legacy", Task: 0}}),
+				member(t, lead, "http://10.0.0.1:8083/", lead, []string{"legacy", "broken"}, []protocol.TaskRef{{Connector: "orders", Task: 0}, {Connector: "orders", Task: 2}}),
 			}},
 	}
 }
