@@ -147,19 +147,6 @@ func (d *Decoded) BalanceInput() BalanceInput {
 // HasGroup reports whether the dataset described the Connect group.
 func (d *Decoded) HasGroup() bool { return d != nil && d.Members != nil && len(d.Members.Members) > 0 }
 
-// MemberURL returns the REST URL of the member whose worker id is id.
-func (d *Decoded) MemberURL(id string) string {
-	if d == nil || d.Members == nil || id == "" {
-		return ""
-	}
-	for _, m := range d.Members.Members {
-		if m.URL != nil && WorkerIDFromMember(m) == id {
-			return *m.URL
-		}
-	}
-	return ""
-}
-
 func deref(s *string) string {
 	if s == nil {
 		return ""

@@ -34,7 +34,8 @@ func checkCommand() *cli.Command {
 		Description: "Every finding names a rule of the catalogue (`connectscope check rules`), the values involved, why it\n" +
 			"matters and how to fix it. Exit status: 0 nothing at or above --fail-on, 1 findings, 2 usage, 3 unreadable input.\n" +
 			"timeouts and upgrade work from --worker-config files alone and read the cluster only when --from or -b is given;\n" +
-			"topics and balance need a dataset (--from FILE, -b, or a worker file's bootstrap.servers).",
+			"topics and balance need a dataset (--from FILE, -b, or a worker file's bootstrap.servers);\n" +
+			"all uses every input any single check would, a worker file's bootstrap.servers included.",
 		Subcommands: []*cli.Command{
 			{
 				Name:   "timeouts",
@@ -319,7 +320,9 @@ func runCheckBalance(c *cli.Context, g Globals) error {
 }
 
 func runCheckAll(c *cli.Context, g Globals) error {
-	o, failOn, d, err := startCheck(c, g, false)
+	// all uses every input a single check would: a worker file's
+	// bootstrap.servers reads the cluster, as `check topics` does with it.
+	o, failOn, d, err := startCheck(c, g, g.Live())
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,14 @@
 package commands
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/connectscope/connectscope/sandbox"
 )
 
 const snapshotFile = "../examples/cluster.snapshot.json"
@@ -82,5 +88,51 @@ func TestLiveGroupNotFound(t *testing.T) {
 	out, stderr, code := run(t, "-b", c.Bootstrap(), "--timeout", "10s", "-g", "wrong-group", "inspect", "members")
 	if code != ExitNotFound || out != "" || !strings.Contains(stderr, `"wrong-group"`) {
 		t.Errorf("-g wrong-group inspect members: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+}
+
+// Worker files in a live sandbox: check all reads the cluster from the
+// files' bootstrap.servers; files relying on Connect's default listener are
+// matched to their members; plan leave takes the sandbox's worker name.
+func TestWorkerFilesAgainstSandbox(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c, err := sandbox.Start(ctx, sandbox.TestConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var names []string
+	for range 2 {
+		name, err := c.AddWorker(ctx, "", "sessioned")
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+	}
+	if err := c.AddConnector(ctx, sandbox.ConnectorSpec{Name: "orders", Tasks: 4}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WaitStable(ctx); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var files []string
+	for _, n := range names {
+		// No rest.advertised.*, no listeners: Connect's default http://:8083.
+		path := filepath.Join(dir, n+".properties")
+		text := "bootstrap.servers=" + c.Bootstrap() + "\ngroup.id=connect-cluster\nconfig.storage.topic=connect-configs\noffset.storage.topic=connect-offsets\nstatus.storage.topic=connect-status\n"
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, "--worker-config", path)
+	}
+	out, stderr, code := run(t, append([]string{"check", "all", "--kafka-version", "3.9.0", "--fail-on", "error", "-o", "json",
+		"--jq", `([.checks[] | select(.ran) | .check] | join(",")), ([.findings[] | select(.rule=="P13")] | length)`}, files...)...)
+	if code != 0 {
+		t.Fatalf("check all: exit %d: %s", code, stderr)
+	}
+	if got := strings.Fields(out); len(got) != 2 || got[0] != "timeouts,upgrade,topics,balance" || got[1] != "0" {
+		t.Errorf("check all with worker files: ran / P13 count %q, want timeouts,upgrade,topics,balance and 0", out)
 	}
 }
