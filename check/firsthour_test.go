@@ -66,8 +66,8 @@ func TestP13OnceWithoutWorkerFiles(t *testing.T) {
 func TestS5NotOnKafkaDefaults(t *testing.T) {
 	for text, want := range map[string]bool{
 		"": false,
-		"task.shutdown.graceful.timeout.ms=6000\n": true,
-		"offset.flush.timeout.ms=4000\n":           true,
+		"task.shutdown.graceful.timeout.ms=6000\n":  true,
+		"offset.flush.timeout.ms=4000\n":            true,
 		"task.shutdown.graceful.timeout.ms=10000\n": false,
 	} {
 		rep, err := Timeouts(TimeoutsInput{Workers: []*workerconfig.Config{worker(t, "a.properties", text)}, KafkaVersion: "3.9.0"})
