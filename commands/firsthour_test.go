@@ -135,4 +135,9 @@ func TestWorkerFilesAgainstSandbox(t *testing.T) {
 	if got := strings.Fields(out); len(got) != 2 || got[0] != "timeouts,upgrade,topics,balance" || got[1] != "0" {
 		t.Errorf("check all with worker files: ran / P13 count %q, want timeouts,upgrade,topics,balance and 0", out)
 	}
+	for _, name := range []string{names[1], names[1] + ":8083", "http://" + names[1] + ":8083/"} {
+		if _, stderr, code := run(t, "-b", c.Bootstrap(), "plan", "leave", "--worker", name, "-o", "json"); code != 0 {
+			t.Errorf("plan leave --worker %s: exit %d: %s", name, code, stderr)
+		}
+	}
 }

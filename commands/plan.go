@@ -127,7 +127,7 @@ func planLeaveCommand() *cli.Command {
 		Name:  "leave",
 		Usage: "preview a worker leaving: the lost work held for the delay, and what happens if it returns or not",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "worker", Required: true, Usage: "the leaving worker: member id, client id, REST URL or HOST:PORT (`W`)"},
+			&cli.StringFlag{Name: "worker", Required: true, Usage: "the leaving worker `W`: its name (worker-2), HOST:PORT, REST URL, client id or member id"},
 			&cli.StringFlag{Name: "returns-after", Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`"},
 			&cli.StringFlag{Name: flagStop, Value: plan.StopClean, Usage: "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"},
 		}, planCommonFlags()...),

@@ -329,7 +329,7 @@ func (s ClusterState) ResolveWorker(name string) (string, error) {
 	var hits []string
 	for _, w := range s.Workers {
 		for _, a := range w.Aliases {
-			if a == name {
+			if strings.EqualFold(a, name) { // host names are case-insensitive
 				hits = append(hits, w.ID)
 				break
 			}

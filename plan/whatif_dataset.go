@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"net"
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
@@ -110,8 +111,15 @@ func memberAliases(v group.MemberView) []string {
 	if v.URL != nil {
 		u := *v.URL
 		add(u)
+		add(strings.TrimSuffix(u, "/"))
 		hostPort := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://"), "/")
 		add(hostPort)
+		if h, _, err := net.SplitHostPort(hostPort); err == nil {
+			add(h) // the name the sandbox and most deployments give a worker
+		}
+	}
+	if id, ok := strings.CutPrefix(v.ClientID, "connect-"); ok {
+		add(id) // Connect's client id is connect-HOST:PORT
 	}
 	add(strings.TrimPrefix(v.ClientHost, "/"))
 	return out
