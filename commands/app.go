@@ -35,6 +35,8 @@ type Streams struct {
 // StdStreams are the process's standard streams.
 func StdStreams() Streams { return Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr} }
 
+const appName = "connectscope"
+
 // globalFlagsKey names the set of global flag copies in App.Metadata, so the
 // resolver can tell them from a command's own flag of the same name.
 const globalFlagsKey = "connectscope.globalFlags"
@@ -49,13 +51,13 @@ func NewApp(info BuildInfo, s Streams) *cli.App {
 		ours[f] = true
 	}
 	cmds := make([]*cli.Command, 0, len(registered))
-	for _, c := range registered {
-		cmds = append(cmds, withGlobalFlags(c, ours))
+	for _, c := range append(slices.Clone(registered), optionsCommand()) {
+		cmds = append(cmds, withGlobalFlags(c, ours, c.Name))
 	}
 	sort.SliceStable(cmds, func(i, j int) bool { return cmds[i].Name < cmds[j].Name })
 	info = info.resolved()
-	return &cli.App{
-		Name:                 "connectscope",
+	app := &cli.App{
+		Name:                 appName,
 		Usage:                "see what Kafka Connect's group protocol and internal topics are doing",
 		Description:          "Reads a Connect cluster live (-b or --worker-config) or from a file (--from), without ever writing to it.",
 		Version:              info.Version,
@@ -71,13 +73,15 @@ func NewApp(info BuildInfo, s Streams) *cli.App {
 		OnUsageError:         flagUsageError,
 		ExitErrHandler:       func(*cli.Context, error) {}, // Main reports; urfave must not os.Exit
 	}
+	app.CustomAppHelpTemplate = appHelp(app)
+	return app
 }
 
 // withGlobalFlags copies cmd and its subcommands, adding fresh global flags
 // to each (skipping any whose name the command already uses for a flag of
 // its own). The registered commands are left untouched, so NewApp can run
 // more than once in a process.
-func withGlobalFlags(cmd *cli.Command, ours map[cli.Flag]bool) *cli.Command {
+func withGlobalFlags(cmd *cli.Command, ours map[cli.Flag]bool, path string) *cli.Command {
 	cp := *cmd
 	cp.Flags = slices.Clone(cmd.Flags)
 	taken := map[string]bool{}
@@ -98,7 +102,10 @@ func withGlobalFlags(cmd *cli.Command, ours map[cli.Flag]bool) *cli.Command {
 	}
 	cp.Subcommands = nil
 	for _, sub := range cmd.Subcommands {
-		cp.Subcommands = append(cp.Subcommands, withGlobalFlags(sub, ours))
+		cp.Subcommands = append(cp.Subcommands, withGlobalFlags(sub, ours, path+" "+sub.Name))
+	}
+	if cp.CustomHelpTemplate == "" {
+		cp.CustomHelpTemplate = commandHelp(appName, path, &cp, ours)
 	}
 	checkRequiredInBefore(&cp)
 	if cp.OnUsageError == nil {

@@ -116,6 +116,6 @@ func globalFlags(readEnv bool) []cli.Flag {
 		&cli.StringFlag{Name: flagSASLPassword, Category: catConnection, EnvVars: env(flagSASLPassword),
 			Usage: usage(flagSASLPassword, "SASL `PASSWORD` (prefer the environment variable)")},
 		&cli.StringFlag{Name: flagIsolation, Category: catConnection, EnvVars: env(flagIsolation),
-			Usage: usage(flagIsolation, "read_committed|read_uncommitted (default: as the workers read, from exactly.once.source.support)")},
+			Usage: usage(flagIsolation, "read the topics at isolation `LEVEL`: read_committed|read_uncommitted (default: as the workers read, from exactly.once.source.support)")},
 	}
 }

@@ -44,8 +44,11 @@ func planCommand() *cli.Command {
 
 func planReplayCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "replay",
-		Usage:     "replay a scenario file (scenario-format 1) through the assignor, round by round",
+		Name:  "replay",
+		Usage: "replay a scenario file (scenario-format 1) through the assignor, round by round",
+		Description: "Examples:\n" +
+			"  connectscope plan replay scenario.json\n" +
+			"  connectscope plan replay scenario.json -o json --jq '.rounds[] | .generation'",
 		ArgsUsage: "FILE",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: flagKafkaVersion, Usage: "replay the assignor of this Kafka `VERSION` (e.g. 3.3, 2.6.1; default: current 3.9 behaviour)"},
@@ -92,6 +95,9 @@ func planJoinCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "join",
 		Usage: "preview workers joining the group",
+		Description: "Examples:\n" +
+			"  connectscope plan join --from cluster.snapshot.json --add 1\n" +
+			"  connectscope plan join --synthetic workers=4,connectors=20,tasks=3 --add 2 -o mermaid",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "add", Required: true, Usage: "`N` new workers, or their member ids NAME,NAME,..."},
 		}, planCommonFlags()...),
@@ -126,6 +132,9 @@ func planLeaveCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "leave",
 		Usage: "preview a worker leaving: the lost work held for the delay, and what happens if it returns or not",
+		Description: "Examples:\n" +
+			"  connectscope plan leave --from cluster.snapshot.json --worker worker-2 --stop crash\n" +
+			"  connectscope -b broker:9092 plan leave --worker 10.0.1.12:8083 --returns-after 2m",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "worker", Required: true, Usage: "the leaving worker `W`: its name (worker-2), HOST:PORT, REST URL, client id or member id"},
 			&cli.StringFlag{Name: "returns-after", Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`"},
@@ -160,6 +169,9 @@ func planConnectorCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "connector",
 		Usage: "preview changing task counts, adding or removing connectors",
+		Description: "Examples:\n" +
+			"  connectscope plan connector --from cluster.snapshot.json --set orders=8\n" +
+			"  connectscope plan connector --from cluster.snapshot.json --add audit=2 --remove old-sink",
 		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "set", Usage: "change a connector's task count, `NAME=TASKS` (repeatable)"},
 			&cli.StringSliceFlag{Name: "add", Usage: "create a connector with TASKS tasks, `NAME=TASKS` (repeatable)"},
@@ -194,6 +206,9 @@ func planRollingRestartCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "rolling-restart",
 		Usage: "preview restarting every worker one at a time: a timeline over the whole roll",
+		Description: "Examples:\n" +
+			"  connectscope plan rolling-restart --from cluster.snapshot.json --restart-time 90s\n" +
+			"  connectscope -b broker:9092 plan rolling-restart --restart-time 2m --order worker-1,worker-2,worker-3",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "restart-time", Required: true, Usage: "how long a worker is away, from stop to rejoin, `DURATION`"},
 			&cli.StringFlag{Name: "order", Usage: "restart order `W1,W2,...` (default: members in group order, the leader last)"},

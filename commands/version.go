@@ -95,6 +95,9 @@ func init() {
 	register(&cli.Command{
 		Name:  "version",
 		Usage: "print connectscope's version, commit and build date",
+		Description: "Examples:\n" +
+			"  connectscope version\n" +
+			"  connectscope version -o json --jq .commit",
 		Action: action(func(c *cli.Context, g Globals) error {
 			if err := noArgs(c); err != nil {
 				return err
