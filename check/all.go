@@ -51,8 +51,8 @@ func TimeoutsFor(workers []*workerconfig.Config, d *Decoded, o Options) Timeouts
 	if d != nil {
 		in.Connectors = d.Connectors()
 		in.TasksPerWorker = d.MaxTasksPerWorker()
-		if d.Dataset != nil {
-			in.Broker = d.Dataset.BrokerConfigs
+		if d.Loaded() {
+			in.Broker = d.BrokerConfigs
 		}
 	}
 	return in
@@ -98,9 +98,8 @@ func All(in AllInput) (*AllReport, error) {
 	} else {
 		skip("upgrade", "neither worker files nor the group")
 	}
-	if in.Data != nil && in.Data.Dataset != nil {
-		group := in.Options.Group
-		ti := in.Data.TopicsInput(group)
+	if in.Data != nil && in.Data.Loaded() {
+		ti := in.Data.TopicsInput(in.Options.Group)
 		ti.Workers = in.Workers
 		t := Topics(ti)
 		rep.Topics = t

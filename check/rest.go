@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/connectscope/connectscope/inspect/group"
 	"io"
 	"net/http"
 	"strings"
@@ -53,10 +54,10 @@ func FetchWorkerVersions(ctx context.Context, client *http.Client, workers []*wo
 	out := map[string]string{}
 	var notes []string
 	var ids, urls []string
-	if d != nil && d.Members != nil {
-		for _, m := range d.Members.Members {
+	if d != nil && d.Members() != nil {
+		for _, m := range d.Members().Members {
 			if m.URL != nil {
-				ids, urls = append(ids, WorkerIDFromMember(m)), append(urls, *m.URL)
+				ids, urls = append(ids, group.WorkerID(m)), append(urls, *m.URL)
 			}
 		}
 	}

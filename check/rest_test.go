@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/protocol"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
 
@@ -51,7 +52,12 @@ func TestFetchWorkerVersion(t *testing.T) {
 	w1 := worker(t, "w1.properties", "rest.advertised.host.name="+host+"\nrest.advertised.port="+port+"\n")
 	w2 := worker(t, "w2.properties", "rest.advertised.host.name=10.255.0.1\nrest.advertised.port=1\n")
 	memberURL := srv.URL + "/"
-	d := &Decoded{Members: &group.MembersResult{Members: []group.MemberView{{MemberID: "m1", URL: &memberURL}}}}
+	meta, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 1, URL: memberURL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Decode(&inspect.Dataset{Group: &inspect.GroupDescription{Group: "connect-cluster", State: inspect.GroupStable, ProtocolType: "connect",
+		Protocol: "sessioned", Members: []inspect.GroupMember{{MemberID: "m1", Metadata: meta}}}})
 	got, notes := FetchWorkerVersions(ctx, srv.Client(), []*workerconfig.Config{w1, w2}, d, time.Second)
 	if got[w1.Path] != "3.9.0-ccs" || len(got) != 1 || len(notes) != 0 {
 		t.Errorf("versions %v notes %v", got, notes)

@@ -8,6 +8,7 @@ import (
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/protocol"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
+	"github.com/connectscope/connectscope/internal/field"
 )
 
 // UpgradeInput is what `check upgrade` plans from: the worker files and,
@@ -122,16 +123,16 @@ type planWorker struct {
 func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 	target := strings.ToLower(strings.TrimSpace(in.Target))
 	if _, ok := protocolRank[target]; !ok {
-		return nil, fmt.Errorf("--target %q: want eager, compatible or sessioned", in.Target)
+		return nil, field.Errorf("Target", " %q: want eager, compatible or sessioned", in.Target)
 	}
 	eosTarget := strings.ToLower(strings.TrimSpace(in.ExactlyOnce))
 	switch eosTarget {
 	case "", "disabled", "preparing", "enabled":
 	default:
-		return nil, fmt.Errorf("--exactly-once %q: want disabled, preparing or enabled", in.ExactlyOnce)
+		return nil, field.Errorf("ExactlyOnce", " %q: want disabled, preparing or enabled", in.ExactlyOnce)
 	}
 	if eosTarget != "" && eosTarget != "disabled" && target != "sessioned" {
-		return nil, fmt.Errorf("--exactly-once %s needs --target sessioned (fencing requests are only signed under sessioned)", eosTarget)
+		return nil, field.Errorf("ExactlyOnce", " %s needs the target protocol sessioned (fencing requests are only signed under sessioned)", eosTarget)
 	}
 	global, err := kafkaversion.Parse(in.KafkaVersion)
 	if err != nil {

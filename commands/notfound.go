@@ -11,7 +11,7 @@ import (
 
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/group"
-	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/decoded"
 )
 
 // nothingDecoded refuses a --from file of which no entry became a record and
@@ -63,14 +63,13 @@ func connectorNotFound(name string, where ...string) error {
 	return NotFoundErrorf("connector %q not found in %s: `connectscope inspect connectors` lists the connectors", name, strings.Join(where, " or "))
 }
 
-// knownConnector says whether the records hold a config or a status of name.
-func knownConnector(t topicsOf, name string) bool {
-	opts := store.DecodeOptions{Connector: name}
-	cfg := store.DecodeConfigs(t.config, opts)
-	if len(cfg.Connectors) > 0 {
+// knownConnector says whether the records hold a config or a status of the
+// connector d was decoded for (its --connector).
+func knownConnector(d *decoded.Dataset) bool {
+	if len(d.Configs().Connectors) > 0 {
 		return true
 	}
-	st := store.DecodeStatus(t.status, opts)
+	st := d.Status()
 	return len(st.Connectors) > 0 || len(st.Tasks) > 0
 }
 

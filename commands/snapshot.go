@@ -10,8 +10,9 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-func init() {
-	register(&cli.Command{
+// snapshotCommand is the `snapshot` command.
+func snapshotCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "snapshot",
 		Usage: "save the cluster's internal topics and groups to a file that every command reads with --from",
 		Description: "Reads the three internal topics (to the end offsets of when reading began), the Connect\n" +
@@ -25,14 +26,14 @@ func init() {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "write the snapshot to `FILE` (- for standard output)"},
 		},
 		Action: action(runSnapshot),
-	})
+	}
 }
 
 func runSnapshot(c *cli.Context, g Globals) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
-	ds, err := loadDataset(c, g)
+	ds, err := loadDataset(c, g, readAll)
 	if err != nil {
 		return err
 	}

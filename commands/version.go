@@ -91,8 +91,9 @@ func (v versionResult) Tables() []format.Table {
 	}}}
 }
 
-func init() {
-	register(&cli.Command{
+// versionCommand is the `version` command.
+func versionCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "version",
 		Usage: "print connectscope's version, commit and build date",
 		Description: "Examples:\n" +
@@ -105,5 +106,5 @@ func init() {
 			info, _ := c.App.Metadata[buildInfoKey].(BuildInfo)
 			return emit(c, g, versionResult{BuildInfo: info, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH})
 		}),
-	})
+	}
 }

@@ -15,8 +15,9 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-func init() {
-	register(&cli.Command{
+// watchCommand is the `watch` command.
+func watchCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "watch",
 		Usage: "follow the Connect group and the status topic and print events as they happen",
 		Description: "Describes the Connect group every --interval and follows the status topic from its end, printing\n" +
@@ -32,7 +33,7 @@ func init() {
 			&cli.DurationFlag{Name: "interval", Value: time.Second, Usage: "describe the group every `DURATION`"},
 		},
 		Action: action(runWatch),
-	})
+	}
 }
 
 // watchResult is what -o json/yaml print at the end of a watch.
@@ -51,7 +52,7 @@ func runWatch(c *cli.Context, g Globals) error {
 	if c.Duration("interval") <= 0 || c.Duration("duration") < 0 {
 		return UsageErrorf("--interval must be positive and --duration not negative")
 	}
-	liveOpts, err := liveOptions(g)
+	liveOpts, err := liveOptions(c, g)
 	if err != nil {
 		return err
 	}

@@ -1,11 +1,14 @@
 package plan
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/store"
 )
 
 func configRecord(offset int64, key, value string) inspect.Record {
@@ -63,7 +66,7 @@ func testDataset(t *testing.T) *inspect.Dataset {
 }
 
 func TestStateFromDataset(t *testing.T) {
-	st, err := StateFromDataset(testDataset(t))
+	st, err := StateFromDataset(decoded.Decode(testDataset(t), store.DecodeOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,11 +124,11 @@ func TestStateFromDataset(t *testing.T) {
 func TestStateFromDatasetWithoutGroup(t *testing.T) {
 	d := testDataset(t)
 	d.Group = nil
-	if _, err := StateFromDataset(d); err == nil || !strings.Contains(err.Error(), "--synthetic") {
-		t.Errorf("want an error pointing at --synthetic, got %v", err)
+	if _, err := StateFromDataset(decoded.Decode(d, store.DecodeOptions{})); !errors.As(err, new(*StartingStateError)) || !strings.Contains(err.Error(), "synthetic cluster") {
+		t.Errorf("want a StartingStateError pointing at a synthetic cluster, got %v", err)
 	}
 	d.Group = &inspect.GroupDescription{Group: "g", State: "Empty"}
-	if _, err := StateFromDataset(d); err == nil || !strings.Contains(err.Error(), "no members") {
+	if _, err := StateFromDataset(decoded.Decode(d, store.DecodeOptions{})); err == nil || !strings.Contains(err.Error(), "no members") {
 		t.Errorf("empty group: %v", err)
 	}
 }

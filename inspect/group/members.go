@@ -314,3 +314,26 @@ func prefixWarnings(prefix string, ss []string) []string {
 	}
 	return out
 }
+
+// WorkerID is the worker id (host:port) of a member, the one derivation
+// checks and plans use: from its REST URL or, failing that, its client id
+// connect-host:port; else its member id.
+func WorkerID(m MemberView) string {
+	if m.URL != nil {
+		u := *m.URL
+		if i := strings.Index(u, "://"); i >= 0 {
+			u = u[i+3:]
+		}
+		u = strings.TrimSuffix(u, "/")
+		if j := strings.IndexByte(u, '/'); j >= 0 {
+			u = u[:j]
+		}
+		if u != "" {
+			return u
+		}
+	}
+	if id, ok := strings.CutPrefix(m.ClientID, "connect-"); ok && strings.Contains(id, ":") {
+		return id
+	}
+	return m.MemberID
+}
