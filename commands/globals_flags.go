@@ -23,6 +23,7 @@ const (
 	flagJQ            = "jq"
 	flagShowSecrets   = "show-secrets"
 	flagNoColor       = "no-color"
+	flagNoHeaders     = "no-headers"
 	flagTimeout       = "timeout"
 	flagTLS           = "tls"
 	flagTLSCA         = "tls-ca"
@@ -96,6 +97,8 @@ func globalFlags(readEnv bool) []cli.Flag {
 			Usage: usage(flagShowSecrets, "show config values that look secret instead of [redacted]")},
 		&cli.BoolFlag{Name: flagNoColor, Category: catOutput, EnvVars: env(flagNoColor),
 			Usage: usage(flagNoColor, "never colour tables (also when NO_COLOR is set)")},
+		&cli.BoolFlag{Name: flagNoHeaders, Category: catOutput, EnvVars: env(flagNoHeaders),
+			Usage: usage(flagNoHeaders, "print table rows only: no titles, column headers or notes (for scripts)")},
 		// Connection
 		&cli.BoolFlag{Name: flagTLS, Category: catConnection, EnvVars: env(flagTLS),
 			Usage: usage(flagTLS, "connect with TLS")},

@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/group"
 )
 
 // nothingDecoded refuses a --from file of which no entry became a record and

@@ -133,6 +133,6 @@ func writeWatchSummary(w io.Writer, s group.WatchSummary) error {
 	return err
 }
 
-func msDuration(ms int64) string { return (time.Duration(ms) * time.Millisecond).String() }
+func msDuration(ms int64) string { return format.Millis(ms) }
 
 func sortedKeys(m map[string]int64) []string { return slices.Sorted(maps.Keys(m)) }

@@ -23,6 +23,12 @@ type Options struct {
 	// ForceColor colours tables even when w is not a terminal (tests, and a
 	// future --color=always). NoColor wins over it.
 	ForceColor bool
+	// Width is the width default tables fit, shortening long cells
+	// (TerminalWidth gives it); 0 means no limit. -o wide never shortens.
+	Width int
+	// NoHeaders leaves out titles, column headers and footers: only rows,
+	// for scripts (kubectl's --no-headers).
+	NoHeaders bool
 }
 
 // Table is one table of a result.
@@ -121,7 +127,7 @@ func Write(w io.Writer, result any, opts Options) error {
 			// A result without a table view is still readable as YAML.
 			return writeYAML(w, result)
 		}
-		return writeTables(w, t.Tables(), opts.Output == OutputWide, useColor(w, opts))
+		return writeTables(w, t.Tables(), tableStyle{wide: opts.Output == OutputWide, color: useColor(w, opts), width: opts.Width, noHeaders: opts.NoHeaders})
 	case OutputJSON:
 		if jw, ok := result.(JSONWriter); ok {
 			return jw.WriteJSON(w)

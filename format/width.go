@@ -1,0 +1,153 @@
+package format
+
+import (
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/jedib0t/go-pretty/v6/text"
+)
+
+// Fitting tables to the terminal: kept apart from rendering so that other
+// cell transformations (escaping) and this one stay independent.
+
+// columnGap is the space between two columns of the borderless style.
+const columnGap = 3
+
+// minColumn is the narrowest a shortened column gets: enough to recognise a
+// name or an id.
+const minColumn = 12
+
+// TerminalWidth is the width tables should fit: COLUMNS when set to a
+// number, else the terminal's width when f is one, else 0 (no limit: a pipe
+// or a file gets every value whole).
+func TerminalWidth(f *os.File) int {
+	if n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("COLUMNS"))); err == nil && n > 0 {
+		return n
+	}
+	if f == nil {
+		return 0
+	}
+	return terminalColumns(f)
+}
+
+// fitColumns works out column widths that make rows fit width: the widest
+// columns give up space first, none below minColumn (or its header). It
+// returns nil when the table fits as it is (or no width is set).
+func fitColumns(header []string, rows [][]string, width int) []int {
+	if width <= 0 {
+		return nil
+	}
+	n := len(header)
+	for _, r := range rows {
+		n = max(n, len(r))
+	}
+	if n == 0 {
+		return nil
+	}
+	widths := make([]int, n)
+	floor := make([]int, n)
+	for c := 0; c < n; c++ {
+		if c < len(header) {
+			widths[c] = text.StringWidthWithoutEscSequences(header[c])
+		}
+		floor[c] = max(widths[c], minColumn)
+	}
+	for _, r := range rows {
+		for c, v := range r {
+			widths[c] = max(widths[c], text.StringWidthWithoutEscSequences(v))
+		}
+	}
+	for c := range floor {
+		floor[c] = min(floor[c], widths[c])
+	}
+	total := func() int {
+		t := columnGap * (n - 1)
+		for _, w := range widths {
+			t += w
+		}
+		return t
+	}
+	excess := total() - width
+	if excess <= 0 {
+		return nil
+	}
+	// Take one column at a time from the widest that can still give.
+	for excess > 0 {
+		widest := -1
+		for c := range widths {
+			if widths[c] > floor[c] && (widest < 0 || widths[c] > widths[widest]) {
+				widest = c
+			}
+		}
+		if widest < 0 {
+			break // every column is at its floor: the row stays too wide
+		}
+		second := floor[widest]
+		for c := range widths {
+			if c != widest && widths[c] < widths[widest] {
+				second = max(second, widths[c])
+			}
+		}
+		give := min(excess, widths[widest]-second)
+		if give <= 0 {
+			give = 1
+		}
+		widths[widest] -= give
+		excess -= give
+	}
+	return widths
+}
+
+// shortenCells cuts the cells wider than their column: a list or phrase
+// keeps its start ("orders-0, orders-…"); a single token (a member id, a
+// URL) keeps its start and end, which tell similar ids apart
+// ("connect-10.0.1…9e2b1c5d7e9f10"). It reports whether any cell was cut.
+func shortenCells(rows [][]string, widths []int) bool {
+	cut := false
+	for _, r := range rows {
+		for c, v := range r {
+			w := widths[c]
+			if text.StringWidthWithoutEscSequences(v) <= w {
+				continue
+			}
+			cut = true
+			if strings.Contains(v, " ") || w < 8 {
+				r[c] = text.Snip(v, w, "…")
+				continue
+			}
+			runes := []rune(v)
+			tail := (w - 1) / 2
+			head := w - 1 - tail
+			r[c] = string(runes[:head]) + "…" + string(runes[len(runes)-tail:])
+		}
+	}
+	return cut
+}
+
+// shortenedNote is the line under a table whose cells were cut.
+func shortenedNote(width int) string {
+	return "(values shortened to fit " + strconv.Itoa(width) + " columns: -o wide or -o json shows them whole)"
+}
+
+// wrapTitle breaks a long title between its fields (parts separated by two
+// spaces) to fit width.
+func wrapTitle(title string, width int) string {
+	if width <= 0 || text.StringWidthWithoutEscSequences(title) <= width {
+		return title
+	}
+	var lines []string
+	cur := ""
+	for _, f := range strings.Split(title, "  ") {
+		switch {
+		case cur == "":
+			cur = f
+		case text.StringWidthWithoutEscSequences(cur)+2+text.StringWidthWithoutEscSequences(f) <= width:
+			cur += "  " + f
+		default:
+			lines = append(lines, cur)
+			cur = f
+		}
+	}
+	return strings.Join(append(lines, cur), "\n")
+}
