@@ -141,3 +141,27 @@ func TestWorkerFilesAgainstSandbox(t *testing.T) {
 		}
 	}
 }
+
+// Default tables fit COLUMNS; -o wide and -o json keep every value.
+func TestTablesFitColumns(t *testing.T) {
+	t.Setenv("COLUMNS", "80")
+	for _, args := range [][]string{{"inspect", "members"}, {"inspect", "connectors"}, {"plan", "leave", "--worker", "10.0.1.12:8083"}} {
+		out, stderr, code := run(t, append(args, "--from", snapshotFile)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if n := len([]rune(line)); n > 80 {
+				t.Errorf("%v: line of %d columns with COLUMNS=80: %q", args, n, line)
+			}
+		}
+	}
+	wide, _, _ := run(t, "inspect", "members", "--from", snapshotFile, "-o", "wide")
+	if !strings.Contains(wide, "connect-10.0.1.11:8083-3f6b2a1e-8c4d-4a57-9a0e-2b1c5d7e9f10") {
+		t.Errorf("-o wide shortened a member id:\n%s", wide)
+	}
+	rows, _, _ := run(t, "inspect", "connectors", "--from", snapshotFile, "--no-headers")
+	if strings.Contains(rows, "NAME") || strings.Contains(rows, "records read") || len(strings.Split(strings.TrimSpace(rows), "\n")) != 6 {
+		t.Errorf("--no-headers: want 6 rows only:\n%s", rows)
+	}
+}

@@ -147,7 +147,11 @@ func renderTable(t Table, st tableStyle) string {
 		out.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	if !st.noHeaders {
-		writeFooter(&out, t.Footer)
+		footer := make([]string, len(t.Footer))
+		for i, l := range t.Footer {
+			footer[i] = wrapWords(l, st.width)
+		}
+		writeFooter(&out, footer)
 		if shortened {
 			out.WriteString(shortenedNote(st.width) + "\n")
 		}

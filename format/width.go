@@ -72,7 +72,25 @@ func fitColumns(header []string, rows [][]string, width int) []int {
 	if excess <= 0 {
 		return nil
 	}
-	// Take one column at a time from the widest that can still give.
+	// Take from the widest column that can still give: first down to
+	// minColumn, then, if that is not enough, down to the headers' width.
+	excess = shrink(widths, floor, excess)
+	if excess > 0 {
+		for c := range floor {
+			hw := 1
+			if c < len(header) {
+				hw = max(hw, text.StringWidthWithoutEscSequences(header[c]))
+			}
+			floor[c] = min(floor[c], max(hw, 4))
+		}
+		shrink(widths, floor, excess)
+	}
+	return widths
+}
+
+// shrink narrows the widest columns, never below floor, until excess
+// columns are saved or nothing more can give; it returns what is left.
+func shrink(widths, floor []int, excess int) int {
 	for excess > 0 {
 		widest := -1
 		for c := range widths {
@@ -81,7 +99,7 @@ func fitColumns(header []string, rows [][]string, width int) []int {
 			}
 		}
 		if widest < 0 {
-			break // every column is at its floor: the row stays too wide
+			return excess
 		}
 		second := floor[widest]
 		for c := range widths {
@@ -89,14 +107,11 @@ func fitColumns(header []string, rows [][]string, width int) []int {
 				second = max(second, widths[c])
 			}
 		}
-		give := min(excess, widths[widest]-second)
-		if give <= 0 {
-			give = 1
-		}
+		give := max(1, min(excess, widths[widest]-second))
 		widths[widest] -= give
 		excess -= give
 	}
-	return widths
+	return 0
 }
 
 // shortenCells cuts the cells wider than their column: a list or phrase
@@ -149,5 +164,31 @@ func wrapTitle(title string, width int) string {
 			cur = f
 		}
 	}
-	return strings.Join(append(lines, cur), "\n")
+	lines = append(lines, cur)
+	for i, l := range lines {
+		lines[i] = wrapWords(l, width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wrapWords breaks a line of text at spaces to fit width; a word longer
+// than width stays whole on its own line.
+func wrapWords(line string, width int) string {
+	if width <= 0 || text.StringWidthWithoutEscSequences(line) <= width {
+		return line
+	}
+	var out []string
+	cur := ""
+	for _, w := range strings.Split(line, " ") {
+		switch {
+		case cur == "":
+			cur = w
+		case text.StringWidthWithoutEscSequences(cur)+1+text.StringWidthWithoutEscSequences(w) <= width:
+			cur += " " + w
+		default:
+			out = append(out, cur)
+			cur = "  " + w // continuation lines are indented
+		}
+	}
+	return strings.Join(append(out, cur), "\n")
 }
