@@ -113,17 +113,20 @@ func renderTable(t Table, st tableStyle) string {
 		rows[i] = visible(r)
 	}
 	var fitted []int
+	gap := columnGap
 	if !wide {
 		hdr := header
 		if st.noHeaders || len(t.Header) == 0 {
 			hdr = nil
 		}
-		fitted = fitColumns(hdr, rows, st.width)
+		fitted, gap = fitColumns(hdr, rows, st.width)
 	}
 	shortened := fitted != nil && shortenCells(rows, fitted)
 	failed := failedColumn(header)
 	tw := table.NewWriter()
-	tw.SetStyle(borderless())
+	style := borderless()
+	style.Box.PaddingRight = strings.Repeat(" ", gap)
+	tw.SetStyle(style)
 	if len(t.Header) > 0 && !st.noHeaders {
 		row := table.Row{}
 		for _, h := range header {

@@ -31,61 +31,61 @@ func TerminalWidth(f *os.File) int {
 	return terminalColumns(f)
 }
 
-// fitColumns works out column widths that make rows fit width: the widest
-// columns give up space first, none below minColumn (or its header). It
-// returns nil when the table fits as it is (or no width is set).
-func fitColumns(header []string, rows [][]string, width int) []int {
+// fitColumns works out column widths, and the gap between columns, that
+// make rows fit width: the widest columns give up space first, down to
+// minColumn; if that is not enough the gap narrows to two spaces and the
+// columns go down to their headers' width, the first column (what names the
+// row) last. It returns nil when the table fits as it is (or no width is set).
+func fitColumns(header []string, rows [][]string, width int) (widths []int, gap int) {
+	gap = columnGap
 	if width <= 0 {
-		return nil
+		return nil, gap
 	}
 	n := len(header)
 	for _, r := range rows {
 		n = max(n, len(r))
 	}
 	if n == 0 {
-		return nil
+		return nil, gap
 	}
-	widths := make([]int, n)
-	floor := make([]int, n)
-	for c := 0; c < n; c++ {
-		if c < len(header) {
-			widths[c] = text.StringWidthWithoutEscSequences(header[c])
-		}
-		floor[c] = max(widths[c], minColumn)
+	widths = make([]int, n)
+	headerWidth := make([]int, n)
+	for c := 0; c < n && c < len(header); c++ {
+		headerWidth[c] = text.StringWidthWithoutEscSequences(header[c])
+		widths[c] = headerWidth[c]
 	}
 	for _, r := range rows {
 		for c, v := range r {
 			widths[c] = max(widths[c], text.StringWidthWithoutEscSequences(v))
 		}
 	}
-	for c := range floor {
-		floor[c] = min(floor[c], widths[c])
+	excess := -width
+	for _, w := range widths {
+		excess += w
 	}
-	total := func() int {
-		t := columnGap * (n - 1)
-		for _, w := range widths {
-			t += w
-		}
-		return t
-	}
-	excess := total() - width
+	excess += gap * (n - 1)
 	if excess <= 0 {
-		return nil
+		return nil, gap
 	}
-	// Take from the widest column that can still give: first down to
-	// minColumn, then, if that is not enough, down to the headers' width.
-	excess = shrink(widths, floor, excess)
-	if excess > 0 {
-		for c := range floor {
-			hw := 1
-			if c < len(header) {
-				hw = max(hw, text.StringWidthWithoutEscSequences(header[c]))
-			}
-			floor[c] = min(floor[c], max(hw, 4))
+	floor := make([]int, n)
+	for c := range floor {
+		floor[c] = min(widths[c], max(headerWidth[c], minColumn))
+	}
+	if excess = shrink(widths, floor, excess); excess <= 0 {
+		return widths, gap
+	}
+	gap = 2
+	excess -= n - 1
+	for c := range floor {
+		if c > 0 {
+			floor[c] = min(floor[c], max(headerWidth[c], 4))
 		}
+	}
+	if excess = shrink(widths, floor, excess); excess > 0 {
+		floor[0] = min(floor[0], max(headerWidth[0], 4))
 		shrink(widths, floor, excess)
 	}
-	return widths
+	return widths, gap
 }
 
 // shrink narrows the widest columns, never below floor, until excess
