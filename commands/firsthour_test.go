@@ -2,6 +2,8 @@ package commands
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -164,4 +166,87 @@ func TestTablesFitColumns(t *testing.T) {
 	if strings.Contains(rows, "NAME") || strings.Contains(rows, "records read") || len(strings.Split(strings.TrimSpace(rows), "\n")) != 6 {
 		t.Errorf("--no-headers: want 6 rows only:\n%s", rows)
 	}
+}
+
+// A crashed worker's tasks held for the scheduled delay: inspect connectors
+// counts the pieces no live worker owns, with the delay the leader announced.
+func TestConnectorsShowHeldWork(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cfg := sandbox.TestConfig()
+	cfg.ScheduledRebalanceMaxDelay = 40 * time.Second
+	c, err := sandbox.Start(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.AddWorkers(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AddConnector(ctx, sandbox.ConnectorSpec{Name: "orders", Tasks: 4}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WaitStable(ctx); err != nil {
+		t.Fatal(err)
+	}
+	type summary struct {
+		Name      string `json:"name"`
+		Unowned   *int   `json:"unowned"`
+		HeldForMs *int64 `json:"held_for_ms"`
+	}
+	read := func() summary {
+		out, stderr, code := run(t, "-b", c.Bootstrap(), "inspect", "connectors", "-o", "jsonl")
+		if code != 0 {
+			t.Fatalf("inspect connectors: exit %d: %s", code, stderr)
+		}
+		var s summary
+		if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &s); err != nil {
+			t.Fatalf("%v: %q", err, out)
+		}
+		return s
+	}
+	if s := read(); s.Unowned == nil || *s.Unowned != 0 || s.HeldForMs != nil {
+		t.Fatalf("stable group: unowned %v, held %v; want 0 and null", ptrText(s.Unowned), ptrText(s.HeldForMs))
+	}
+	// Kill a worker that is not the leader: a new leader has no previous
+	// assignment to tell lost work from, and reassigns it at once.
+	lead, stderr, code := run(t, "-b", c.Bootstrap(), "inspect", "members", "-o", "json", "--jq", ".leader")
+	if code != 0 {
+		t.Fatalf("inspect members: exit %d: %s", code, stderr)
+	}
+	leader := c.WorkerOfMember(strings.TrimSpace(lead))
+	victim := ""
+	for _, w := range c.Workers() {
+		if w != leader {
+			victim = w
+		}
+	}
+	if err := c.KillWorker(victim); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		s := read()
+		if s.Unowned != nil && *s.Unowned > 0 {
+			if s.HeldForMs == nil || *s.HeldForMs <= 0 || *s.HeldForMs > 40000 {
+				t.Errorf("held work without the delay: held_for_ms %v", ptrText(s.HeldForMs))
+			}
+			out, _, _ := run(t, "-b", c.Bootstrap(), "inspect", "connectors")
+			if !strings.Contains(out, "UNOWNED") || !strings.Contains(out, "held") {
+				t.Errorf("table does not show the held work:\n%s", out)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no unowned pieces 15s after killing a worker: %+v", s)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}
+
+func ptrText[T any](p *T) string {
+	if p == nil {
+		return "null"
+	}
+	return fmt.Sprint(*p)
 }

@@ -144,7 +144,7 @@ func runInspectConnectors(c *cli.Context, g Globals) error {
 	if err != nil {
 		return err
 	}
-	res := store.Connectors(d.Configs(), d.Status())
+	res := d.Connectors()
 	if name := c.String(flagConnector); name != "" {
 		kept := res.Connectors[:0]
 		for _, s := range res.Connectors {

@@ -112,6 +112,7 @@ func renderTable(t Table, st tableStyle) string {
 	for i, r := range t.Rows {
 		rows[i] = visible(r)
 	}
+	failed := failedColumn(header) // before headers may be cut to fit
 	var fitted []int
 	gap := columnGap
 	if !wide {
@@ -122,7 +123,9 @@ func renderTable(t Table, st tableStyle) string {
 		fitted, gap = fitColumns(hdr, rows, st.width)
 	}
 	shortened := fitted != nil && shortenCells(rows, fitted)
-	failed := failedColumn(header)
+	if fitted != nil {
+		shortenCells([][]string{header}, fitted)
+	}
 	tw := table.NewWriter()
 	style := borderless()
 	style.Box.PaddingRight = strings.Repeat(" ", gap)

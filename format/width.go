@@ -83,6 +83,12 @@ func fitColumns(header []string, rows [][]string, width int) (widths []int, gap 
 	}
 	if excess = shrink(widths, floor, excess); excess > 0 {
 		floor[0] = min(floor[0], max(headerWidth[0], 4))
+		excess = shrink(widths, floor, excess)
+	}
+	if excess > 0 { // more columns than the width holds: headers are cut too
+		for c := range floor {
+			floor[c] = min(floor[c], 3)
+		}
 		shrink(widths, floor, excess)
 	}
 	return widths, gap
