@@ -117,7 +117,7 @@ func writeWatchSummary(w io.Writer, s group.WatchSummary) error {
 	if len(ds) > 0 {
 		fmt.Fprintf(&b, " (%s; total %s)", strings.Join(ds, ", "), msDuration(s.RebalanceTotalMs))
 	}
-	fmt.Fprintf(&b, "\ntask time not RUNNING: %s", msDuration(s.TaskNotRunningMs))
+	fmt.Fprintf(&b, "\ntask time not RUNNING (held by the scheduled delay included): %s", msDuration(s.TaskNotRunningMs))
 	for _, t := range s.TasksNotRunning {
 		var states []string
 		for _, st := range sortedKeys(t.ByStateMs) {
