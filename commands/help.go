@@ -323,24 +323,22 @@ func appHelp(app *cli.App) string {
 }
 
 // optionsCommand prints the global flags, by category (`kubectl options`).
-func optionsCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "options",
-		Usage: "print the global flags every command takes (input, connection, output)",
-		Description: "The global flags work before or after the command name, and after its arguments.\n" +
-			"Precedence: a flag typed after the command, then one before it, then the environment\n" +
-			"variable shown, then the --worker-config file, then the default.\n\n" +
-			"Examples:\n" +
-			"  connectscope options\n" +
-			"  connectscope inspect members -b broker:9092 --timeout 10s -o wide",
-		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			_, err := c.App.Writer.Write([]byte(globalOptionsText()))
+var optionsCommand = &cli.Command{
+	Name:  "options",
+	Usage: "print the global flags every command takes (input, connection, output)",
+	Description: "The global flags work before or after the command name, and after its arguments.\n" +
+		"Precedence: a flag typed after the command, then one before it, then the environment\n" +
+		"variable shown, then the --worker-config file, then the default.\n\n" +
+		"Examples:\n" +
+		"  connectscope options\n" +
+		"  connectscope inspect members -b broker:9092 --timeout 10s -o wide",
+	Action: func(c *cli.Context) error {
+		if err := noArgs(c); err != nil {
 			return err
-		},
-	}
+		}
+		_, err := c.App.Writer.Write([]byte(globalOptionsText()))
+		return err
+	},
 }
 
 // globalOptionsText lists the global flags under their categories.
@@ -360,4 +358,14 @@ func globalOptionsText() string {
 		b.WriteString(flagLines(byCat[cat], "   "))
 	}
 	return b.String()
+}
+
+// withExamples adds an Examples section to a command's description, for
+// commands built by a shared constructor.
+func withExamples(cmd *cli.Command, examples ...string) *cli.Command {
+	if cmd.Description != "" {
+		cmd.Description += "\n\n"
+	}
+	cmd.Description += "Examples:\n  " + strings.Join(examples, "\n  ")
+	return cmd
 }

@@ -16,64 +16,62 @@ func connectorFlag() cli.Flag {
 }
 
 // inspectCommand is the `inspect` command.
-func inspectCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "inspect",
-		Usage: "show what Connect stores: configs, status, offsets, connectors, members, sinks",
-		Description: "Examples:\n" +
-			"  connectscope inspect connectors --from examples/cluster.snapshot.json\n" +
-			"  connectscope inspect configs --from dump.jsonl -o json --jq '.connectors[] | select(.consistent|not) | .name'\n" +
-			"  connectscope inspect status --from dump.jsonl -o wide\n" +
-			"  connectscope inspect offsets --from dump.jsonl --connector orders\n" +
-			"  connectscope -b broker:9092 inspect members",
-		Subcommands: []*cli.Command{
-			{
-				Name:  "configs",
-				Usage: "connector and task configs, target states, commits and consistency (config topic)",
-				Description: "Examples:\n" +
-					"  connectscope inspect configs --from cluster.snapshot.json\n" +
-					"  connectscope -b broker:9092 inspect configs --connector orders -o yaml",
-				Flags:  []cli.Flag{connectorFlag()},
-				Action: action(runInspectConfigs),
-			},
-			{
-				Name:  "status",
-				Usage: "connector, task and topic statuses (status topic)",
-				Description: "Examples:\n" +
-					"  connectscope inspect status --from cluster.snapshot.json -o wide\n" +
-					"  connectscope -b broker:9092 inspect status -o jsonl --jq 'select(.state==\"FAILED\") | .name'",
-				Flags:  []cli.Flag{connectorFlag()},
-				Action: action(runInspectStatus),
-			},
-			{
-				Name:  "offsets",
-				Usage: "source connector offsets (offsets topic)",
-				Description: "Examples:\n" +
-					"  connectscope inspect offsets --from cluster.snapshot.json --connector orders\n" +
-					"  connectscope -b broker:9092 inspect offsets -o json",
-				Flags:  []cli.Flag{connectorFlag()},
-				Action: action(runInspectOffsets),
-			},
-			{
-				Name:  "connectors",
-				Usage: "one line per connector: class, type, target and actual state, tasks, consistency",
-				Description: "Examples:\n" +
-					"  connectscope inspect connectors --from examples/cluster.snapshot.json\n" +
-					"  connectscope -b broker:9092 inspect connectors -o wide",
-				Flags:  []cli.Flag{connectorFlag()},
-				Action: action(runInspectConnectors),
-			},
-			{
-				Name:  "members",
-				Usage: "the Connect group: protocol, leader, and what each worker owns and was assigned",
-				Description: "Examples:\n" +
-					"  connectscope -b broker:9092 inspect members\n" +
-					"  connectscope inspect members --from cluster.snapshot.json -o wide",
-				Action: action(runInspectMembers),
-			},
-			inspectSinksCommand(),
+var inspectCommand = &cli.Command{
+	Name:  "inspect",
+	Usage: "show what Connect stores: configs, status, offsets, connectors, members, sinks",
+	Description: "Examples:\n" +
+		"  connectscope inspect connectors --from examples/cluster.snapshot.json\n" +
+		"  connectscope inspect configs --from dump.jsonl -o json --jq '.connectors[] | select(.consistent|not) | .name'\n" +
+		"  connectscope inspect status --from dump.jsonl -o wide\n" +
+		"  connectscope inspect offsets --from dump.jsonl --connector orders\n" +
+		"  connectscope -b broker:9092 inspect members",
+	Subcommands: []*cli.Command{
+		{
+			Name:  "configs",
+			Usage: "connector and task configs, target states, commits and consistency (config topic)",
+			Description: "Examples:\n" +
+				"  connectscope inspect configs --from cluster.snapshot.json\n" +
+				"  connectscope -b broker:9092 inspect configs --connector orders -o yaml",
+			Flags:  []cli.Flag{connectorFlag()},
+			Action: action(runInspectConfigs),
 		},
-	}
+		{
+			Name:  "status",
+			Usage: "connector, task and topic statuses (status topic)",
+			Description: "Examples:\n" +
+				"  connectscope inspect status --from cluster.snapshot.json -o wide\n" +
+				"  connectscope -b broker:9092 inspect status -o jsonl --jq 'select(.state==\"FAILED\") | .name'",
+			Flags:  []cli.Flag{connectorFlag()},
+			Action: action(runInspectStatus),
+		},
+		{
+			Name:  "offsets",
+			Usage: "source connector offsets (offsets topic)",
+			Description: "Examples:\n" +
+				"  connectscope inspect offsets --from cluster.snapshot.json --connector orders\n" +
+				"  connectscope -b broker:9092 inspect offsets -o json",
+			Flags:  []cli.Flag{connectorFlag()},
+			Action: action(runInspectOffsets),
+		},
+		{
+			Name:  "connectors",
+			Usage: "one line per connector: class, type, target and actual state, tasks, consistency",
+			Description: "Examples:\n" +
+				"  connectscope inspect connectors --from examples/cluster.snapshot.json\n" +
+				"  connectscope -b broker:9092 inspect connectors -o wide",
+			Flags:  []cli.Flag{connectorFlag()},
+			Action: action(runInspectConnectors),
+		},
+		{
+			Name:  "members",
+			Usage: "the Connect group: protocol, leader, and what each worker owns and was assigned",
+			Description: "Examples:\n" +
+				"  connectscope -b broker:9092 inspect members\n" +
+				"  connectscope inspect members --from cluster.snapshot.json -o wide",
+			Action: action(runInspectMembers),
+		},
+		inspectSinksCommand,
+	},
 }
 
 func addProblems(counts *inspect.RecordCounts, problems *[]inspect.Problem, extra []inspect.Problem) {

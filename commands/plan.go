@@ -26,20 +26,18 @@ const (
 	flagStop           = "stop"
 )
 
-func planCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "plan",
-		Usage: "dry-run the Connect assignor: replay scenarios, preview joins, leaves, connector changes and rolling restarts",
-		Description: "The what-if plans start from --from FILE (a snapshot or kcat dump with the group) or --synthetic, and\n" +
-			"print every rebalance round under the group's cooperative protocol and under eager, side by side.",
-		Subcommands: []*cli.Command{
-			planReplayCommand(),
-			planJoinCommand(),
-			planLeaveCommand(),
-			planConnectorCommand(),
-			planRollingRestartCommand(),
-		},
-	}
+var planCommand = &cli.Command{
+	Name:  "plan",
+	Usage: "dry-run the Connect assignor: replay scenarios, preview joins, leaves, connector changes and rolling restarts",
+	Description: "The what-if plans start from --from FILE (a snapshot or kcat dump with the group) or --synthetic, and\n" +
+		"print every rebalance round under the group's cooperative protocol and under eager, side by side.",
+	Subcommands: []*cli.Command{
+		planReplayCommand(),
+		planJoinCommand(),
+		planLeaveCommand(),
+		planConnectorCommand(),
+		planRollingRestartCommand(),
+	},
 }
 
 func planReplayCommand() *cli.Command {
@@ -91,29 +89,47 @@ func planCommonFlags() []cli.Flag {
 	}
 }
 
-func planJoinCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "join",
-		Usage: "preview workers joining the group",
-		Description: "Examples:\n" +
-			"  connectscope plan join --from cluster.snapshot.json --add 1\n" +
-			"  connectscope plan join --synthetic workers=4,connectors=20,tasks=3 --add 2 -o mermaid",
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "add", Required: true, Usage: "`N` new workers, or their member ids NAME,NAME,..."},
-		}, planCommonFlags()...),
+// planRun makes a what-if plan from the starting state.
+type planRun func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error)
+
+// planSubcommand is a what-if plan command: its own flags and the common
+// plan flags. parse reads the command's flags before the input is loaded
+// and returns what makes the plan from it.
+func planSubcommand(name, usage string, flags []cli.Flag, parse func(c *cli.Context) (planRun, error)) *cli.Command {
+	return &cli.Command{Name: name, Usage: usage, Flags: append(flags, planCommonFlags()...),
 		Action: action(func(c *cli.Context, g Globals) error {
 			if err := noArgs(c); err != nil {
+				return err
+			}
+			run, err := parse(c)
+			if err != nil {
 				return err
 			}
 			state, opts, err := planInputs(c, g)
 			if err != nil {
 				return err
 			}
+			res, err := run(state, opts)
+			if err != nil {
+				return err
+			}
+			return emit(c, g, res)
+		})}
+}
+
+// planFailed is a plan's refusal of its inputs, worded with the flags.
+func planFailed(err error) error { return Exit(ExitUsage, inFlagTerms(err)) }
+
+func planJoinCommand() *cli.Command {
+	return withExamples(planSubcommand("join", "preview workers joining the group", []cli.Flag{
+		&cli.StringFlag{Name: "add", Required: true, Usage: "`N` new workers, or their member ids NAME,NAME,..."},
+	}, func(c *cli.Context) (planRun, error) {
+		return func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
 			add := strings.TrimSpace(c.String("add"))
 			var names []string
 			if n, err := strconv.Atoi(add); err == nil {
 				if n <= 0 || n > 10000 {
-					return UsageErrorf("--add: want 1 to 10000 workers or a list of names, got %d", n)
+					return nil, UsageErrorf("--add: want 1 to 10000 workers or a list of names, got %d", n)
 				}
 				names = plan.NewWorkerNames(state, n)
 			} else {
@@ -121,122 +137,84 @@ func planJoinCommand() *cli.Command {
 			}
 			res, err := plan.JoinPlan(state, opts, names)
 			if err != nil {
-				return Exit(ExitUsage, inFlagTerms(err))
+				return nil, planFailed(err)
 			}
-			return emit(c, g, res)
-		}),
-	}
+			return res, nil
+		}, nil
+	}), "connectscope plan join --from cluster.snapshot.json --add 1", "connectscope plan join --synthetic workers=4,connectors=20,tasks=3 --add 2 -o mermaid")
 }
 
 func planLeaveCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "leave",
-		Usage: "preview a worker leaving: the lost work held for the delay, and what happens if it returns or not",
-		Description: "Examples:\n" +
-			"  connectscope plan leave --from cluster.snapshot.json --worker worker-2 --stop crash\n" +
-			"  connectscope -b broker:9092 plan leave --worker 10.0.1.12:8083 --returns-after 2m",
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "worker", Required: true, Usage: "the leaving worker `W`: its name (worker-2), HOST:PORT, REST URL, client id or member id"},
-			&cli.StringFlag{Name: "returns-after", Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`"},
-			&cli.StringFlag{Name: flagStop, Value: plan.StopClean, Usage: "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"},
-		}, planCommonFlags()...),
-		Action: action(func(c *cli.Context, g Globals) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			state, opts, err := planInputs(c, g)
-			if err != nil {
-				return err
-			}
+	return withExamples(planSubcommand("leave", "preview a worker leaving: the lost work held for the delay, and what happens if it returns or not", []cli.Flag{
+		&cli.StringFlag{Name: "worker", Required: true, Usage: "the leaving worker `W`: its name (worker-2), HOST:PORT, REST URL, client id or member id"},
+		&cli.StringFlag{Name: "returns-after", Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`"},
+		&cli.StringFlag{Name: flagStop, Value: plan.StopClean, Usage: "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"},
+	}, func(c *cli.Context) (planRun, error) {
+		return func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
 			var back *int64
 			if c.IsSet("returns-after") {
 				ms, err := parseDurationMs("--returns-after", c.String("returns-after"))
 				if err != nil {
-					return err
+					return nil, err
 				}
 				back = &ms
 			}
 			res, err := plan.LeavePlan(state, opts, c.String("worker"), c.String(flagStop), back)
 			if err != nil {
-				return Exit(ExitUsage, inFlagTerms(err))
+				return nil, planFailed(err)
 			}
-			return emit(c, g, res)
-		}),
-	}
+			return res, nil
+		}, nil
+	}), "connectscope plan leave --from cluster.snapshot.json --worker worker-2 --stop crash", "connectscope -b broker:9092 plan leave --worker 10.0.1.12:8083 --returns-after 2m")
 }
 
 func planConnectorCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "connector",
-		Usage: "preview changing task counts, adding or removing connectors",
-		Description: "Examples:\n" +
-			"  connectscope plan connector --from cluster.snapshot.json --set orders=8\n" +
-			"  connectscope plan connector --from cluster.snapshot.json --add audit=2 --remove old-sink",
-		Flags: append([]cli.Flag{
-			&cli.StringSliceFlag{Name: "set", Usage: "change a connector's task count, `NAME=TASKS` (repeatable)"},
-			&cli.StringSliceFlag{Name: "add", Usage: "create a connector with TASKS tasks, `NAME=TASKS` (repeatable)"},
-			&cli.StringSliceFlag{Name: "remove", Usage: "delete a connector `NAME` (repeatable)"},
-		}, planCommonFlags()...),
-		Action: action(func(c *cli.Context, g Globals) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			set, err := parseNameTasks("--set", c.StringSlice("set"))
+	return withExamples(planSubcommand("connector", "preview changing task counts, adding or removing connectors", []cli.Flag{
+		&cli.StringSliceFlag{Name: "set", Usage: "change a connector's task count, `NAME=TASKS` (repeatable)"},
+		&cli.StringSliceFlag{Name: "add", Usage: "create a connector with TASKS tasks, `NAME=TASKS` (repeatable)"},
+		&cli.StringSliceFlag{Name: "remove", Usage: "delete a connector `NAME` (repeatable)"},
+	}, func(c *cli.Context) (planRun, error) {
+		set, err := parseNameTasks("--set", c.StringSlice("set"))
+		if err != nil {
+			return nil, err
+		}
+		add, err := parseNameTasks("--add", c.StringSlice("add"))
+		if err != nil {
+			return nil, err
+		}
+		change := plan.ConnectorChange{Set: set, Add: add, Remove: splitList(c.StringSlice("remove"))}
+		return func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
+			res, err := plan.ConnectorPlan(state, opts, change)
 			if err != nil {
-				return err
+				return nil, planFailed(err)
 			}
-			add, err := parseNameTasks("--add", c.StringSlice("add"))
-			if err != nil {
-				return err
-			}
-			state, opts, err := planInputs(c, g)
-			if err != nil {
-				return err
-			}
-			res, err := plan.ConnectorPlan(state, opts, plan.ConnectorChange{Set: set, Add: add, Remove: splitList(c.StringSlice("remove"))})
-			if err != nil {
-				return Exit(ExitUsage, inFlagTerms(err))
-			}
-			return emit(c, g, res)
-		}),
-	}
+			return res, nil
+		}, nil
+	}), "connectscope plan connector --from cluster.snapshot.json --set orders=8", "connectscope plan connector --from cluster.snapshot.json --add audit=2 --remove old-sink")
 }
 
 func planRollingRestartCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "rolling-restart",
-		Usage: "preview restarting every worker one at a time: a timeline over the whole roll",
-		Description: "Examples:\n" +
-			"  connectscope plan rolling-restart --from cluster.snapshot.json --restart-time 90s\n" +
-			"  connectscope -b broker:9092 plan rolling-restart --restart-time 2m --order worker-1,worker-2,worker-3",
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "restart-time", Required: true, Usage: "how long a worker is away, from stop to rejoin, `DURATION`"},
-			&cli.StringFlag{Name: "order", Usage: "restart order `W1,W2,...` (default: members in group order, the leader last)"},
-			&cli.StringFlag{Name: flagStop, Value: plan.StopClean, Usage: "how each worker stops, `MODE`: clean (LeaveGroup) or crash (noticed after the session timeout)"},
-		}, planCommonFlags()...),
-		Action: action(func(c *cli.Context, g Globals) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			restart, err := parseDurationMs("--restart-time", c.String("restart-time"))
-			if err != nil {
-				return err
-			}
-			state, opts, err := planInputs(c, g)
-			if err != nil {
-				return err
-			}
+	return withExamples(planSubcommand("rolling-restart", "preview restarting every worker one at a time: a timeline over the whole roll", []cli.Flag{
+		&cli.StringFlag{Name: "restart-time", Required: true, Usage: "how long a worker is away, from stop to rejoin, `DURATION`"},
+		&cli.StringFlag{Name: "order", Usage: "restart order `W1,W2,...` (default: members in group order, the leader last)"},
+		&cli.StringFlag{Name: flagStop, Value: plan.StopClean, Usage: "how each worker stops, `MODE`: clean (LeaveGroup) or crash (noticed after the session timeout)"},
+	}, func(c *cli.Context) (planRun, error) {
+		restart, err := parseDurationMs("--restart-time", c.String("restart-time"))
+		if err != nil {
+			return nil, err
+		}
+		return func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
 			order := splitList([]string{c.String("order")})
 			if err := orderNamesEveryWorker(state, order); err != nil {
-				return err
+				return nil, err
 			}
 			res, err := plan.RollingRestartPlan(state, opts, restart, c.String(flagStop), order)
 			if err != nil {
-				return Exit(ExitUsage, inFlagTerms(err))
+				return nil, planFailed(err)
 			}
-			return emit(c, g, res)
-		}),
-	}
+			return res, nil
+		}, nil
+	}), "connectscope plan rolling-restart --from cluster.snapshot.json --restart-time 90s", "connectscope -b broker:9092 plan rolling-restart --restart-time 2m --order worker-1,worker-2,worker-3")
 }
 
 // orderNamesEveryWorker refuses an --order that leaves workers out: the

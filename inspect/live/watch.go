@@ -2,10 +2,11 @@ package live
 
 import (
 	"context"
-	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/group"
 	"math"
 	"time"
+
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
 )
 
 // WatchOptions say what to watch and how often to look at the group.

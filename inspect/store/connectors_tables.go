@@ -42,13 +42,7 @@ func (r *ConnectorsResult) Tables() []format.Table {
 }
 
 // Items gives one JSON line per connector.
-func (r *ConnectorsResult) Items() []any {
-	out := make([]any, 0, len(r.Connectors))
-	for _, c := range r.Connectors {
-		out = append(out, c)
-	}
-	return out
-}
+func (r *ConnectorsResult) Items() []any { return format.Items(r.Connectors) }
 
 // unownedText is the UNOWNED cell: "-" when ownership is unknown, the count,
 // and for held work the delay the leader announced ("3 held ≤40s").
