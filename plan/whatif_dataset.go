@@ -115,6 +115,11 @@ func memberAliases(v group.MemberView) []string {
 		}
 		out = append(out, s)
 	}
+	// host:port first: plans name a worker by it, as status records and
+	// watch do (preferredAlias takes the first host:port alias).
+	if v.URL != nil && *v.URL != "" {
+		add(group.WorkerID(v))
+	}
 	add(v.ClientID)
 	if v.URL != nil {
 		u := *v.URL
