@@ -118,10 +118,14 @@ func withGlobalFlags(cmd *cli.Command, ours map[cli.Flag]bool, path string) *cli
 	}
 	cp.Subcommands = nil
 	for _, sub := range cmd.Subcommands {
-		cp.Subcommands = append(cp.Subcommands, withGlobalFlags(sub, ours, path+" "+sub.Name))
+		sc := withGlobalFlags(sub, ours, path+" "+sub.Name)
+		if _, own := splitExamples(sub.Description); len(own) == 0 && sub.CustomHelpTemplate == "" {
+			sc.CustomHelpTemplate = commandHelp(appName, path+" "+sub.Name, sc, ours, examplesOf(cmd.Description, path+" "+sub.Name))
+		}
+		cp.Subcommands = append(cp.Subcommands, sc)
 	}
 	if cp.CustomHelpTemplate == "" {
-		cp.CustomHelpTemplate = commandHelp(appName, path, &cp, ours)
+		cp.CustomHelpTemplate = commandHelp(appName, path, &cp, ours, nil)
 	}
 	checkRequiredInBefore(&cp)
 	if cp.OnUsageError == nil {

@@ -40,7 +40,12 @@ var helpSpecs = map[string]helpSpec{
 	"plan rolling-restart": {outputs: planOutputs()},
 	"snapshot":             {noFmt: true},
 	"sandbox":              {offline: true, noFmt: true},
-	"demo":                 {offline: true, noFmt: true},
+	// Named clusters: the config file only, no cluster.
+	"config":                 {offline: true},
+	"config get-contexts":    {offline: true},
+	"config current-context": {offline: true},
+	"config use-context":     {offline: true},
+	"demo":                   {offline: true, noFmt: true},
 }
 
 // planOutputs are the what-if plans' formats: the built-in ones and mermaid.
@@ -56,7 +61,9 @@ func specFor(path string) helpSpec {
 
 // commandHelp is the help text of cmd (at path below the application), as a
 // template urfave can print: literal text, braces escaped.
-func commandHelp(app string, path string, cmd *cli.Command, globals map[cli.Flag]bool) string {
+// inherited are the parent's examples of this command, used when the
+// command has none of its own.
+func commandHelp(app string, path string, cmd *cli.Command, globals map[cli.Flag]bool, inherited []string) string {
 	spec := specFor(path)
 	var b strings.Builder
 	full := strings.TrimSpace(app + " " + path)
@@ -76,6 +83,9 @@ func commandHelp(app string, path string, cmd *cli.Command, globals map[cli.Flag
 		b.WriteString("   " + full + " [options]" + args + "\n\n")
 	}
 	about, examples := splitExamples(cmd.Description)
+	if len(examples) == 0 {
+		examples = inherited
+	}
 	if about != "" {
 		b.WriteString("DESCRIPTION:\n")
 		for _, l := range strings.Split(about, "\n") {
@@ -140,6 +150,19 @@ func globalPointer(app string, spec helpSpec, group bool) string {
 		line += "this command needs none of the connection or output flags; " + see + "."
 	}
 	return wrapText(line, "   ")
+}
+
+// examplesOf are the lines of a parent's examples that run the command at
+// path (`connectscope config get-contexts`), for a subcommand without its own.
+func examplesOf(parentDescription, path string) []string {
+	_, all := splitExamples(parentDescription)
+	var out []string
+	for _, e := range all {
+		if strings.Contains(e+" ", " "+path+" ") {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // splitExamples cuts a description at its "Examples:" (or "Example:") line.
