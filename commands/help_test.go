@@ -35,7 +35,7 @@ func visibleCommands(t *testing.T) (map[string]*cli.Command, map[cli.Flag]bool) 
 }
 
 var (
-	valuePlaceholder = regexp.MustCompile(`--[\w-]+ value\b`)
+	valuePlaceholder = regexp.MustCompile(`--[\w-]+ (value|VALUE)\b`)
 	connectionFlag   = regexp.MustCompile(`--tls|--sasl|connection \(`)
 )
 
