@@ -125,7 +125,7 @@ func (o Options) withDefaults() Options {
 }
 
 // liveReader carries one live read's client and settings.
-type liveReader struct {
+type reader struct {
 	cl       *kgo.Client
 	adm      *kadm.Client
 	watch    *connWatch
@@ -135,7 +135,7 @@ type liveReader struct {
 
 // op runs fn, retrying retriable failures with backoff, all within the
 // per-operation timeout, and explains the error that remains.
-func (r *liveReader) op(ctx context.Context, what string, fn func(ctx context.Context) error) error {
+func (r *reader) op(ctx context.Context, what string, fn func(ctx context.Context) error) error {
 	octx, cancel := context.WithTimeout(ctx, r.opts.Conn.timeout())
 	defer cancel()
 	refused := r.stopWhenAllRefused(octx, cancel)
@@ -172,7 +172,7 @@ const refusedGrace = 2 * time.Second
 
 // stopWhenAllRefused cancels an operation as soon as every bootstrap server
 // has refused the connection for refusedGrace; the flag says it did.
-func (r *liveReader) stopWhenAllRefused(ctx context.Context, cancel context.CancelFunc) *atomic.Bool {
+func (r *reader) stopWhenAllRefused(ctx context.Context, cancel context.CancelFunc) *atomic.Bool {
 	var stopped atomic.Bool
 	distinct := map[string]bool{}
 	for _, s := range seedList(r.opts.Conn.Bootstrap) {
@@ -205,7 +205,7 @@ func readLive(ctx context.Context, cl *kgo.Client, watch *connWatch, opts Option
 	if opts.Isolation != ReadCommitted && opts.Isolation != ReadUncommitted {
 		return nil, fmt.Errorf("isolation %q: want %s or %s", opts.Isolation, ReadCommitted, ReadUncommitted)
 	}
-	r := &liveReader{cl: cl, adm: newAdm(cl), watch: watch, opts: opts}
+	r := &reader{cl: cl, adm: newAdm(cl), watch: watch, opts: opts}
 	ds := &inspect.Dataset{
 		Source:    "kafka:" + strings.Join(opts.Conn.Bootstrap, ","),
 		TakenAtMs: time.Now().UnixMilli(),

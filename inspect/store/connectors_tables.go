@@ -23,7 +23,7 @@ func (r *ConnectorsResult) Tables() []format.Table {
 		Title:  "Connectors",
 		Header: append(header, "STALE", "CLASS", "WORKER"),
 		Wide:   []int{n, n + 1, n + 2},
-		Footer: recCountsFooter(r.Records),
+		Footer: countsFooter(r.Records),
 	}
 	for _, c := range r.Connectors {
 		consistent := "-" // a connector without config has no task state to be consistent about
@@ -31,14 +31,14 @@ func (r *ConnectorsResult) Tables() []format.Table {
 			consistent = strconv.FormatBool(c.Consistent)
 		}
 		row := []string{c.Name, format.TextOr(c.Type, "-"), format.TextOr(c.TargetState, "-"), format.TextOr(c.State, "-"),
-			recOptInt(c.TasksConfigured), strconv.Itoa(c.TasksCommitted), strconv.Itoa(c.TasksRunning),
+			optInt(c.TasksConfigured), strconv.Itoa(c.TasksCommitted), strconv.Itoa(c.TasksRunning),
 			strconv.Itoa(c.TasksFailed), consistent}
 		if ownership {
 			row = append(row, unownedText(c))
 		}
 		t.Rows = append(t.Rows, append(row, strconv.Itoa(c.TasksStale), format.TextOr(c.Class, "-"), format.TextOr(c.WorkerID, "-")))
 	}
-	return append([]format.Table{t}, recProblemTables(r.Problems)...)
+	return append([]format.Table{t}, problemTables(r.Problems)...)
 }
 
 // Items gives one JSON line per connector.
