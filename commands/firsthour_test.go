@@ -70,7 +70,7 @@ func TestFromFileThatIsNeitherDumpNorSnapshot(t *testing.T) {
 // Asking for something by name that is not there fails like kubectl's
 // NotFound: one line on stderr, exit 4.
 func TestNotFoundExitsNonZero(t *testing.T) {
-	for _, view := range []string{"configs", "status", "offsets", "connectors"} {
+	for _, view := range []string{"configs", "status", "offsets", "connectors", "sinks"} {
 		out, stderr, code := run(t, "inspect", view, "--from", snapshotFile, "--connector", "nosuch")
 		if code != ExitNotFound || out != "" || !strings.Contains(stderr, `"nosuch"`) || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("inspect %s --connector nosuch: exit %d, stdout %q, stderr %q", view, code, out, stderr)
