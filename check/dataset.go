@@ -146,19 +146,6 @@ func (d *Decoded) HasGroup() bool {
 	return d != nil && d.Members() != nil && len(d.Members().Members) > 0
 }
 
-// MemberURL returns the REST URL of the member whose worker id is id.
-func (d *Decoded) MemberURL(id string) string {
-	if d == nil || d.Members() == nil || id == "" {
-		return ""
-	}
-	for _, m := range d.Members().Members {
-		if m.URL != nil && group.WorkerID(m) == id {
-			return *m.URL
-		}
-	}
-	return ""
-}
-
 func deref(s *string) string {
 	if s == nil {
 		return ""

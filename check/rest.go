@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/connectscope/connectscope/inspect/group"
 	"io"
 	"net/http"
 	"strings"
@@ -52,8 +53,20 @@ func FetchWorkerVersion(ctx context.Context, client *http.Client, url string) (s
 func FetchWorkerVersions(ctx context.Context, client *http.Client, workers []*workerconfig.Config, d *Decoded, timeout time.Duration) (map[string]string, []string) {
 	out := map[string]string{}
 	var notes []string
-	for _, w := range workers {
-		url := d.MemberURL(WorkerIDOf(w))
+	var ids, urls []string
+	if d != nil && d.Members() != nil {
+		for _, m := range d.Members().Members {
+			if m.URL != nil {
+				ids, urls = append(ids, group.WorkerID(m)), append(urls, *m.URL)
+			}
+		}
+	}
+	match := matchFiles(workers, ids)
+	for wi, w := range workers {
+		url := ""
+		if match[wi] >= 0 {
+			url = urls[match[wi]]
+		}
 		if url == "" {
 			continue
 		}

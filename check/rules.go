@@ -210,7 +210,7 @@ var catalogue = []Rule{
 	{ID: "S5", Severity: Info, Check: "timeouts", Enforced: "audit",
 		Title: "task.shutdown.graceful.timeout.ms is below 2 × offset.flush.timeout.ms",
 		Why:   "a stopping source task may wait for in-flight records and then for its final offset commit, each up to offset.flush.timeout.ms; with less than twice that the final commit can be cut short",
-		Fix:   "set task.shutdown.graceful.timeout.ms to at least 2 × offset.flush.timeout.ms (the defaults 5000/5000 do not)"},
+		Fix:   "set task.shutdown.graceful.timeout.ms to at least 2 × offset.flush.timeout.ms (only checked when the file sets one of them: Kafka's own 5000/5000 are left alone)"},
 	// Protocol readiness.
 	{ID: "P1", Severity: Warn, Check: "timeouts", Enforced: "audit",
 		Title: "workers do not agree on connect.protocol",

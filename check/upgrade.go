@@ -138,7 +138,11 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 	}
 	rep.Reason, rep.HeldBackBy = explainProtocol(workers, rep.ProtocolNow)
 	if in.GroupProtocol != "" && computed != "" && computed != rep.ProtocolNow {
-		rep.Reason += fmt.Sprintf(" (the worker files alone would give %s: a member offers less than its file says, or the files are not all the workers)", computed)
+		if protocolRank[rep.ProtocolNow] > protocolRank[computed] {
+			rep.Reason += fmt.Sprintf(" (the worker files alone would give %s: a member offers more than its file says; the file is out of date or the worker runs another file)", computed)
+		} else {
+			rep.Reason += fmt.Sprintf(" (the worker files alone would give %s: a member offers less than its file says, or the files are not all the workers)", computed)
+		}
 	}
 	var f Findings
 	upgradeFindings(&f, workers, rep.ProtocolNow, target, eosTarget)
@@ -333,7 +337,12 @@ func sortedWorkers(ws []*planWorker) []*planWorker {
 func matchWorkers(in UpgradeInput, global kafkaversion.Version, target string) []*planWorker {
 	var out []*planWorker
 	used := map[int]bool{}
-	for _, w := range in.Workers {
+	ids := make([]string, len(in.Members))
+	for i, m := range in.Members {
+		ids[i] = m.WorkerID
+	}
+	match := matchFiles(in.Workers, ids)
+	for wi, w := range in.Workers {
 		v := global
 		if s, ok := in.WorkerVersions[w.Path]; ok {
 			if pv, err := kafkaversion.Parse(s); err == nil && pv.Known {
@@ -341,15 +350,10 @@ func matchWorkers(in UpgradeInput, global kafkaversion.Version, target string) [
 			}
 		}
 		pw := &planWorker{name: w.Name(), file: w, version: v, protocol: effectiveProtocol(w, v), eos: eosOf(w)}
-		if id := WorkerIDOf(w); id != "" {
-			for i := range in.Members {
-				if !used[i] && in.Members[i].WorkerID == id {
-					used[i] = true
-					m := in.Members[i]
-					pw.member = &m
-					break
-				}
-			}
+		if i := match[wi]; i >= 0 {
+			used[i] = true
+			m := in.Members[i]
+			pw.member = &m
 		}
 		out = append(out, pw)
 	}
@@ -365,32 +369,6 @@ func matchWorkers(in UpgradeInput, global kafkaversion.Version, target string) [
 		out = append(out, &planWorker{name: name, member: &m, protocol: target, eos: "disabled", assumed: true, version: global})
 	}
 	return out
-}
-
-// WorkerIDOf is the worker id (advertised host:port) a worker file gives its
-// worker, or "" when the file does not say.
-func WorkerIDOf(w *workerconfig.Config) string {
-	host := w.Str("rest.advertised.host.name")
-	port := w.Str("rest.advertised.port")
-	if host == "" || port == "" {
-		for _, l := range append(w.List("rest.advertised.listener"), w.List("listeners")...) {
-			if i := strings.Index(l, "://"); i >= 0 {
-				hp := l[i+3:]
-				if h, p, ok := strings.Cut(hp, ":"); ok {
-					if host == "" {
-						host = h
-					}
-					if port == "" {
-						port = p
-					}
-				}
-			}
-		}
-	}
-	if host == "" || port == "" {
-		return ""
-	}
-	return host + ":" + port
 }
 
 // explainProtocol applies the broker's selection rule and names the workers
@@ -429,6 +407,26 @@ func plural(n int) string {
 	return ""
 }
 
+// p13Summary gives P13 once for the whole group when no member has a
+// worker file (one finding per member would only repeat itself), and
+// reports whether it did; nothing else applies without files.
+func p13Summary(f *Findings, workers []*planWorker, target string) bool {
+	var ids []string
+	for _, w := range workers {
+		if !w.assumed {
+			return false
+		}
+		ids = append(ids, w.member.MemberID)
+	}
+	if len(ids) < 2 {
+		return false
+	}
+	sort.Strings(ids)
+	f.Add("P13", "group", fmt.Sprintf("none of the group's %d members has a worker file; all assumed to offer %s", len(ids), target),
+		map[string]any{"members": len(ids), "member_ids": ids})
+	return true
+}
+
 // upgradeFindings applies P2, P3, P4, P5, P11, P12, P13.
 func upgradeFindings(f *Findings, workers []*planWorker, now, target, eosTarget string) {
 	anySessioned := false
@@ -439,6 +437,9 @@ func upgradeFindings(f *Findings, workers []*planWorker, now, target, eosTarget 
 	}
 	var files []*workerconfig.Config
 	versions := map[*workerconfig.Config]kafkaversion.Version{}
+	if p13Summary(f, workers, target) {
+		return
+	}
 	for _, w := range sortedWorkers(workers) {
 		if w.assumed {
 			f.Add("P13", w.name, fmt.Sprintf("member %s has no worker file; assumed to offer %s", w.member.MemberID, target),

@@ -35,6 +35,7 @@ func topCommands() []*cli.Command {
 		snapshotCommand,
 		versionCommand,
 		watchCommand,
+		optionsCommand,
 	}, completeCommands()...)
 }
 
@@ -52,6 +53,8 @@ type Streams struct {
 // StdStreams are the process's standard streams.
 func StdStreams() Streams { return Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr} }
 
+const appName = "connectscope"
+
 // globalFlagsKey names the set of global flag copies in App.Metadata, so the
 // resolver can tell them from a command's own flag of the same name.
 const globalFlagsKey = "connectscope.globalFlags"
@@ -67,12 +70,12 @@ func NewApp(info BuildInfo, s Streams) *cli.App {
 	}
 	cmds := []*cli.Command{}
 	for _, c := range append(topCommands(), testCommands...) {
-		cmds = append(cmds, withGlobalFlags(c, ours))
+		cmds = append(cmds, withGlobalFlags(c, ours, c.Name))
 	}
 	sort.SliceStable(cmds, func(i, j int) bool { return cmds[i].Name < cmds[j].Name })
 	info = info.resolved()
-	return &cli.App{
-		Name:                 "connectscope",
+	app := &cli.App{
+		Name:                 appName,
 		Usage:                "see what Kafka Connect's group protocol and internal topics are doing",
 		Description:          "Reads a Connect cluster live (-b or --worker-config) or from a file (--from), without ever writing to it.",
 		Version:              info.Version,
@@ -88,13 +91,15 @@ func NewApp(info BuildInfo, s Streams) *cli.App {
 		OnUsageError:         flagUsageError,
 		ExitErrHandler:       func(*cli.Context, error) {}, // Main reports; urfave must not os.Exit
 	}
+	app.CustomAppHelpTemplate = appHelp(app)
+	return app
 }
 
 // withGlobalFlags copies cmd and its subcommands, adding fresh global flags
 // to each (skipping any whose name the command already uses for a flag of
 // its own). The registered commands are left untouched, so NewApp can run
 // more than once in a process.
-func withGlobalFlags(cmd *cli.Command, ours map[cli.Flag]bool) *cli.Command {
+func withGlobalFlags(cmd *cli.Command, ours map[cli.Flag]bool, path string) *cli.Command {
 	cp := *cmd
 	cp.Flags = slices.Clone(cmd.Flags)
 	taken := map[string]bool{}
@@ -115,7 +120,14 @@ func withGlobalFlags(cmd *cli.Command, ours map[cli.Flag]bool) *cli.Command {
 	}
 	cp.Subcommands = nil
 	for _, sub := range cmd.Subcommands {
-		cp.Subcommands = append(cp.Subcommands, withGlobalFlags(sub, ours))
+		sc := withGlobalFlags(sub, ours, path+" "+sub.Name)
+		if _, own := splitExamples(sub.Description); len(own) == 0 && sub.CustomHelpTemplate == "" {
+			sc.CustomHelpTemplate = commandHelp(appName, path+" "+sub.Name, sc, ours, examplesOf(cmd.Description, path+" "+sub.Name))
+		}
+		cp.Subcommands = append(cp.Subcommands, sc)
+	}
+	if cp.CustomHelpTemplate == "" {
+		cp.CustomHelpTemplate = commandHelp(appName, path, &cp, ours, nil)
 	}
 	checkRequiredInBefore(&cp)
 	if cp.OnUsageError == nil {
@@ -250,7 +262,7 @@ func Main(args []string, s Streams, info BuildInfo) int {
 	defer func() { restoreGC() }()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := app.RunContext(ctx, args)
+	err := app.RunContext(ctx, flagsFirst(app, args))
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		// Ctrl-C or SIGTERM: say so, with the shell's status for an interrupt.
 		fmt.Fprintf(s.Err, "%s: interrupted\n", app.Name)

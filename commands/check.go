@@ -31,17 +31,24 @@ var checkCommand = &cli.Command{
 	Description: "Every finding names a rule of the catalogue (`connectscope check rules`), the values involved, why it\n" +
 		"matters and how to fix it. Exit status: 0 nothing at or above --fail-on, 1 findings, 2 usage, 3 unreadable input.\n" +
 		"timeouts and upgrade work from --worker-config files alone and read the cluster only when --from or -b is given;\n" +
-		"topics and balance need a dataset (--from FILE, -b, or a worker file's bootstrap.servers).",
+		"topics and balance need a dataset (--from FILE, -b, or a worker file's bootstrap.servers);\n" +
+		"all uses every input any single check would, a worker file's bootstrap.servers included.",
 	Subcommands: []*cli.Command{
 		{
-			Name:   "timeouts",
-			Usage:  "check timeout, delay and protocol settings of worker files against each other, the broker and the sink consumers",
+			Name:  "timeouts",
+			Usage: "check timeout, delay and protocol settings of worker files against each other, the broker and the sink consumers",
+			Description: "Examples:\n" +
+				"  connectscope check timeouts --worker-config 'workers/*.properties'\n" +
+				"  connectscope -b broker:9092 check timeouts --worker-config w1.properties --restart-time 90s",
 			Flags:  append(checkFlags(), timingFlags()...),
 			Action: action(runCheckTimeouts),
 		},
 		{
 			Name:  "upgrade",
 			Usage: "plan a rolling change of connect.protocol (and exactly.once.source.support) without ever worsening the group's protocol",
+			Description: "Examples:\n" +
+				"  connectscope check upgrade --worker-config 'workers/*.properties' --target sessioned\n" +
+				"  connectscope -b broker:9092 check upgrade --worker-config 'workers/*.properties' --exactly-once enabled",
 			Flags: append(checkFlags(),
 				&cli.StringFlag{Name: flagTarget, Value: "sessioned", Usage: "protocol the group should run: `eager|compatible|sessioned`"},
 				&cli.StringFlag{Name: flagExactlyOnce, Usage: "also roll exactly.once.source.support to `disabled|preparing|enabled` (two rolls when enabling)"},
@@ -49,32 +56,47 @@ var checkCommand = &cli.Command{
 			Action: action(runCheckUpgrade),
 		},
 		{
-			Name:   "topics",
-			Usage:  "check the internal topics: partitions, cleanup policy, replication, sharing between clusters",
+			Name:  "topics",
+			Usage: "check the internal topics: partitions, cleanup policy, replication, sharing between clusters",
+			Description: "Examples:\n" +
+				"  connectscope -b broker:9092 check topics\n" +
+				"  connectscope check topics --from cluster.snapshot.json -o json",
 			Flags:  checkFlags(),
 			Action: action(runCheckTopics),
 		},
 		{
-			Name:   "balance",
-			Usage:  "check the spread of connectors and tasks, failure headroom and zombie signs",
+			Name:  "balance",
+			Usage: "check the spread of connectors and tasks, failure headroom and zombie signs",
+			Description: "Examples:\n" +
+				"  connectscope -b broker:9092 check balance --capacity 20\n" +
+				"  connectscope check balance --from cluster.snapshot.json --zones zones.txt",
 			Flags:  append(checkFlags(), balanceFlags()...),
 			Action: action(runCheckBalance),
 		},
 		{
 			Name:  "all",
 			Usage: "run every check whose inputs are available: one report, one exit status",
+			Description: "Examples:\n" +
+				"  connectscope check all --worker-config 'workers/*.properties' --fail-on warn\n" +
+				"  connectscope check all --from cluster.snapshot.json -o jsonl --jq '.rule'",
 			Flags: append(append(append(checkFlags(), timingFlags()...), balanceFlags()...),
 				&cli.StringFlag{Name: flagTarget, Value: "sessioned", Usage: "upgrade target protocol: `eager|compatible|sessioned`"}),
 			Action: action(runCheckAll),
 		},
 		{
-			Name:   "rules",
-			Usage:  "print the catalogue of rules (-o wide adds why and fix)",
+			Name:  "rules",
+			Usage: "print the catalogue of rules (-o wide adds why and fix)",
+			Description: "Examples:\n" +
+				"  connectscope check rules\n" +
+				"  connectscope check rules -o wide",
 			Action: action(runCheckRules),
 		},
 		{
-			Name:      "explain",
-			Usage:     "explain one rule in full",
+			Name:  "explain",
+			Usage: "explain one rule in full",
+			Description: "Examples:\n" +
+				"  connectscope check explain D1\n" +
+				"  connectscope check explain T6 -o json",
 			ArgsUsage: "RULE",
 			Action:    action(runCheckExplain),
 		},
@@ -318,7 +340,18 @@ func runCheckBalance(c *cli.Context, g Globals) error {
 }
 
 func runCheckAll(c *cli.Context, g Globals) error {
-	o, failOn, d, err := startCheck(c, g, false)
+	// all uses every input a single check would: a worker file's
+	// bootstrap.servers reads the cluster, as `check topics` does with it.
+	// When only the file points there and the cluster cannot be read, the
+	// checks that need no cluster still run, with a note saying why the
+	// others did not (an explicit -b or --from must work).
+	implied := g.Live() && g.From == "" && !g.Explicit(flagBootstrap)
+	o, failOn, d, err := startCheck(c, g, g.Live())
+	var unread error
+	if err != nil && implied && c.Context.Err() == nil && isInputError(err) {
+		unread = err
+		o, failOn, d, err = startCheck(c, g, false)
+	}
 	if err != nil {
 		return err
 	}
@@ -330,7 +363,16 @@ func runCheckAll(c *cli.Context, g Globals) error {
 	if err != nil {
 		return Exit(ExitUsage, inFlagTerms(err))
 	}
+	if unread != nil {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the cluster of the worker files' bootstrap.servers could not be read, so topics and balance did not run: %v", unread))
+	}
 	return finish(c, g, rep, rep.Findings, failOn)
+}
+
+// isInputError is an error with the unreadable-input status (3).
+func isInputError(err error) bool {
+	code, _ := exitStatus(err)
+	return code == ExitInput
 }
 
 func runCheckRules(c *cli.Context, g Globals) error {

@@ -123,7 +123,7 @@ func TestCheckRulesAndExplain(t *testing.T) {
 		t.Errorf("catalogue: %d rules", len(cat.Rules))
 	}
 	out, _, code = run(t, "check", "explain", "t6")
-	if code != 0 || !strings.Contains(out, "poll timeout") || !strings.Contains(out, "RULE T6") {
+	if code != 0 || !strings.Contains(out, "poll timeout") || !strings.Contains(out, "Rule T6") {
 		t.Errorf("explain: exit %d\n%s", code, out)
 	}
 	out, _, code = run(t, "check", "rules", "-o", "wide")

@@ -82,7 +82,7 @@ func TestContextPrecedence(t *testing.T) {
 		t.Errorf("--from with a context is live: %+v", g)
 	}
 	_, stderr, code := run(t, "--context", "nosuch", "probe", "leaf")
-	if code != exitNotFound || !strings.Contains(stderr, `context "nosuch" not found`) || !strings.Contains(stderr, "use one of a, b") {
+	if code != ExitNotFound || !strings.Contains(stderr, `context "nosuch" not found`) || !strings.Contains(stderr, "use one of a, b") {
 		t.Errorf("unknown context: exit %d %q", code, stderr)
 	}
 }
@@ -98,7 +98,7 @@ func TestContextRefusesClearPassword(t *testing.T) {
 
 func TestConfigCommands(t *testing.T) {
 	p := writeContexts(t, "# mine\ncontexts:\n  prod:\n    bootstrap-server: k:9092\n    sasl-mechanism: PLAIN\n    sasl-user: u\n    sasl-password-env: PROD_PW\n  dev: {}\n")
-	if _, stderr, code := run(t, "config", "current-context"); code != exitNotFound || !strings.Contains(stderr, "use-context NAME") {
+	if _, stderr, code := run(t, "config", "current-context"); code != ExitNotFound || !strings.Contains(stderr, "use-context NAME") {
 		t.Errorf("no current context: exit %d %q", code, stderr)
 	}
 	stdout, stderr, code := run(t, "config", "use-context", "prod")
@@ -119,7 +119,7 @@ func TestConfigCommands(t *testing.T) {
 	if stdout != "PROD_PW\n" {
 		t.Errorf("jq: %q", stdout)
 	}
-	if _, stderr, code = run(t, "config", "use-context", "nosuch"); code != exitNotFound || !strings.Contains(stderr, "use one of dev, prod") {
+	if _, stderr, code = run(t, "config", "use-context", "nosuch"); code != ExitNotFound || !strings.Contains(stderr, "use one of dev, prod") {
 		t.Errorf("use-context nosuch: exit %d %q", code, stderr)
 	}
 	// The current context names an unset variable: live commands say so,

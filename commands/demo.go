@@ -20,7 +20,10 @@ func demoCommand() *cli.Command {
 		Usage: "a short tour on an embedded Kafka with 3 simulated Connect workers (no cluster needed)",
 		Description: "Starts the sandbox in this process (3 workers, sources and sinks, one failed task), waits until\n" +
 			"the group is stable, then runs inspect, plan and check against it, each headed by the command\n" +
-			"you would type against your own cluster. Everything stops when the tour ends.",
+			"you would type against your own cluster. Everything stops when the tour ends.\n\n" +
+			"Examples:\n" +
+			"  connectscope demo\n" +
+			"  go run ./cmd/connectscope demo",
 		Action: action(runDemo),
 	}
 }

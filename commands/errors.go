@@ -18,6 +18,9 @@ const (
 	ExitFindings = 1 // a check found something at or above --fail-on
 	ExitUsage    = 2 // bad flag, argument, expression or input content
 	ExitInput    = 3 // input could not be read: missing file, connection, authentication
+	// ExitNotFound is a connector, group or worker asked for by name that the
+	// input does not hold (kubectl's NotFound; 1 is taken by findings).
+	ExitNotFound = 4
 	// ExitInterrupted is 128+SIGINT, what shells report for a command stopped by Ctrl-C.
 	ExitInterrupted = 130
 )
@@ -44,6 +47,11 @@ func Exit(code int, err error) error {
 // UsageErrorf is an error in how the command was called (exit 2).
 func UsageErrorf(format string, args ...any) error {
 	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
+}
+
+// NotFoundErrorf is a thing asked for by name that is not there (exit 4).
+func NotFoundErrorf(format string, args ...any) error {
+	return &ExitError{Code: ExitNotFound, Err: fmt.Errorf(format, args...)}
 }
 
 // InputError is input that could not be read (exit 3).

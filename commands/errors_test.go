@@ -96,10 +96,18 @@ func TestHelpGoesToStdout(t *testing.T) {
 	if code != 0 || stderr != "" || !strings.Contains(stdout, "configs") {
 		t.Errorf("exit %d, stderr %q, stdout %q", code, stderr, stdout)
 	}
+	// A command's help shows its own flags and points at the global ones,
+	// which `connectscope options` lists.
 	stdout, _, _ = run(t, "inspect", "configs", "--help")
-	for _, want := range []string{"--from FILE", "[$CONNECTSCOPE_FROM]", "--output FORMAT, -o FORMAT", "[$CONNECTSCOPE_BOOTSTRAP_SERVER]", "--connector NAME"} {
+	for _, want := range []string{"--connector NAME", "'connectscope options'", "-o table|wide|json|jsonl|yaml|schema"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("inspect configs --help lacks %q", want)
+		}
+	}
+	stdout, _, _ = run(t, "options")
+	for _, want := range []string{"--from FILE", "[$CONNECTSCOPE_FROM]", "-o, --output FORMAT", "[$CONNECTSCOPE_BOOTSTRAP_SERVER]"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("options lacks %q", want)
 		}
 	}
 }

@@ -31,9 +31,13 @@ type Globals struct {
 	JQ            string
 	ShowSecrets   bool
 	NoColor       bool
-	Timeout       time.Duration
-	TLS           TLSOptions
-	SASL          SASLOptions
+	NoHeaders     bool
+	// Width is what default tables fit: COLUMNS, else the terminal's
+	// width when stdout is one; 0 (no limit) for a pipe or a file.
+	Width   int
+	Timeout time.Duration
+	TLS     TLSOptions
+	SASL    SASLOptions
 	// Isolation is read_committed or read_uncommitted: --isolation, else what
 	// the workers use (exactly.once.source.support=enabled means committed).
 	Isolation string
@@ -72,7 +76,7 @@ func (g Globals) Live() bool { return g.From == "" && len(g.Bootstrap) > 0 }
 
 // FormatOptions are the options every command's output goes through.
 func (g Globals) FormatOptions() format.Options {
-	return format.Options{Output: g.Output, JQ: g.JQ, NoColor: g.NoColor}
+	return format.Options{Output: g.Output, JQ: g.JQ, NoColor: g.NoColor, NoHeaders: g.NoHeaders, Width: g.Width}
 }
 
 // globalsFrom resolves the global flags for the command running in c: a flag
@@ -89,6 +93,8 @@ func globalsFrom(c *cli.Context) (Globals, error) {
 		JQ:          r.string(flagJQ),
 		ShowSecrets: r.bool(flagShowSecrets),
 		NoColor:     r.bool(flagNoColor) || os.Getenv("NO_COLOR") != "",
+		NoHeaders:   r.bool(flagNoHeaders),
+		Width:       outputWidth(c),
 		Timeout:     r.duration(flagTimeout),
 		TLS: TLSOptions{
 			Enabled:            r.bool(flagTLS),
@@ -130,6 +136,12 @@ func globalsFrom(c *cli.Context) (Globals, error) {
 		g.Isolation = live.IsolationFor(eos)
 	}
 	return g, nil
+}
+
+// outputWidth is the width tables fit on this run's standard output.
+func outputWidth(c *cli.Context) int {
+	f, _ := c.App.Writer.(*os.File)
+	return format.TerminalWidth(f)
 }
 
 // validate rejects flag values and combinations that cannot work, before

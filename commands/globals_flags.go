@@ -23,6 +23,7 @@ const (
 	flagJQ            = "jq"
 	flagShowSecrets   = "show-secrets"
 	flagNoColor       = "no-color"
+	flagNoHeaders     = "no-headers"
 	flagTimeout       = "timeout"
 	flagTLS           = "tls"
 	flagTLSCA         = "tls-ca"
@@ -93,11 +94,13 @@ func globalFlags(readEnv bool) []cli.Flag {
 		&cli.StringFlag{Name: flagOutput, Aliases: []string{"o"}, Value: format.OutputTable, Category: catOutput, EnvVars: env(flagOutput),
 			Usage: usage(flagOutput, "output `FORMAT`: "+outputs)},
 		&cli.StringFlag{Name: flagJQ, Category: catOutput, EnvVars: env(flagJQ),
-			Usage: usage(flagJQ, "print what the jq `EXPRESSION` selects from the JSON output (strings raw)")},
+			Usage: usage(flagJQ, "print what the jq `EXPRESSION` selects from the JSON output (strings raw; with -o jsonl each line is one input)")},
 		&cli.BoolFlag{Name: flagShowSecrets, Category: catOutput, EnvVars: env(flagShowSecrets),
 			Usage: usage(flagShowSecrets, "show config values that look secret instead of [redacted]")},
 		&cli.BoolFlag{Name: flagNoColor, Category: catOutput, EnvVars: env(flagNoColor),
 			Usage: usage(flagNoColor, "never colour tables (also when NO_COLOR is set)")},
+		&cli.BoolFlag{Name: flagNoHeaders, Category: catOutput, EnvVars: env(flagNoHeaders),
+			Usage: usage(flagNoHeaders, "print table rows only: no titles, column headers or notes (for scripts)")},
 		// Connection
 		&cli.BoolFlag{Name: flagTLS, Category: catConnection, EnvVars: env(flagTLS),
 			Usage: usage(flagTLS, "connect with TLS")},
@@ -118,6 +121,6 @@ func globalFlags(readEnv bool) []cli.Flag {
 		&cli.StringFlag{Name: flagSASLPassword, Category: catConnection, EnvVars: env(flagSASLPassword),
 			Usage: usage(flagSASLPassword, "SASL `PASSWORD` (prefer the environment variable)")},
 		&cli.StringFlag{Name: flagIsolation, Category: catConnection, EnvVars: env(flagIsolation),
-			Usage: usage(flagIsolation, "read_committed|read_uncommitted (default: as the workers read, from exactly.once.source.support)")},
+			Usage: usage(flagIsolation, "read the topics at isolation `LEVEL`: read_committed|read_uncommitted (default: as the workers read, from exactly.once.source.support)")},
 	}
 }

@@ -27,32 +27,47 @@ var inspectCommand = &cli.Command{
 		"  connectscope -b broker:9092 inspect members",
 	Subcommands: []*cli.Command{
 		{
-			Name:   "configs",
-			Usage:  "connector and task configs, target states, commits and consistency (config topic)",
+			Name:  "configs",
+			Usage: "connector and task configs, target states, commits and consistency (config topic)",
+			Description: "Examples:\n" +
+				"  connectscope inspect configs --from cluster.snapshot.json\n" +
+				"  connectscope -b broker:9092 inspect configs --connector orders -o yaml",
 			Flags:  []cli.Flag{connectorFlag(), inspectVersionFlag()},
 			Action: action(runInspectConfigs),
 		},
 		{
-			Name:   "status",
-			Usage:  "connector, task and topic statuses (status topic)",
+			Name:  "status",
+			Usage: "connector, task and topic statuses (status topic)",
+			Description: "Examples:\n" +
+				"  connectscope inspect status --from cluster.snapshot.json -o wide\n" +
+				"  connectscope -b broker:9092 inspect status -o jsonl --jq 'select(.state==\"FAILED\") | .name'",
 			Flags:  []cli.Flag{connectorFlag(), inspectVersionFlag()},
 			Action: action(runInspectStatus),
 		},
 		{
-			Name:   "offsets",
-			Usage:  "source connector offsets (offsets topic)",
+			Name:  "offsets",
+			Usage: "source connector offsets (offsets topic)",
+			Description: "Examples:\n" +
+				"  connectscope inspect offsets --from cluster.snapshot.json --connector orders\n" +
+				"  connectscope -b broker:9092 inspect offsets -o json",
 			Flags:  []cli.Flag{connectorFlag()},
 			Action: action(runInspectOffsets),
 		},
 		{
-			Name:   "connectors",
-			Usage:  "one line per connector: class, type, target and actual state, tasks, consistency",
+			Name:  "connectors",
+			Usage: "one line per connector: class, type, target and actual state, tasks, consistency",
+			Description: "Examples:\n" +
+				"  connectscope inspect connectors --from examples/cluster.snapshot.json\n" +
+				"  connectscope -b broker:9092 inspect connectors -o wide",
 			Flags:  []cli.Flag{connectorFlag(), inspectVersionFlag()},
 			Action: action(runInspectConnectors),
 		},
 		{
-			Name:   "members",
-			Usage:  "the Connect group: protocol, leader, and what each worker owns and was assigned",
+			Name:  "members",
+			Usage: "the Connect group: protocol, leader, and what each worker owns and was assigned",
+			Description: "Examples:\n" +
+				"  connectscope -b broker:9092 inspect members\n" +
+				"  connectscope inspect members --from cluster.snapshot.json -o wide",
 			Action: action(runInspectMembers),
 		},
 		inspectSinksCommand,
@@ -90,6 +105,9 @@ func runInspectConfigs(c *cli.Context, g Globals) error {
 		return err
 	}
 	res := d.Configs()
+	if name := c.String(flagConnector); name != "" && !knownConnector(d) {
+		return connectorNotFound(name, d.Topics.Config, d.Topics.Status)
+	}
 	addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Config))
 	return emit(c, g, res)
 }
@@ -100,6 +118,9 @@ func runInspectStatus(c *cli.Context, g Globals) error {
 		return err
 	}
 	res := d.Status()
+	if name := c.String(flagConnector); name != "" && !knownConnector(d) {
+		return connectorNotFound(name, d.Topics.Config, d.Topics.Status)
+	}
 	addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Status))
 	return emit(c, g, res)
 }
@@ -122,7 +143,7 @@ func runInspectConnectors(c *cli.Context, g Globals) error {
 	if err != nil {
 		return err
 	}
-	res := store.Connectors(d.Configs(), d.Status())
+	res := d.Connectors()
 	if name := c.String(flagConnector); name != "" {
 		kept := res.Connectors[:0]
 		for _, s := range res.Connectors {
@@ -131,6 +152,9 @@ func runInspectConnectors(c *cli.Context, g Globals) error {
 			}
 		}
 		res.Connectors = kept
+		if len(kept) == 0 {
+			return connectorNotFound(name, d.Topics.Config, d.Topics.Status)
+		}
 	}
 	addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Config, d.Topics.Status))
 	return emit(c, g, res)
@@ -150,6 +174,9 @@ func runInspectMembers(c *cli.Context, g Globals) error {
 	res := group.Members(nil) // "no group description was read"
 	if m := decoded.Decode(ds, viewOptions(c, g)).Members(); m != nil {
 		res = *m
+	}
+	if err := groupNotFound(res); err != nil {
+		return err
 	}
 	if end, ok := ds.EndOffsets[ds.Topics.Config][0]; ok {
 		res.ConfigEnd(end, ds.Isolation == live.ReadCommitted)

@@ -9,14 +9,8 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// exitNotFound is the status for a named object the input does not hold
-// (a connector for `inspect connector NAME`), as kubectl exits 1 for
-// NotFound. It shares 1 with check findings and diff differences: "the
-// answer is not the all-clear", while 2 and 3 stay usage and input.
-const exitNotFound = 1
-
 // notFound carries a not-found error with its exit status.
-func notFound(err error) error { return Exit(exitNotFound, err) }
+func notFound(err error) error { return Exit(ExitNotFound, err) }
 
 func inspectConnectorCommand() *cli.Command {
 	return &cli.Command{

@@ -1,9 +1,7 @@
 package commands
 
 import (
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -45,8 +43,11 @@ var planCommand = &cli.Command{
 
 func planReplayCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "replay",
-		Usage:     "replay a scenario file (scenario-format 1) through the assignor, round by round",
+		Name:  "replay",
+		Usage: "replay a scenario file (scenario-format 1) through the assignor, round by round",
+		Description: "Examples:\n" +
+			"  connectscope plan replay scenario.json\n" +
+			"  connectscope plan replay scenario.json -o json --jq '.rounds[] | .generation'",
 		ArgsUsage: "FILE",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: flagKafkaVersion, Usage: "replay the assignor of this Kafka `VERSION` (e.g. 3.3, 2.6.1; default: current 3.9 behaviour)"},
@@ -54,15 +55,9 @@ func planReplayCommand() *cli.Command {
 		},
 		Action: action(func(c *cli.Context, g Globals) error {
 			path, kafkaVersion, jdk := c.Args().First(), c.String(flagKafkaVersion), c.Int(flagJDK)
-			if c.NArg() > 1 {
-				// urfave/cli stops parsing flags at FILE; the issue's
-				// `plan replay FILE -o json` puts them after it.
-				if err := trailingReplayFlags(c.Args().Slice()[1:], &g, &kafkaVersion, &jdk); err != nil {
-					return err
-				}
-			}
-			if c.NArg() == 0 {
-				return UsageErrorf("plan replay takes one scenario FILE")
+			if c.NArg() != 1 {
+				// Flags after FILE are already read (flagsFirst): more is a mistake.
+				return UsageErrorf("plan replay takes one scenario FILE, got %d arguments", c.NArg())
 			}
 			data, err := os.ReadFile(path)
 			if err != nil {
@@ -80,26 +75,6 @@ func planReplayCommand() *cli.Command {
 			return emit(c, g, res)
 		}),
 	}
-}
-
-// trailingReplayFlags reads the output and assignor flags given after the
-// scenario FILE, which urfave/cli leaves as arguments.
-func trailingReplayFlags(args []string, g *Globals, kafkaVersion *string, jdk *int) error {
-	fs := flag.NewFlagSet("plan replay", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&g.Output, flagOutput, g.Output, "")
-	fs.StringVar(&g.Output, "o", g.Output, "")
-	fs.StringVar(&g.JQ, flagJQ, g.JQ, "")
-	fs.BoolVar(&g.NoColor, flagNoColor, g.NoColor, "")
-	fs.StringVar(kafkaVersion, flagKafkaVersion, *kafkaVersion, "")
-	fs.IntVar(jdk, flagJDK, *jdk, "")
-	if err := fs.Parse(args); err != nil {
-		return UsageErrorf("plan replay: %v (after FILE only -o, --jq, --no-color, --kafka-version and --jdk are read)", err)
-	}
-	if fs.NArg() > 0 {
-		return UsageErrorf("plan replay takes one scenario FILE; unexpected %q", fs.Arg(0))
-	}
-	return nil
 }
 
 // planCommonFlags are the flags every what-if plan takes.
@@ -151,7 +126,7 @@ func planSubcommand(name, usage string, flags []cli.Flag, parse func(c *cli.Cont
 func planFailed(err error) error { return Exit(ExitUsage, inFlagTerms(err)) }
 
 func planJoinCommand() *cli.Command {
-	return planSubcommand("join", "preview workers joining the group", []cli.Flag{
+	return withExamples(planSubcommand("join", "preview workers joining the group", []cli.Flag{
 		&cli.StringFlag{Name: "add", Required: true, Usage: "`N` new workers, or their member ids NAME,NAME,..."},
 	}, func(c *cli.Context) (planRun, error) {
 		return func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
@@ -171,12 +146,12 @@ func planJoinCommand() *cli.Command {
 			}
 			return res, nil
 		}, nil
-	})
+	}), "connectscope plan join --from cluster.snapshot.json --add 1", "connectscope plan join --synthetic workers=4,connectors=20,tasks=3 --add 2 -o mermaid")
 }
 
 func planLeaveCommand() *cli.Command {
-	return planSubcommand("leave", "preview a worker leaving: the lost work held for the delay, and what happens if it returns or not", []cli.Flag{
-		&cli.StringFlag{Name: "worker", Required: true, Usage: "the leaving worker: member id, client id, REST URL or HOST:PORT (`W`)"},
+	return withExamples(planSubcommand("leave", "preview a worker leaving: the lost work held for the delay, and what happens if it returns or not", []cli.Flag{
+		&cli.StringFlag{Name: "worker", Required: true, Usage: "the leaving worker `W`: its name (worker-2), HOST:PORT, REST URL, client id or member id"},
 		&cli.StringFlag{Name: "returns-after", Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`"},
 		&cli.StringFlag{Name: flagStop, Value: plan.StopClean, Usage: "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"},
 	}, func(c *cli.Context) (planRun, error) {
@@ -195,11 +170,11 @@ func planLeaveCommand() *cli.Command {
 			}
 			return res, nil
 		}, nil
-	})
+	}), "connectscope plan leave --from cluster.snapshot.json --worker worker-2 --stop crash", "connectscope -b broker:9092 plan leave --worker 10.0.1.12:8083 --returns-after 2m")
 }
 
 func planConnectorCommand() *cli.Command {
-	return planSubcommand("connector", "preview changing task counts, adding or removing connectors", []cli.Flag{
+	return withExamples(planSubcommand("connector", "preview changing task counts, adding or removing connectors", []cli.Flag{
 		&cli.StringSliceFlag{Name: "set", Usage: "change a connector's task count, `NAME=TASKS` (repeatable)"},
 		&cli.StringSliceFlag{Name: "add", Usage: "create a connector with TASKS tasks, `NAME=TASKS` (repeatable)"},
 		&cli.StringSliceFlag{Name: "remove", Usage: "delete a connector `NAME` (repeatable)"},
@@ -220,11 +195,11 @@ func planConnectorCommand() *cli.Command {
 			}
 			return res, nil
 		}, nil
-	})
+	}), "connectscope plan connector --from cluster.snapshot.json --set orders=8", "connectscope plan connector --from cluster.snapshot.json --add audit=2 --remove old-sink")
 }
 
 func planRollingRestartCommand() *cli.Command {
-	return planSubcommand("rolling-restart", "preview restarting every worker one at a time: a timeline over the whole roll", []cli.Flag{
+	return withExamples(planSubcommand("rolling-restart", "preview restarting every worker one at a time: a timeline over the whole roll", []cli.Flag{
 		&cli.StringFlag{Name: "restart-time", Required: true, Usage: "how long a worker is away, from stop to rejoin, `DURATION`"},
 		&cli.StringFlag{Name: "order", Usage: "restart order `W1,W2,...` (default: members in group order, the leader last)"},
 		&cli.StringFlag{Name: flagStop, Value: plan.StopClean, Usage: "how each worker stops, `MODE`: clean (LeaveGroup) or crash (noticed after the session timeout)"},
@@ -244,7 +219,7 @@ func planRollingRestartCommand() *cli.Command {
 			}
 			return res, nil
 		}, nil
-	})
+	}), "connectscope plan rolling-restart --from cluster.snapshot.json --restart-time 90s", "connectscope -b broker:9092 plan rolling-restart --restart-time 2m --order worker-1,worker-2,worker-3")
 }
 
 // orderNamesEveryWorker refuses an --order that leaves workers out: the

@@ -45,7 +45,7 @@ func sandboxCommand() *cli.Command {
 			&cli.IntFlag{Name: sbFlagWorkers, Value: 3, Usage: "workers to start with"},
 			&cli.IntFlag{Name: sbFlagConnectors, Value: 6, Usage: "connectors to create (every third is a sink)"},
 			&cli.IntFlag{Name: sbFlagTasks, Value: 2, Usage: "tasks per connector"},
-			&cli.StringFlag{Name: sbFlagProtocol, Value: d.Protocol, Usage: "connect.protocol of the workers: eager, compatible or sessioned"},
+			&cli.StringFlag{Name: sbFlagProtocol, Value: d.Protocol, Usage: "connect.protocol of the workers, `PROTOCOL`: eager, compatible or sessioned"},
 			&cli.DurationFlag{Name: sbFlagSessionTimeout, Value: d.SessionTimeout, Usage: "workers' session.timeout.ms (a killed worker leaves after it)"},
 			&cli.DurationFlag{Name: sbFlagHeartbeat, Value: d.HeartbeatInterval, Usage: "workers' heartbeat.interval.ms"},
 			&cli.DurationFlag{Name: sbFlagScheduledDelay, Value: d.ScheduledRebalanceMaxDelay, Usage: "scheduled.rebalance.max.delay.ms (0 = none)"},

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/urfave/cli/v2"
 )
@@ -28,5 +29,9 @@ func runInspectSinks(c *cli.Context, g Globals) error {
 	if err != nil {
 		return err
 	}
-	return emit(c, g, group.Sinks(ds, c.String(flagConnector)))
+	res := group.Sinks(ds, c.String(flagConnector))
+	if name := c.String(flagConnector); name != "" && len(res.Sinks) == 0 && !knownConnector(decoded.Decode(ds, viewOptions(c, g))) {
+		return connectorNotFound(name, g.Topics.Config, g.Topics.Status)
+	}
+	return emit(c, g, res)
 }

@@ -51,7 +51,7 @@ func loadDataset(c *cli.Context, g Globals, spec readSpec) (*inspect.Dataset, er
 		if err != nil {
 			return nil, InputError(err)
 		}
-		return ds, nil
+		return ds, nothingDecoded(g.From, ds)
 	}
 	if g.Live() {
 		return loadLive(c, g, spec)
@@ -105,6 +105,9 @@ func loadOffsets(c *cli.Context, g Globals) (*store.OffsetsResult, error) {
 		}
 		d := decoded.Decode(ds, viewOptions(c, g))
 		res := d.Offsets()
+		if name := c.String(flagConnector); name != "" && len(res.Offsets) == 0 && !knownConnector(d) {
+			return nil, connectorNotFound(name, d.Topics.Config, d.Topics.Status, d.Topics.Offset)
+		}
 		addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Offset))
 		return res, nil
 	}
@@ -120,5 +123,11 @@ func loadOffsets(c *cli.Context, g Globals) (*store.OffsetsResult, error) {
 	if _, err := live.Read(c.Context, liveOpts); err != nil {
 		return nil, InputError(err)
 	}
-	return dec.Result(), nil
+	res := dec.Result()
+	if opts.Connector != "" && len(res.Offsets) == 0 {
+		// Only the offsets topic is read live: a connector without offsets
+		// (a sink, or a source that never committed) reads as not found.
+		return nil, connectorNotFound(opts.Connector, g.Topics.Offset)
+	}
+	return res, nil
 }

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"encoding/json"
 	"runtime"
 	"runtime/debug"
 
@@ -56,6 +57,24 @@ type versionResult struct {
 	Platform string `json:"platform"`
 }
 
+// MarshalJSON writes an unknown commit or date as null, as absent values are
+// everywhere in the JSON contract.
+func (v versionResult) MarshalJSON() ([]byte, error) {
+	orNull := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		return &s
+	}
+	return json.Marshal(struct {
+		Version  string  `json:"version"`
+		Commit   *string `json:"commit"`
+		Date     *string `json:"date"`
+		Go       string  `json:"go"`
+		Platform string  `json:"platform"`
+	}{v.Version, orNull(v.Commit), orNull(v.Date), v.Go, v.Platform})
+}
+
 func (v versionResult) Tables() []format.Table {
 	orNone := func(s string) string {
 		if s == "" {
@@ -76,6 +95,9 @@ func (v versionResult) Tables() []format.Table {
 var versionCommand = &cli.Command{
 	Name:  "version",
 	Usage: "print connectscope's version, commit and build date",
+	Description: "Examples:\n" +
+		"  connectscope version\n" +
+		"  connectscope version -o json --jq .commit",
 	Action: action(func(c *cli.Context, g Globals) error {
 		if err := noArgs(c); err != nil {
 			return err

@@ -55,7 +55,7 @@ func TestInspectConnectorLive(t *testing.T) {
 	}
 
 	_, stderr, code = run(t, "-b", c.Bootstrap(), "--timeout", "10s", "inspect", "connector", "nosuch")
-	if code != exitNotFound || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, `connector "nosuch" not found`) {
+	if code != ExitNotFound || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, `connector "nosuch" not found`) {
 		t.Errorf("nosuch: exit %d, stderr %q", code, stderr)
 	}
 }

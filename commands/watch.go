@@ -115,7 +115,7 @@ func writeWatchSummary(w io.Writer, s group.WatchSummary) error {
 	if len(ds) > 0 {
 		fmt.Fprintf(&b, " (%s; total %s)", strings.Join(ds, ", "), msDuration(s.RebalanceTotalMs))
 	}
-	fmt.Fprintf(&b, "\ntask time not RUNNING: %s", msDuration(s.TaskNotRunningMs))
+	fmt.Fprintf(&b, "\ntask time not RUNNING (held by the scheduled delay included): %s", msDuration(s.TaskNotRunningMs))
 	for _, t := range s.TasksNotRunning {
 		var states []string
 		for _, st := range sortedKeys(t.ByStateMs) {
@@ -131,6 +131,6 @@ func writeWatchSummary(w io.Writer, s group.WatchSummary) error {
 	return err
 }
 
-func msDuration(ms int64) string { return (time.Duration(ms) * time.Millisecond).String() }
+func msDuration(ms int64) string { return format.Millis(ms) }
 
 func sortedKeys(m map[string]int64) []string { return slices.Sorted(maps.Keys(m)) }

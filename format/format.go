@@ -23,6 +23,12 @@ type Options struct {
 	// ForceColor colours tables even when w is not a terminal (tests, and a
 	// future --color=always). NoColor wins over it.
 	ForceColor bool
+	// Width is the width default tables fit, shortening long cells
+	// (TerminalWidth gives it); 0 means no limit. -o wide never shortens.
+	Width int
+	// NoHeaders leaves out titles, column headers and footers: only rows,
+	// for scripts (kubectl's --no-headers).
+	NoHeaders bool
 }
 
 // Table is one table of a result.
@@ -116,7 +122,12 @@ func Write(w io.Writer, result any, opts Options) error {
 		return err
 	}
 	if opts.JQ != "" {
-		return writeJQ(w, result, opts.JQ)
+		if opts.Output == OutputJSONL {
+			// Each line of the jsonl output is one jq input, as piping it
+			// through jq would make it.
+			return writeJQLines(w, jsonlItems(result), opts.JQ)
+		}
+		return writeJQLines(w, []any{result}, opts.JQ)
 	}
 	switch opts.Output {
 	case "", OutputTable, OutputWide:
@@ -125,7 +136,7 @@ func Write(w io.Writer, result any, opts Options) error {
 			// A result without a table view is still readable as YAML.
 			return writeYAML(w, result)
 		}
-		return writeTables(w, t.Tables(), opts.Output == OutputWide, useColor(w, opts))
+		return writeTables(w, t.Tables(), tableStyle{wide: opts.Output == OutputWide, color: useColor(w, opts), width: opts.Width, noHeaders: opts.NoHeaders})
 	case OutputJSON:
 		if jw, ok := result.(JSONWriter); ok {
 			return jw.WriteJSON(w)

@@ -310,3 +310,23 @@ func TestYAMLPiecesMatchOneDocument(t *testing.T) {
 		}
 	}
 }
+
+// With -o jsonl, --jq runs once per line: each line of the jsonl output is
+// one input, as `connectscope ... -o jsonl | jq` would see it.
+func TestJQPerJSONLLine(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Write(&buf, ptrSample(), Options{Output: "jsonl", JQ: `select(.state != "RUNNING") | .name`}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := buf.String(), "orders\nzürich-cdc\n"; got != want {
+		t.Errorf("jsonl --jq: got %q, want %q", got, want)
+	}
+	// A result that is not a Lister is one line, so one input.
+	buf.Reset()
+	if err := Write(&buf, plain{A: 1, B: []string{"x"}}, Options{Output: "jsonl", JQ: ".a"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := buf.String(); got != "1\n" {
+		t.Errorf("non-Lister jsonl --jq: got %q", got)
+	}
+}

@@ -37,19 +37,34 @@ func parseProblem(expr string, err error) string {
 	return fmt.Sprintf("%v at column %d of %q (before %q)", err, start+1, expr, expr[start:])
 }
 
-// writeJQ runs expr on the JSON form of result and prints each value on its
-// own line: strings raw (as `jq -r` and `gh --jq` do), anything else as
-// compact JSON.
-func writeJQ(w io.Writer, result any, expr string) error {
+// writeJQLines runs expr on the JSON form of each input in turn and prints
+// each value on its own line: strings raw (as `jq -r` and `gh --jq` do),
+// anything else as compact JSON.
+func writeJQLines(w io.Writer, inputs []any, expr string) error {
 	code, err := CompileJQ(expr)
 	if err != nil {
 		return err
 	}
-	input, err := jqInput(result)
-	if err != nil {
-		return err
-	}
 	bw := bufio.NewWriter(w)
+	for _, in := range inputs {
+		input, err := jqInput(in)
+		if err != nil {
+			return err
+		}
+		halted, err := runJQ(bw, code, input, expr)
+		if err != nil {
+			bw.Flush()
+			return err
+		}
+		if halted {
+			break
+		}
+	}
+	return bw.Flush()
+}
+
+// runJQ writes what code yields for one input; halted reports a `halt`.
+func runJQ(bw *bufio.Writer, code *gojq.Code, input any, expr string) (halted bool, err error) {
 	iter := code.Run(input)
 	for {
 		v, ok := iter.Next()
@@ -59,10 +74,9 @@ func writeJQ(w io.Writer, result any, expr string) error {
 		if err, isErr := v.(error); isErr {
 			var halt *gojq.HaltError
 			if errors.As(err, &halt) && halt.Value() == nil {
-				break // `halt` ends the output without an error
+				return true, nil // `halt` ends the output without an error
 			}
-			bw.Flush()
-			return &UsageError{Flag: "--jq", Problem: fmt.Sprintf("%v (running %q)", err, expr)}
+			return false, &UsageError{Flag: "--jq", Problem: fmt.Sprintf("%v (running %q)", err, expr)}
 		}
 		if s, isStr := v.(string); isStr {
 			bw.WriteString(s)
@@ -72,7 +86,7 @@ func writeJQ(w io.Writer, result any, expr string) error {
 		}
 		bw.WriteByte('\n')
 	}
-	return bw.Flush()
+	return false, nil
 }
 
 // jqInput is the JSON form decoded into the plain values gojq works on;

@@ -34,11 +34,7 @@ func writeJSON(w io.Writer, result any) error {
 // writeJSONL prints one compact line per item of a Lister, or the whole
 // result on one line otherwise.
 func writeJSONL(w io.Writer, result any) error {
-	items := []any{result}
-	if l, ok := result.(Lister); ok {
-		items = l.Items()
-	}
-	for _, it := range items {
+	for _, it := range jsonlItems(result) {
 		b, err := marshalJSON(it, false)
 		if err != nil {
 			return err
@@ -48,4 +44,12 @@ func writeJSONL(w io.Writer, result any) error {
 		}
 	}
 	return nil
+}
+
+// jsonlItems are the values -o jsonl prints, one a line.
+func jsonlItems(result any) []any {
+	if l, ok := result.(Lister); ok {
+		return l.Items()
+	}
+	return []any{result}
 }

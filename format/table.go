@@ -3,6 +3,7 @@ package format
 import (
 	"bufio"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/jedib0t/go-pretty/v6/table"
@@ -45,27 +46,38 @@ func borderless() table.Style {
 	return s
 }
 
+// tableStyle is how tables are printed: the -o wide columns, colour, the
+// width to fit (0: none) and whether titles, headers and footers show.
+type tableStyle struct {
+	wide, color bool
+	width       int
+	noHeaders   bool
+}
+
 // writeTables renders each table, separated by a blank line. Columns listed
 // in Table.Wide appear only when wide is set.
-func writeTables(w io.Writer, tables []Table, wide, color bool) error {
+func writeTables(w io.Writer, tables []Table, st tableStyle) error {
 	bw := bufio.NewWriter(w)
 	for i, t := range tables {
-		if i > 0 {
+		if i > 0 && !st.noHeaders {
 			bw.WriteString("\n")
 		}
-		bw.WriteString(renderTable(t, wide, color))
+		bw.WriteString(renderTable(t, st))
 	}
 	return bw.Flush()
 }
 
-func renderTable(t Table, wide, color bool) string {
+func renderTable(t Table, st tableStyle) string {
+	wide, color := st.wide, st.color
 	var out strings.Builder
-	if t.Title != "" {
-		out.WriteString(paint(t.Title, ansiBold, color) + "\n")
+	if t.Title != "" && !st.noHeaders {
+		out.WriteString(paint(wrapTitle(headingStyle(t.Title), st.width), ansiBold, color) + "\n")
 	}
 	if len(t.Rows) == 0 {
-		out.WriteString("(none)\n")
-		writeFooter(&out, t.Footer)
+		if !st.noHeaders {
+			out.WriteString("(none)\n")
+			writeFooter(&out, t.Footer)
+		}
 		return out.String()
 	}
 	cols := len(t.Header)
@@ -78,8 +90,8 @@ func renderTable(t Table, wide, color bool) string {
 			hidden[c] = true
 		}
 	}
-	keep := func(cells []string, fn func(string) string) table.Row {
-		row := table.Row{}
+	visible := func(cells []string) []string {
+		row := []string{}
 		for c := 0; c < cols; c++ {
 			if hidden[c] {
 				continue
@@ -88,23 +100,103 @@ func renderTable(t Table, wide, color bool) string {
 			if c < len(cells) {
 				v = cells[c]
 			}
-			row = append(row, fn(v))
+			row = append(row, v)
 		}
 		return row
 	}
-	tw := table.NewWriter()
-	tw.SetStyle(borderless())
-	if len(t.Header) > 0 {
-		tw.AppendHeader(keep(t.Header, func(s string) string { return paint(strings.ToUpper(s), ansiBold, color) }))
+	header := visible(t.Header)
+	for i := range header {
+		header[i] = strings.ToUpper(header[i])
 	}
-	for _, r := range t.Rows {
-		tw.AppendRow(keep(r, func(s string) string { return paint(s, stateColors[s], color) }))
+	rows := make([][]string, len(t.Rows))
+	for i, r := range t.Rows {
+		rows[i] = visible(r)
+	}
+	failed := failedColumn(header) // before headers may be cut to fit
+	var fitted []int
+	gap := columnGap
+	if !wide {
+		hdr := header
+		if st.noHeaders || len(t.Header) == 0 {
+			hdr = nil
+		}
+		fitted, gap = fitColumns(hdr, rows, st.width)
+	}
+	shortened := fitted != nil && shortenCells(rows, fitted)
+	if fitted != nil {
+		shortenCells([][]string{header}, fitted)
+	}
+	tw := table.NewWriter()
+	style := borderless()
+	style.Box.PaddingRight = strings.Repeat(" ", gap)
+	tw.SetStyle(style)
+	if len(t.Header) > 0 && !st.noHeaders {
+		row := table.Row{}
+		for _, h := range header {
+			row = append(row, paint(h, ansiBold, color))
+		}
+		tw.AppendHeader(row)
+	}
+	for _, r := range rows {
+		alert := failed >= 0 && failed < len(r) && isPositiveCount(r[failed])
+		row := table.Row{}
+		for c, v := range r {
+			code := stateColors[v]
+			if alert && (c == 0 || c == failed) {
+				code = ansiRed // a connector with a failed task, and the count
+			}
+			row = append(row, paint(v, code, color))
+		}
+		tw.AppendRow(row)
 	}
 	for _, line := range strings.Split(tw.Render(), "\n") {
 		out.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
-	writeFooter(&out, t.Footer)
+	if !st.noHeaders {
+		footer := make([]string, len(t.Footer))
+		for i, l := range t.Footer {
+			footer[i] = wrapWords(l, st.width)
+		}
+		writeFooter(&out, footer)
+		if shortened {
+			out.WriteString(shortenedNote(st.width) + "\n")
+		}
+	}
 	return out.String()
+}
+
+// failedColumn is the index of a FAILED count column, or -1.
+func failedColumn(header []string) int {
+	for i, h := range header {
+		if h == "FAILED" {
+			return i
+		}
+	}
+	return -1
+}
+
+func isPositiveCount(s string) bool {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	return err == nil && n > 0
+}
+
+// headingStyle gives every table title one style, whatever its command
+// wrote: sentence case ("FINDINGS" and "findings" read "Findings"), words
+// of capitals with digits or dots (ids, setting names) kept as they are.
+func headingStyle(title string) string {
+	words := strings.Split(title, " ")
+	for i, w := range words {
+		letters := strings.Trim(w, "()[]:,")
+		if len(letters) > 1 && strings.ToUpper(letters) == letters && strings.IndexFunc(letters, func(r rune) bool { return r < 'A' || r > 'Z' }) < 0 {
+			words[i] = strings.ToLower(w)
+		}
+	}
+	// The first word starts upper-case when it is a plain word; a name
+	// (connect-10.0.0.1:8083, orders-sink) is left as written.
+	if first := words[0]; first != "" && strings.IndexFunc(first, func(r rune) bool { return r < 'a' || r > 'z' }) < 0 {
+		words[0] = strings.ToUpper(first[:1]) + first[1:]
+	}
+	return strings.Join(words, " ")
 }
 
 func writeFooter(out *strings.Builder, lines []string) {

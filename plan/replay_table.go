@@ -105,16 +105,5 @@ func joinPieces(cs []string, ts []assignor.TaskID) string {
 	return c + t
 }
 
-// fmtMs renders a duration in ms compactly: 0, 40ms, 1.6s, 5m0s.
-func fmtMs(ms int64) string {
-	switch {
-	case ms == 0:
-		return "0"
-	case ms < 1000:
-		return strconv.FormatInt(ms, 10) + "ms"
-	case ms < 60000:
-		return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64) + "s"
-	}
-	m, s := ms/60000, float64(ms%60000)/1000
-	return fmt.Sprintf("%dm%ss", m, strconv.FormatFloat(s, 'f', -1, 64))
-}
+// fmtMs is the one duration style of tables.
+func fmtMs(ms int64) string { return format.Millis(ms) }

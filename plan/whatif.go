@@ -3,6 +3,7 @@ package plan
 import (
 	"errors"
 	"fmt"
+	"github.com/connectscope/connectscope/format"
 	"sort"
 	"strconv"
 	"strings"
@@ -364,7 +365,7 @@ func (s ClusterState) ResolveWorker(name string) (string, error) {
 	var hits []string
 	for _, w := range s.Workers {
 		for _, a := range w.Aliases {
-			if a == name {
+			if strings.EqualFold(a, name) { // host names are case-insensitive
 				hits = append(hits, w.ID)
 				break
 			}
@@ -491,28 +492,5 @@ func plural1(n int) string {
 	return ""
 }
 
-// Millis renders a duration in ms the way the plans print it: 90s, 5m, 1m30s, 2.5s.
-func Millis(ms int64) string {
-	if ms < 0 {
-		return "-" + Millis(-ms)
-	}
-	if ms%1000 != 0 {
-		if ms < 1000 {
-			return fmt.Sprintf("%dms", ms)
-		}
-		return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64) + "s"
-	}
-	s := ms / 1000
-	h, m, sec := s/3600, (s%3600)/60, s%60
-	out := ""
-	if h > 0 {
-		out += fmt.Sprintf("%dh", h)
-	}
-	if m > 0 {
-		out += fmt.Sprintf("%dm", m)
-	}
-	if sec > 0 || out == "" {
-		out += fmt.Sprintf("%ds", sec)
-	}
-	return out
-}
+// Millis renders a duration in ms as every table does (format.Millis).
+func Millis(ms int64) string { return format.Millis(ms) }

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"net"
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
@@ -114,12 +115,25 @@ func memberAliases(v group.MemberView) []string {
 		}
 		out = append(out, s)
 	}
+	// host:port first: plans name a worker by it, as status records and
+	// watch do (preferredAlias takes the first host:port alias).
+	if v.URL != nil && *v.URL != "" {
+		add(group.WorkerID(v))
+	}
 	add(v.ClientID)
 	if v.URL != nil {
-		add(*v.URL)
-		if *v.URL != "" {
+		u := *v.URL
+		add(u)
+		add(strings.TrimSuffix(u, "/"))
+		if u != "" {
 			add(group.WorkerID(v)) // host:port, as checks name workers
 		}
+		if h, _, err := net.SplitHostPort(group.WorkerID(v)); err == nil {
+			add(h) // the name the sandbox and most deployments give a worker
+		}
+	}
+	if id, ok := strings.CutPrefix(v.ClientID, "connect-"); ok {
+		add(id) // Connect's client id is connect-HOST:PORT
 	}
 	add(strings.TrimPrefix(v.ClientHost, "/"))
 	return out

@@ -18,7 +18,7 @@ func (r MembersResult) Tables() []format.Table {
 	}
 	t := format.Table{
 		Title:  title,
-		Header: []string{"MEMBER", "HOST/URL", "VERSION", "CONFIG OFFSET", "CONNECTORS", "TASKS", "ASSIGNED", "REVOKED", "DELAY MS"},
+		Header: []string{"MEMBER", "HOST/URL", "VERSION", "CONFIG OFFSET", "CONNECTORS", "TASKS", "ASSIGNED", "REVOKED", "DELAY"},
 		Rows:   [][]string{},
 		Wide:   []int{6, 7, 8},
 	}
@@ -49,7 +49,7 @@ func (r MembersResult) Tables() []format.Table {
 		if a := m.Assignment; a != nil {
 			row[6] = countText(a.Connectors, a.Tasks)
 			row[7] = countText(a.RevokedConnectors, a.RevokedTasks)
-			row[8] = strconv.FormatInt(a.DelayMs, 10)
+			row[8] = format.Millis(a.DelayMs)
 			if a.Error != 0 {
 				row[6] += fmt.Sprintf(" (error %d)", a.Error)
 			}

@@ -181,7 +181,7 @@ func TestMembersTable(t *testing.T) {
 		t.Fatalf("%d tables", len(tables))
 	}
 	tb := tables[0]
-	want := []string{"w1-1", "/10.0.0.1 http://w1:8083/", "1", "9", "a", "a-0", "1 connector, 1 task", "0 connectors, 1 task", "40"}
+	want := []string{"w1-1", "/10.0.0.1 http://w1:8083/", "1", "9", "a", "a-0", "1 connector, 1 task", "0 connectors, 1 task", "40ms"}
 	if len(tb.Rows) != 1 || !slices.Equal(tb.Rows[0], want) {
 		t.Errorf("row = %q, want %q", tb.Rows, want)
 	}

@@ -45,6 +45,9 @@ type WatchEvent struct {
 	From       *string `json:"from"` // moved: previous owner (null: nobody)
 	To         *string `json:"to"`   // moved: new owner (null: nobody)
 	DurationMs *int64  `json:"duration_ms"`
+	// HeldForMs is, for work lost with a worker (moved with to null), the
+	// delay the leader announced before reassigning it; null otherwise.
+	HeldForMs *int64 `json:"held_for_ms"`
 }
 
 // Rebalance is one rebalance seen while watching.
@@ -94,6 +97,11 @@ type Watcher struct {
 	tasks    map[string]store.TaskStatus
 	down     map[string]*TaskDowntime
 	downFrom map[string]int64 // task -> since when it is not RUNNING (while watched)
+	// held are pieces lost with a worker and owned by nobody since the time
+	// given; heldDown the tasks among them whose held time counts as not
+	// running (their status still says RUNNING, as a killed worker left it).
+	held     map[string]int64
+	heldDown map[string]int64
 }
 
 // NewWatcher starts a watch at now with the status records read so far
@@ -101,7 +109,7 @@ type Watcher struct {
 // from the state the cluster is in.
 func NewWatcher(now int64, status []inspect.Record) *Watcher {
 	w := &Watcher{started: now, conns: map[string]store.ConnectorStatus{}, tasks: map[string]store.TaskStatus{},
-		down: map[string]*TaskDowntime{}, downFrom: map[string]int64{}}
+		down: map[string]*TaskDowntime{}, downFrom: map[string]int64{}, held: map[string]int64{}, heldDown: map[string]int64{}}
 	res := store.DecodeStatus(status, store.DecodeOptions{})
 	for _, c := range res.Connectors {
 		w.conns[c.Name] = c
@@ -162,23 +170,17 @@ func (w *Watcher) ObserveGroup(now int64, g *inspect.GroupDescription) []WatchEv
 	}
 	owners := ownersOf(view)
 	w.rebalanceCompleted(now, g, emit)
-	w.moved(owners, emit)
+	w.moved(now, announcedDelay(view), owners, emit)
 	w.owners = owners
 	return out
 }
 
-// memberLabels names each member for messages: its REST URL, else its
-// client id, else its member id.
+// memberLabels names each member for messages as status records name
+// workers (memberLabel).
 func memberLabels(view MembersResult) map[string]string {
 	members := map[string]string{}
 	for _, m := range view.Members {
-		label := m.MemberID
-		if m.URL != nil && *m.URL != "" {
-			label = *m.URL
-		} else if m.ClientID != "" {
-			label = m.ClientID
-		}
-		members[m.MemberID] = label
+		members[m.MemberID] = memberLabel(m)
 	}
 	return members
 }
@@ -265,7 +267,7 @@ func (w *Watcher) rebalanceCompleted(now int64, g *inspect.GroupDescription, emi
 }
 
 // moved reports each piece whose owner changed since the last Stable look.
-func (w *Watcher) moved(owners map[string]string, emit func(WatchEvent)) {
+func (w *Watcher) moved(now, delay int64, owners map[string]string, emit func(WatchEvent)) {
 	for _, piece := range movedPieces(w.owners, owners) {
 		from, to := w.owners[piece], owners[piece]
 		e := WatchEvent{Type: EventMoved, From: nilIfEmpty(from), To: nilIfEmpty(to)}
@@ -274,8 +276,63 @@ func (w *Watcher) moved(owners map[string]string, emit func(WatchEvent)) {
 		} else {
 			e.Task = ptr(piece)
 		}
-		e.Message = fmt.Sprintf("moved %s: %s → %s", piece, orNobody(from), orNobody(to))
+		since, wasHeld := w.held[piece]
+		switch {
+		case to == "" && delay > 0:
+			e.HeldForMs = ptr(delay)
+			e.Message = fmt.Sprintf("held %s (lost with %s): the leader reassigns it after up to %s", piece, from, format.Millis(delay))
+			w.hold(now, piece, e.Task != nil)
+		case to == "":
+			// No delay announced: the next round assigns it; not held.
+			e.Message = fmt.Sprintf("unowned %s (was on %s)", piece, from)
+			w.hold(now, piece, false)
+		case wasHeld:
+			e.Message = fmt.Sprintf("reassigned %s to %s after %s held", piece, to, format.Millis(now-since))
+			w.release(now, piece)
+		case from == "":
+			e.Message = fmt.Sprintf("assigned %s to %s", piece, to)
+		default:
+			e.Message = fmt.Sprintf("moved %s: %s → %s", piece, from, to)
+		}
 		emit(e)
+	}
+}
+
+// memberLabel names a member as status records name workers: host:port,
+// else its member id.
+func memberLabel(m MemberView) string {
+	if id := WorkerID(m); id != "" {
+		return id
+	}
+	return m.MemberID
+}
+
+// announcedDelay is the longest delay the members' latest assignments carry.
+func announcedDelay(v MembersResult) int64 {
+	var d int64
+	for _, m := range v.Members {
+		if m.Assignment != nil {
+			d = max(d, m.Assignment.DelayMs)
+		}
+	}
+	return d
+}
+
+// hold notes a piece owned by nobody from now; a task whose status says
+// RUNNING (nobody will write otherwise) counts as not running meanwhile.
+func (w *Watcher) hold(now int64, piece string, task bool) {
+	w.held[piece] = now
+	if st, ok := w.tasks[piece]; task && (!ok || st.State == "RUNNING") {
+		w.heldDown[piece] = now
+	}
+}
+
+// release ends a piece's held time (it is owned again).
+func (w *Watcher) release(now int64, piece string) {
+	delete(w.held, piece)
+	if since, ok := w.heldDown[piece]; ok {
+		w.addDown(piece, "HELD", now-since)
+		delete(w.heldDown, piece)
 	}
 }
 
@@ -286,10 +343,7 @@ func ownersOf(v MembersResult) map[string]string {
 		if m.Owned == nil {
 			continue
 		}
-		label := m.MemberID
-		if m.URL != nil && *m.URL != "" {
-			label = *m.URL
-		}
+		label := memberLabel(m)
 		for _, c := range m.Owned.Connectors {
 			out["connector "+c] = label
 		}
@@ -385,10 +439,11 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []WatchEvent {
 		}
 		e := WatchEvent{Type: EventConnectorState, Connector: ptr(c.Name), State: ptr(c.State),
 			WorkerID: c.WorkerID, Generation: ptr(c.Generation)}
+		var prevWorker *string
 		if had {
-			e.PreviousState = ptr(prev.State)
+			e.PreviousState, prevWorker = ptr(prev.State), prev.WorkerID
 		}
-		e.Message = stateMessage("connector "+c.Name, e)
+		e.Message = stateMessage("connector "+c.Name, e, prevWorker)
 		emit(e)
 	}
 	for _, t := range res.Tasks {
@@ -405,10 +460,11 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []WatchEvent {
 		}
 		e := WatchEvent{Type: EventTaskState, Connector: ptr(t.Connector), Task: ptr(t.ID), State: ptr(t.State),
 			WorkerID: t.WorkerID, Generation: ptr(t.Generation)}
+		var prevWorker *string
 		if had {
-			e.PreviousState = ptr(prev.State)
+			e.PreviousState, prevWorker = ptr(prev.State), prev.WorkerID
 		}
-		e.Message = stateMessage("task "+t.ID, e)
+		e.Message = stateMessage("task "+t.ID, e, prevWorker)
 		emit(e)
 	}
 	return out
@@ -417,6 +473,10 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []WatchEvent {
 // setTask records a task's new status (nil: deleted) and closes or opens
 // its not-running interval.
 func (w *Watcher) setTask(now int64, id string, t *store.TaskStatus) {
+	if since, ok := w.heldDown[id]; ok && (t == nil || t.State != "RUNNING") {
+		w.addDown(id, "HELD", now-since) // from here its status counts
+		delete(w.heldDown, id)
+	}
 	prev, had := w.tasks[id]
 	if had && prev.State != "RUNNING" {
 		if since, ok := w.downFrom[id]; ok {
@@ -476,6 +536,17 @@ func (w *Watcher) Summary(now int64) WatchSummary {
 			c.ByStateMs[w.tasks[id].State] += ms
 		}
 	}
+	for id, since := range w.heldDown { // still held at the end
+		c := totals[id]
+		if c == nil {
+			c = &TaskDowntime{Task: id, ByStateMs: map[string]int64{}}
+			totals[id] = c
+		}
+		if ms := now - since; ms > 0 {
+			c.NotRunningMs += ms
+			c.ByStateMs["HELD"] += ms
+		}
+	}
 	for _, d := range totals {
 		if d.NotRunningMs > 0 {
 			s.TasksNotRunning = append(s.TasksNotRunning, *d)
@@ -511,14 +582,24 @@ func splitTaskID(id string) (string, int) {
 	return id[:i], n
 }
 
-func stateMessage(what string, e WatchEvent) string {
+func stateMessage(what string, e WatchEvent, prevWorker *string) string {
 	msg := what + ": "
-	if e.PreviousState != nil {
-		msg += *e.PreviousState + " → "
-	}
-	msg += format.TextOr(e.State, "")
-	if e.WorkerID != nil {
-		msg += " on " + *e.WorkerID
+	state := format.TextOr(e.State, "")
+	switch {
+	case e.PreviousState != nil && *e.PreviousState == state && e.WorkerID != nil:
+		// Same state, another worker: the piece moved, its state did not change.
+		msg += state + ", now on " + *e.WorkerID
+		if prevWorker != nil {
+			msg += " (was on " + *prevWorker + ")"
+		}
+	default:
+		if e.PreviousState != nil {
+			msg += *e.PreviousState + " → "
+		}
+		msg += state
+		if e.WorkerID != nil {
+			msg += " on " + *e.WorkerID
+		}
 	}
 	if e.Generation != nil {
 		msg += fmt.Sprintf(" (generation %d)", *e.Generation)

@@ -79,7 +79,7 @@ func TestWatcherRebalance(t *testing.T) {
 	if ev[0].DurationMs == nil || *ev[0].DurationMs != 1500 || *ev[0].Generation != 4 {
 		t.Errorf("completion %+v", ev[0])
 	}
-	if m := ev[1]; *m.Task != "src-1" || *m.From != "http://w1/" || *m.To != "http://w2/" || m.Connector != nil {
+	if m := ev[1]; *m.Task != "src-1" || *m.From != "w1" || *m.To != "w2" || m.Connector != nil {
 		t.Errorf("moved %+v", m)
 	}
 	// The new generation's status records name the rebalance's generation.

@@ -66,14 +66,7 @@ func (o ConnOptions) clientOpts(watch *connWatch) ([]kgo.Opt, error) {
 	if len(o.Bootstrap) == 0 {
 		return nil, errors.New("no bootstrap server: give -b/--bootstrap-server or --worker-config with bootstrap.servers")
 	}
-	var seeds []string
-	for _, b := range o.Bootstrap {
-		for _, s := range strings.Split(b, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				seeds = append(seeds, s)
-			}
-		}
-	}
+	seeds := seedList(o.Bootstrap)
 	if len(seeds) == 0 {
 		return nil, errors.New("no bootstrap server: -b/--bootstrap-server is empty")
 	}
@@ -109,6 +102,19 @@ func (o ConnOptions) clientOpts(watch *connWatch) ([]kgo.Opt, error) {
 		opts = append(opts, kgo.WithHooks(watch))
 	}
 	return opts, nil
+}
+
+// seedList is the bootstrap servers, repeated or comma-separated.
+func seedList(bootstrap []string) []string {
+	var seeds []string
+	for _, b := range bootstrap {
+		for _, s := range strings.Split(b, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				seeds = append(seeds, s)
+			}
+		}
+	}
+	return seeds
 }
 
 // NewClient returns a franz-go client for the options. The caller closes it.

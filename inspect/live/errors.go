@@ -45,8 +45,10 @@ type connWatch struct {
 	mu           sync.Mutex
 	lastErr      error
 	addr         string
-	saslFailed   error // the latest failure inside a SASL exchange
-	saslInFlight int   // SASL exchanges begun and not finished
+	connected    bool                 // some broker accepted a connection
+	refused      map[string]time.Time // bootstrap servers that refused, first refusal
+	saslFailed   error                // the latest failure inside a SASL exchange
+	saslInFlight int                  // SASL exchanges begun and not finished
 }
 
 // watchedMechanism wraps a SASL mechanism to notice an exchange that began
@@ -100,15 +102,46 @@ func (w *connWatch) saslError() error {
 
 func (w *connWatch) OnBrokerConnect(meta kgo.BrokerMetadata, _ time.Duration, _ net.Conn, err error) {
 	if err == nil {
+		w.mu.Lock()
+		w.connected = true
+		w.mu.Unlock()
 		return
 	}
 	w.mu.Lock()
 	w.lastErr, w.addr = err, net.JoinHostPort(meta.Host, fmt.Sprint(meta.Port))
+	if meta.NodeID < 0 && errors.Is(err, syscall.ECONNREFUSED) { // a seed: kgo numbers them below zero
+		if w.refused == nil {
+			w.refused = map[string]time.Time{}
+		}
+		if _, seen := w.refused[w.addr]; !seen {
+			w.refused[w.addr] = time.Now()
+		}
+	}
 	if w.saslInFlight > 0 { // the connection died inside a SASL exchange
 		w.saslFailed = err
 		w.saslInFlight--
 	}
 	w.mu.Unlock()
+}
+
+// allRefused reports whether each of the n bootstrap servers refused a
+// connection, none was ever accepted, and the first refusal is at least
+// grace old (a broker that is starting gets that long).
+func (w *connWatch) allRefused(n int, grace time.Duration) bool {
+	if w == nil || n == 0 {
+		return false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.connected || len(w.refused) < n {
+		return false
+	}
+	for _, at := range w.refused {
+		if time.Since(at) >= grace {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *connWatch) last() (error, string) { //nolint:revive // pair read under one lock

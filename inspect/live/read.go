@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
@@ -137,6 +138,7 @@ type reader struct {
 func (r *reader) op(ctx context.Context, what string, fn func(ctx context.Context) error) error {
 	octx, cancel := context.WithTimeout(ctx, r.opts.Conn.timeout())
 	defer cancel()
+	refused := r.stopWhenAllRefused(octx, cancel)
 	var err, cause error // cause: the latest failure that was not our own deadline
 	for tries := 1; ; tries++ {
 		if err = fn(octx); err == nil {
@@ -152,10 +154,51 @@ func (r *reader) op(ctx context.Context, what string, fn func(ctx context.Contex
 			break
 		}
 	}
+	if refused.Load() {
+		last, _ := r.watch.last()
+		err = fmt.Errorf("every bootstrap server refused the connection (%s): %w", strings.Join(seedList(r.opts.Conn.Bootstrap), ", "), last)
+		return explain(what, err, r.opts.Conn, r.watch)
+	}
 	if cause != nil && (octx.Err() != nil || errors.Is(err, context.DeadlineExceeded)) {
 		err = fmt.Errorf("gave up after %s: %w", r.opts.Conn.timeout(), cause)
 	}
 	return explain(what, err, r.opts.Conn, r.watch)
+}
+
+// refusedGrace is how long a refused bootstrap server gets before the read
+// stops: a port nothing listens on is a mistake to report at once, while a
+// broker that is just starting usually listens within this.
+const refusedGrace = 2 * time.Second
+
+// stopWhenAllRefused cancels an operation as soon as every bootstrap server
+// has refused the connection for refusedGrace; the flag says it did.
+func (r *reader) stopWhenAllRefused(ctx context.Context, cancel context.CancelFunc) *atomic.Bool {
+	var stopped atomic.Bool
+	distinct := map[string]bool{}
+	for _, s := range seedList(r.opts.Conn.Bootstrap) {
+		distinct[s] = true
+	}
+	n := len(distinct)
+	if r.watch == nil || n == 0 {
+		return &stopped
+	}
+	go func() {
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if r.watch.allRefused(n, refusedGrace) {
+					stopped.Store(true)
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return &stopped
 }
 
 func readLive(ctx context.Context, cl *kgo.Client, watch *connWatch, opts Options) (*inspect.Dataset, error) {

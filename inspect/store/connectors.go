@@ -36,6 +36,15 @@ type ConnectorSummary struct {
 	TasksFailed     int    `json:"tasks_failed"`
 	TasksStale      int    `json:"tasks_stale"`
 	Consistent      bool   `json:"consistent"`
+	// Unowned counts the connector and its committed tasks that no member
+	// of the group owns: a crashed worker's work held for the scheduled
+	// delay, or work not yet assigned. Statuses still say RUNNING for it.
+	// Null when the group was not read or its ownership is not known.
+	Unowned *int `json:"unowned"`
+	// HeldForMs is the delay the leader's latest assignment announced before
+	// it reassigns lost work (the time left then), when some is unowned;
+	// null otherwise.
+	HeldForMs *int64 `json:"held_for_ms"`
 }
 
 // Connectors joins configs and status (either may be nil) by connector name.

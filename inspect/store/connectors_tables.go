@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/connectscope/connectscope/format"
@@ -8,11 +9,20 @@ import (
 
 // Tables shows one row per connector; wide adds class and worker.
 func (r *ConnectorsResult) Tables() []format.Table {
+	// UNOWNED only when the group was read: a dump cannot tell.
+	ownership := false
+	for _, c := range r.Connectors {
+		ownership = ownership || c.Unowned != nil
+	}
+	header := []string{"NAME", "TYPE", "TARGET", "STATE", "TASKS", "COMMITTED", "RUNNING", "FAILED", "CONSISTENT"}
+	if ownership {
+		header = append(header, "UNOWNED")
+	}
+	n := len(header)
 	t := format.Table{
-		Title: "Connectors",
-		Header: []string{"NAME", "TYPE", "TARGET", "STATE", "TASKS", "COMMITTED", "RUNNING", "FAILED",
-			"CONSISTENT", "STALE", "CLASS", "WORKER"},
-		Wide:   []int{9, 10, 11},
+		Title:  "Connectors",
+		Header: append(header, "STALE", "CLASS", "WORKER"),
+		Wide:   []int{n, n + 1, n + 2},
 		Footer: countsFooter(r.Records),
 	}
 	for _, c := range r.Connectors {
@@ -20,12 +30,28 @@ func (r *ConnectorsResult) Tables() []format.Table {
 		if c.Configured {
 			consistent = strconv.FormatBool(c.Consistent)
 		}
-		t.Rows = append(t.Rows, []string{c.Name, format.TextOr(c.Type, "-"), format.TextOr(c.TargetState, "-"), format.TextOr(c.State, "-"),
+		row := []string{c.Name, format.TextOr(c.Type, "-"), format.TextOr(c.TargetState, "-"), format.TextOr(c.State, "-"),
 			optInt(c.TasksConfigured), strconv.Itoa(c.TasksCommitted), strconv.Itoa(c.TasksRunning),
-			strconv.Itoa(c.TasksFailed), consistent, strconv.Itoa(c.TasksStale), format.TextOr(c.Class, "-"), format.TextOr(c.WorkerID, "-")})
+			strconv.Itoa(c.TasksFailed), consistent}
+		if ownership {
+			row = append(row, unownedText(c))
+		}
+		t.Rows = append(t.Rows, append(row, strconv.Itoa(c.TasksStale), format.TextOr(c.Class, "-"), format.TextOr(c.WorkerID, "-")))
 	}
 	return append([]format.Table{t}, problemTables(r.Problems)...)
 }
 
 // Items gives one JSON line per connector.
 func (r *ConnectorsResult) Items() []any { return format.Items(r.Connectors) }
+
+// unownedText is the UNOWNED cell: "-" when ownership is unknown, the count,
+// and for held work the delay the leader announced ("3 held ≤40s").
+func unownedText(c ConnectorSummary) string {
+	switch {
+	case c.Unowned == nil:
+		return "-"
+	case *c.Unowned > 0 && c.HeldForMs != nil:
+		return fmt.Sprintf("%d held ≤%s", *c.Unowned, format.Millis(*c.HeldForMs))
+	}
+	return strconv.Itoa(*c.Unowned)
+}

@@ -35,9 +35,9 @@ func TestConnectorsJoin(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{"connectors":[` +
-		`{"name":"gone","configured":false,"class":null,"type":null,"target_state":null,"state":"RUNNING","worker_id":"w1:8083","tasks_configured":null,"tasks_committed":0,"tasks_running":1,"tasks_failed":0,"tasks_stale":0,"consistent":true},` +
-		`{"name":"jdbc","configured":true,"class":"io.confluent.connect.jdbc.JdbcSinkConnector","type":"sink","target_state":"STARTED","state":"RUNNING","worker_id":"w1:8083","tasks_configured":2,"tasks_committed":2,"tasks_running":1,"tasks_failed":1,"tasks_stale":0,"consistent":true},` +
-		`{"name":"pg","configured":true,"class":"io.debezium.connector.postgresql.PostgresConnector","type":"source","target_state":"STOPPED","state":null,"worker_id":null,"tasks_configured":1,"tasks_committed":0,"tasks_running":0,"tasks_failed":0,"tasks_stale":1,"consistent":false}],` +
+		`{"name":"gone","configured":false,"class":null,"type":null,"target_state":null,"state":"RUNNING","worker_id":"w1:8083","tasks_configured":null,"tasks_committed":0,"tasks_running":1,"tasks_failed":0,"tasks_stale":0,"consistent":true,"unowned":null,"held_for_ms":null},` +
+		`{"name":"jdbc","configured":true,"class":"io.confluent.connect.jdbc.JdbcSinkConnector","type":"sink","target_state":"STARTED","state":"RUNNING","worker_id":"w1:8083","tasks_configured":2,"tasks_committed":2,"tasks_running":1,"tasks_failed":1,"tasks_stale":0,"consistent":true,"unowned":null,"held_for_ms":null},` +
+		`{"name":"pg","configured":true,"class":"io.debezium.connector.postgresql.PostgresConnector","type":"source","target_state":"STOPPED","state":null,"worker_id":null,"tasks_configured":1,"tasks_committed":0,"tasks_running":0,"tasks_failed":0,"tasks_stale":1,"consistent":false,"unowned":null,"held_for_ms":null}],` +
 		`"records":{"read":14,"decoded":13,"tombstones":0,"problems":1},"problems":[{"topic":"connect-configs","partition":0,"offset":7,"key":"bad","reason":"key has no prefix Connect writes to the config topic: \"bad\""}]}`
 	if string(b) != want {
 		t.Fatalf("got\n%s\nwant\n%s", b, want)

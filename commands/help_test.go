@@ -1,0 +1,131 @@
+package commands
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/connectscope/connectscope/format"
+	"github.com/urfave/cli/v2"
+)
+
+// visibleCommands walks the application's command tree: every command a
+// user can reach, with its path below the application.
+func visibleCommands(t *testing.T) (map[string]*cli.Command, map[cli.Flag]bool) {
+	t.Helper()
+	out := map[string]*cli.Command{}
+	var walk func(prefix string, cmds []*cli.Command)
+	walk = func(prefix string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			if c.Hidden || c.Name == "help" {
+				continue
+			}
+			path := strings.TrimSpace(prefix + " " + c.Name)
+			out[path] = c
+			walk(path, c.Subcommands)
+		}
+	}
+	app := NewApp(BuildInfo{}, Streams{})
+	walk("", app.Commands)
+	if len(out) < 20 {
+		t.Fatalf("only %d commands found", len(out))
+	}
+	ours, _ := app.Metadata[globalFlagsKey].(map[cli.Flag]bool)
+	return out, ours
+}
+
+var (
+	valuePlaceholder = regexp.MustCompile(`--[\w-]+ (value|VALUE)\b`)
+	connectionFlag   = regexp.MustCompile(`--tls|--sasl|connection \(`)
+)
+
+// TestHelpOfEveryCommand runs --help for every command and checks what a
+// reader needs: the command's own flags with placeholders and one default
+// each, one line pointing at the global flags (which are not repeated), an
+// example for every leaf, every -o format the command has, no connection
+// flags for commands that read no cluster, and lines that fit a terminal.
+func TestHelpOfEveryCommand(t *testing.T) {
+	cmds, ours := visibleCommands(t)
+	for path, cmd := range cmds {
+		out, stderr, code := run(t, append(strings.Fields(path), "--help")...)
+		if code != 0 || stderr != "" {
+			t.Errorf("%s --help: exit %d, stderr %q", path, code, stderr)
+			continue
+		}
+		leaf := len(cmd.Subcommands) == 0
+		for i, line := range strings.Split(out, "\n") {
+			if len(line) > helpWidth && !strings.HasPrefix(line, "  connectscope") {
+				t.Errorf("%s --help: line %d is %d columns: %q", path, i+1, len(line), line)
+			}
+			if strings.Count(line, "(default:") > 1 {
+				t.Errorf("%s --help: doubled default: %q", path, line)
+			}
+		}
+		if m := valuePlaceholder.FindString(out); m != "" {
+			t.Errorf("%s --help: %q says value, not what the value is", path, m)
+		}
+		if !strings.Contains(out, "'connectscope options'") {
+			t.Errorf("%s --help: no pointer to 'connectscope options'", path)
+		}
+		options := strings.SplitN(strings.SplitN(out, "OPTIONS:\n", 2)[1], "\n\n", 2)[0]
+		for _, f := range cmd.Flags {
+			name := f.Names()[0]
+			if ours[f] {
+				if strings.Contains(options, "--"+name+" ") || strings.HasSuffix(options, "--"+name) {
+					t.Errorf("%s --help lists the global flag --%s among its options", path, name)
+				}
+			} else if !strings.Contains(options, "--"+name) {
+				t.Errorf("%s --help does not show its own flag --%s", path, name)
+			}
+		}
+		if !leaf {
+			continue
+		}
+		ex := strings.SplitN(out, "EXAMPLES:\n", 2)
+		if len(ex) != 2 || !strings.Contains(ex[1], "connectscope ") {
+			t.Errorf("%s --help has no example", path)
+		}
+		spec := specFor(path)
+		if !spec.noFmt {
+			want := "-o " + strings.Join(format.Outputs(), "|")
+			if !strings.Contains(out, want) {
+				t.Errorf("%s --help does not list the formats %q", path, want)
+			}
+		}
+		if strings.HasPrefix(path, "plan ") && path != "plan replay" && !strings.Contains(out, "|mermaid") {
+			t.Errorf("%s --help does not list mermaid", path)
+		}
+		if spec.offline && connectionFlag.MatchString(out) {
+			t.Errorf("%s reads no cluster, yet its help lists connection flags", path)
+		}
+	}
+}
+
+// `connectscope options` lists every global flag, under its category.
+func TestOptionsCommand(t *testing.T) {
+	out, stderr, code := run(t, "options")
+	if code != 0 {
+		t.Fatalf("options: exit %d: %s", code, stderr)
+	}
+	for _, f := range globalFlags(false) {
+		if !strings.Contains(out, "--"+f.Names()[0]) {
+			t.Errorf("options lacks --%s", f.Names()[0])
+		}
+	}
+	for _, cat := range []string{"Input:", "Connection:", "Output:"} {
+		if !strings.Contains(out, cat) {
+			t.Errorf("options lacks the %s heading", cat)
+		}
+	}
+}
+
+// A subcommand without examples of its own shows its parent's examples of it.
+func TestExamplesInheritedFromParent(t *testing.T) {
+	desc := "Named clusters.\n\nExamples:\n  connectscope config get-contexts\n  connectscope config use-context prod\n  connectscope --context prod inspect members"
+	if got := examplesOf(desc, "config use-context"); len(got) != 1 || got[0] != "connectscope config use-context prod" {
+		t.Errorf("examplesOf: %q", got)
+	}
+	if got := examplesOf(desc, "config current-context"); len(got) != 0 {
+		t.Errorf("examplesOf a command the parent does not show: %q", got)
+	}
+}
