@@ -89,6 +89,7 @@ func flagValueCount(flags []cli.Flag, token string, rest []string) int {
 	return 0
 }
 
+// findCommand is the command among cmds called name or one of its aliases.
 func findCommand(cmds []*cli.Command, name string) *cli.Command {
 	for _, c := range cmds {
 		if c.HasName(name) {

@@ -333,15 +333,6 @@ func commandNames(cmds []*cli.Command) []string {
 	return out
 }
 
-func findCommand(cmds []*cli.Command, name string) *cli.Command {
-	for _, c := range cmds {
-		if c.Name == name || slices.Contains(c.Aliases, name) {
-			return c
-		}
-	}
-	return nil
-}
-
 func findFlag(flags []cli.Flag, name string) cli.Flag {
 	for _, f := range flags {
 		if slices.Contains(f.Names(), name) {
