@@ -26,7 +26,11 @@ func planAdviseCommand() *cli.Command {
 			"the rolling restart's cost (task-seconds not running, longest outage, tasks moved, rounds, time until balanced)\n" +
 			"and the failover when one worker crashes and never returns. Prints the Pareto front, marks the current\n" +
 			"setting and recommends one within --max-downtime and --max-moves.\n" +
-			"Exit status: 0 when the current setting is on the front, 1 when the recommended setting beats it on both costs.",
+			"Exit status: 0 when the current setting is on the front, 1 when the recommended setting beats it on both costs.\n\n" +
+			"Examples:\n" +
+			"  connectscope plan advise --from cluster.snapshot.json --restart-time 90s\n" +
+			"  connectscope -b broker:9092 plan advise --restart-time 2m --max-downtime 3m -o json\n" +
+			"  connectscope plan advise --synthetic workers=6,connectors=30,tasks=3 --restart-time 90s --plot tradeoff.svg",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "restart-time", Required: true, Usage: "how long a worker is away, from stop to rejoin, `DURATION`"},
 			&cli.StringFlag{Name: flagDelays, Usage: "delays to sweep, `D1,D2,...` (durations or ms; default: 0 to 10m, values around the restart time, and the current one)"},

@@ -36,7 +36,8 @@ func flagsFirst(app *cli.App, args []string) []string {
 		leaf, flags, cmds = next, next.Flags, next.Subcommands
 		i++
 	}
-	if leaf == nil || len(leaf.Subcommands) > 0 || i >= len(args) {
+	if leaf == nil || len(leaf.Subcommands) > 0 || leaf.SkipFlagParsing || i >= len(args) {
+		// A command that parses its own words (__complete) gets them as typed.
 		return args
 	}
 	out := slices.Clone(args[:i])

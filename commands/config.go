@@ -33,9 +33,10 @@ func configCommand() *cli.Command {
 				Action: action(runGetContexts),
 			},
 			{
-				Name:   "current-context",
-				Usage:  "print the current context's name (exit 1 when none is set)",
-				Action: action(runCurrentContext),
+				Name:        "current-context",
+				Usage:       "print the current context's name (exit 4 when none is set)",
+				Description: "Example:\n  connectscope config current-context",
+				Action:      action(runCurrentContext),
 			},
 			setContextCommand(),
 			{
@@ -127,10 +128,31 @@ func setContextFlags() []cli.Flag {
 		case flagGroup:
 			flags = append(flags, &cli.StringFlag{Name: key, Aliases: []string{"g"}, Usage: "write " + key + " `ID`"})
 		default:
-			flags = append(flags, &cli.StringFlag{Name: key, Usage: "write " + key + " `VALUE`"})
+			flags = append(flags, &cli.StringFlag{Name: key, Usage: "write " + key + " `" + contextPlaceholder(key) + "`"})
 		}
 	}
 	return flags
+}
+
+// contextPlaceholder says what a context setting's value is, for help.
+func contextPlaceholder(key string) string {
+	switch {
+	case strings.HasSuffix(key, "-topic"):
+		return "TOPIC"
+	case strings.HasPrefix(key, "tls-") && key != "tls-server-name":
+		return "FILE"
+	case key == "tls-server-name":
+		return "HOST"
+	case key == "timeout":
+		return "DURATION"
+	case key == "isolation":
+		return "LEVEL"
+	case key == "sasl-mechanism":
+		return "MECHANISM"
+	case key == "sasl-user":
+		return "USER"
+	}
+	return strings.ToUpper(key)
 }
 
 func setContextCommand() *cli.Command {

@@ -74,9 +74,11 @@ func knownConnector(d *decoded.Dataset) bool {
 }
 
 // groupNotFound refuses a group the brokers do not know (a Dead group without
-// members is what Kafka answers for a group id nobody uses).
+// members is what Kafka answers for a group id nobody uses, and what 4.x's
+// GROUP_ID_NOT_FOUND reads as). An id held by a group of another kind is
+// shown, with its note, rather than refused.
 func groupNotFound(res group.MembersResult) error {
-	if res.State != "Dead" || len(res.Members) > 0 {
+	if res.State != "Dead" || len(res.Members) > 0 || res.HeldByOther {
 		return nil
 	}
 	return NotFoundErrorf("group %q not found: no worker is a member (is it the workers' group.id? set it with --group or --worker-config)", res.Group)

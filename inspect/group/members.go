@@ -26,6 +26,9 @@ type MembersResult struct {
 	// (live or from a snapshot); null when unknown.
 	ConfigEndOffset *int64       `json:"config_end_offset"`
 	Members         []MemberView `json:"members"`
+	// HeldByOther says a group of another kind (consumer, share, streams)
+	// holds the id; the note names it. Not in the JSON contract.
+	HeldByOther bool `json:"-"`
 }
 
 // MemberView is one Connect worker in the group.
@@ -105,6 +108,7 @@ func Members(desc *inspect.GroupDescription) MembersResult {
 	}
 	if o := desc.Other; o != nil {
 		notes = append(notes, otherGroupNote(desc.Group, o))
+		res.HeldByOther = true
 	}
 	switch {
 	case !connect && desc.ProtocolType == "" && len(desc.Members) == 0:

@@ -311,22 +311,16 @@ func testBrokerLimits(t *testing.T, c *cluster) {
 }
 
 // testMissingGroup: 4.x answers DescribeGroups v6 for an unknown group with
-// GROUP_ID_NOT_FOUND, 3.9 with Dead; connectscope says the same for both.
+// GROUP_ID_NOT_FOUND, 3.9 with Dead; connectscope says the same for both:
+// not found (exit 4), one line, never a broker error code.
 func testMissingGroup(t *testing.T, c *cluster) {
 	stdout, stderr, code := c.live("-g", "no-such-group", "inspect", "members", "-o", "json")
-	if code != 0 {
-		t.Fatalf("inspect members -g no-such-group: exit %d: %s", code, stderr)
+	if code != 4 {
+		t.Fatalf("inspect members -g no-such-group: exit %d, want 4 (not found): %s", code, stderr)
 	}
-	var res struct {
-		State string `json:"state"`
-		Note  string `json:"note"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
-		t.Fatal(err)
-	}
-	want := `the group is dead or does not exist: no worker is a member (is "no-such-group" the workers' group.id? set it with --group or --worker-config)`
-	if res.State != "Dead" || res.Note != want {
-		t.Errorf("state %q note %q, want Dead and %q", res.State, res.Note, want)
+	want := `connectscope: group "no-such-group" not found: no worker is a member (is it the workers' group.id? set it with --group or --worker-config)` + "\n"
+	if stdout != "" || stderr != want {
+		t.Errorf("stdout %q stderr %q, want nothing and %q", stdout, stderr, want)
 	}
 	// What the broker itself answered, to show which case this run covers.
 	req := kmsg.NewPtrDescribeGroupsRequest()
