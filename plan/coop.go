@@ -262,10 +262,10 @@ func (e *coopEngine) round(ix *interner, in *roundIn) roundOut {
 		e.oldRevocations(in, loads)
 	}
 
-	// Step 8: new work.
-	if !f.newRevocation {
-		e.sortNewWork(ix) // before 3.4 created and lost-as-new share one sorted set
-	}
+	// Step 8: new work. Every version places created pieces (sorted) first and
+	// lost-as-new pieces (sorted) after them: before 3.4 the lost pieces are
+	// appended to an ArrayList copy of the created set, not merged into it
+	// (checked against 2.3.0-3.3.2's own assignors).
 	if n > 0 {
 		e.waterFill(loads, e.newC, true)
 		e.waterFill(loads, e.newT, false)

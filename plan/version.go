@@ -85,11 +85,27 @@ func featuresFor(v kversion) features {
 	}
 }
 
-// BeyondVerified reports whether version names a Kafka release newer than the
-// assignor this package was checked against (3.9 and trunk of 2024-10,
-// assignor.md §10). Such versions replay 3.9's behaviour; the caller should
-// say so. An unparseable version is not "beyond" (NewSim reports it).
+// newestVerifiedLine is the newest Kafka release line whose own assignors were
+// run against these profiles (internal/assignordiff: every line from 2.3 on).
+var newestVerifiedLine = kversion{4, 4, 0}
+
+// NewestVerifiedLine names it, as MAJOR.MINOR, for messages.
+func NewestVerifiedLine() string {
+	return fmt.Sprintf("%d.%d", newestVerifiedLine.major, newestVerifiedLine.minor)
+}
+
+// BeyondVerified reports whether version names a Kafka release line newer
+// than the newest one whose assignor this package was checked against (or a
+// 3.x line after 3.9, which was never released). Such versions replay the
+// newest behaviour; the caller should say so. An unparseable version is not
+// "beyond" (NewSim reports it).
 func BeyondVerified(version string) bool {
 	v, err := parseKafkaVersion(version)
-	return err == nil && kversion{3, 9, 99}.less(v)
+	if err != nil {
+		return false
+	}
+	if v.major == 3 && v.minor > 9 {
+		return true
+	}
+	return kversion{newestVerifiedLine.major, newestVerifiedLine.minor, 1 << 30}.less(v)
 }
