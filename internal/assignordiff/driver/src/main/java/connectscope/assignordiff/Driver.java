@@ -2,7 +2,6 @@ package connectscope.assignordiff;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 
 import java.io.File;
 import java.io.IOException;
@@ -33,14 +32,14 @@ import java.util.TreeMap;
  * Everything version-dependent lives in {@link Kafka}.
  */
 public final class Driver {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private Driver() {
     }
 
     public static void main(String[] args) throws Exception {
         if (args.length == 1) {
-            System.out.println(render(replay(Files.readAllBytes(new File(args[0]).toPath()))));
+            System.out.print(replay(Files.readAllBytes(new File(args[0]).toPath())));
             return;
         }
         if (args.length != 2) {
@@ -62,7 +61,7 @@ public final class Driver {
         for (File f : files) {
             long start = System.nanoTime();
             try {
-                String text = render(replay(Files.readAllBytes(f.toPath())));
+                String text = replay(Files.readAllBytes(f.toPath()));
                 Files.write(new File(out, f.getName()).toPath(), text.getBytes(StandardCharsets.UTF_8));
             } catch (Exception | LinkageError e) {
                 failed++;
@@ -77,12 +76,8 @@ public final class Driver {
         System.err.printf("driver: Kafka %s, %d scenarios, %d failed%n", Kafka.version(), files.length, failed);
     }
 
-    static String render(Map<String, Object> doc) throws IOException {
-        return JSON.writeValueAsString(doc);
-    }
-
-    /** Runs one scenario and returns the -o json document. */
-    static Map<String, Object> replay(byte[] scenario) throws Exception {
+    /** Runs one scenario and returns its -o json document, laid out as connectscope prints it. */
+    static String replay(byte[] scenario) throws Exception {
         JsonNode root = JSON.readTree(scenario);
         if (root == null || root.path("scenario").asInt(0) != 1) {
             throw new IllegalArgumentException("not a format-1 scenario");
@@ -91,7 +86,7 @@ public final class Driver {
         int maxDelay = root.path("max_delay_ms").asInt(300000);
         Group group = new Group(protocol, maxDelay);
 
-        List<Object> rounds = new ArrayList<>();
+        List<String> rounds = new ArrayList<>();
         JsonNode steps = root.path("steps");
         for (int i = 0; i < steps.size(); i++) {
             JsonNode step = steps.get(i);
@@ -137,39 +132,42 @@ public final class Driver {
                     throw new IllegalArgumentException("step " + i + ": unknown step " + kind);
             }
         }
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("name", root.path("name").asText(""));
-        doc.put("rounds", rounds);
-        Map<String, Object> fin = new TreeMap<>();
-        for (Group.Member m : group.members()) {
-            Map<String, Object> o = new LinkedHashMap<>();
-            o.put("connectors", Group.sortedConnectors(m.ownedConnectors()));
-            o.put("tasks", Group.sortedTasks(m.ownedTasks()));
-            fin.put(m.id, o);
+        StringBuilder b = new StringBuilder(1 << 14);
+        b.append("{\n  \"name\": ");
+        Json.string(b, root.path("name").asText(""));
+        b.append(",\n  \"rounds\": ");
+        if (rounds.isEmpty()) {
+            b.append("[]");
+        } else {
+            b.append("[\n");
+            b.append(String.join(",\n", rounds));
+            b.append("\n  ]");
         }
-        doc.put("final", fin);
-        return doc;
+        b.append(",\n  \"final\": ");
+        Map<String, List<List<String>>> fin = new TreeMap<>();
+        for (Group.Member m : group.members()) {
+            fin.put(m.id, List.of(Group.sortedConnectors(m.ownedConnectors()), Group.sortedTasks(m.ownedTasks())));
+        }
+        Json.object(b, 1, fin, new String[]{"connectors", "tasks"});
+        b.append("\n}\n");
+        return b.toString();
     }
 
-    private static Map<String, Object> roundJson(int step, Group.Round r) {
-        Map<String, Object> o = new LinkedHashMap<>();
-        o.put("step", step);
-        o.put("generation", r.generation);
-        o.put("time_ms", r.timeMs);
-        Map<String, Object> workers = new TreeMap<>();
+    private static String roundJson(int step, Group.Round r) {
+        StringBuilder b = new StringBuilder(4096);
+        b.append("    {\n      \"step\": ").append(step)
+                .append(",\n      \"generation\": ").append(r.generation)
+                .append(",\n      \"time_ms\": ").append(r.timeMs)
+                .append(",\n      \"workers\": ");
+        Map<String, List<Object>> workers = new TreeMap<>();
         for (Map.Entry<String, Group.WorkerRound> e : r.workers.entrySet()) {
             Group.WorkerRound w = e.getValue();
-            Map<String, Object> wo = new LinkedHashMap<>();
-            wo.put("assigned_connectors", w.assignedConnectors);
-            wo.put("assigned_tasks", w.assignedTasks);
-            wo.put("revoked_connectors", w.revokedConnectors);
-            wo.put("revoked_tasks", w.revokedTasks);
-            wo.put("delay_ms", w.delayMs);
-            wo.put("connectors", w.connectors);
-            wo.put("tasks", w.tasks);
-            workers.put(e.getKey(), wo);
+            workers.put(e.getKey(), List.of(w.assignedConnectors, w.assignedTasks, w.revokedConnectors, w.revokedTasks,
+                    w.delayMs, w.connectors, w.tasks));
         }
-        o.put("workers", workers);
-        return o;
+        Json.object(b, 3, workers, new String[]{"assigned_connectors", "assigned_tasks", "revoked_connectors",
+                "revoked_tasks", "delay_ms", "connectors", "tasks"});
+        b.append("\n    }");
+        return b.toString();
     }
 }

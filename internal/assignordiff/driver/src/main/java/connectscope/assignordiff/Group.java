@@ -197,11 +197,14 @@ final class Group {
     }
 
     static List<String> sortedTasks(Collection<Object> c) {
-        List<Object> ids = new ArrayList<>(c);
-        ids.sort(Comparator.comparing(Kafka::taskConnector).thenComparingInt(Kafka::taskNumber));
+        List<Object[]> ids = new ArrayList<>(c.size());
+        for (Object t : c) {
+            ids.add(new Object[]{Kafka.taskConnector(t), Kafka.taskNumber(t)});
+        }
+        ids.sort(Comparator.comparing((Object[] k) -> (String) k[0]).thenComparingInt(k -> (Integer) k[1]));
         List<String> out = new ArrayList<>(ids.size());
-        for (Object t : ids) {
-            out.add(Kafka.taskConnector(t) + "-" + Kafka.taskNumber(t));
+        for (Object[] k : ids) {
+            out.add(k[0] + "-" + k[1]);
         }
         return out;
     }

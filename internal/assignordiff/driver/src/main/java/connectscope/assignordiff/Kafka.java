@@ -326,12 +326,19 @@ final class Kafka {
         return c;
     }
 
+    private static Object unsafe;
+    private static Method allocateInstance;
+
+    /** An instance whose constructor did not run (sun.misc.Unsafe, as serialization frameworks do). */
     private static Object allocate(Class<?> c) throws ReflectiveOperationException {
-        Class<?> unsafeCls = Class.forName("sun.misc.Unsafe");
-        Field f = unsafeCls.getDeclaredField("theUnsafe");
-        f.setAccessible(true);
-        Object unsafe = f.get(null);
-        return unsafeCls.getMethod("allocateInstance", Class.class).invoke(unsafe, c);
+        if (unsafe == null) {
+            Class<?> unsafeCls = Class.forName("sun.misc.Unsafe");
+            Field f = unsafeCls.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            unsafe = f.get(null);
+            allocateInstance = unsafeCls.getMethod("allocateInstance", Class.class);
+        }
+        return allocateInstance.invoke(unsafe, c);
     }
 
     private static Field field(Class<?> c, String name) throws NoSuchFieldException {
@@ -342,17 +349,25 @@ final class Kafka {
         return f;
     }
 
+    private static final Map<String, Field> FIELDS = new HashMap<>();
+
     private static Field optionalField(Class<?> c, String name) {
-        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
-            try {
-                Field f = k.getDeclaredField(name);
-                f.setAccessible(true);
-                return f;
-            } catch (NoSuchFieldException e) {
-                // look in the superclass
+        String key = c.getName() + "#" + name;
+        if (FIELDS.containsKey(key)) {
+            return FIELDS.get(key);
+        }
+        Field found = null;
+        for (Class<?> k = c; k != null && found == null; k = k.getSuperclass()) {
+            for (Field f : k.getDeclaredFields()) {
+                if (f.getName().equals(name)) {
+                    f.setAccessible(true);
+                    found = f;
+                    break;
+                }
             }
         }
-        return null;
+        FIELDS.put(key, found);
+        return found;
     }
 
     private static void set(Object target, Field f, Object value) throws IllegalAccessException {
