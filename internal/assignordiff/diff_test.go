@@ -2,6 +2,7 @@ package assignordiff
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -29,14 +30,7 @@ var (
 // with --jdk 21 (HashSet sizing, assignor.md §6.2): the newest 3.9 and 4.x by
 // default (each run costs a JVM), more with
 // CONNECTSCOPE_ASSIGNORDIFF_JDK21=4.0.2,4.1.2,...
-var jdk21Versions = strings.Split(cmpOr(os.Getenv("CONNECTSCOPE_ASSIGNORDIFF_JDK21"), "3.9.2,4.4.0"), ",")
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
+var jdk21Versions = strings.Split(cmp.Or(os.Getenv("CONNECTSCOPE_ASSIGNORDIFF_JDK21"), "3.9.2,4.4.0"), ",")
 
 const publicVectors = "../../../shared/vectors/assignor/public"
 
@@ -138,6 +132,9 @@ func TestAssignorAgainstKafka(t *testing.T) {
 			if j.err != nil {
 				t.Fatal(j.err)
 			}
+			if err := checkDriverRan(j.out, j.version, j.jdk); err != nil {
+				t.Fatal(err)
+			}
 			start := time.Now()
 			bad := 0
 			report := func(format string, args ...any) {
@@ -185,6 +182,34 @@ func TestAssignorAgainstKafka(t *testing.T) {
 			t.Logf("Kafka %s JDK %s: %d scenarios, %d agree (driver %s, comparison %s)", j.version, j.jdk, len(names), len(names)-bad, j.took.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 		})
 	}
+}
+
+// checkDriverRan reads what the driver says it ran (.driver in its output)
+// and fails when the jars were not the version's or the JVM does not follow
+// the JDK rule the comparison assumes (assignor.md §6.2: JDK 18 and older
+// size copied HashSets as JDK 17 does, 19 and newer as JDK 21 does).
+func checkDriverRan(out, version, jdk string) error {
+	b, err := os.ReadFile(filepath.Join(out, ".driver"))
+	if err != nil {
+		return fmt.Errorf("the driver did not say what it ran: %w", err)
+	}
+	props := map[string]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, "="); ok {
+			props[k] = v
+		}
+	}
+	if props["kafka"] != version {
+		return fmt.Errorf("the driver ran Kafka %q's classes, not %s's: clear the jar cache of %s", props["kafka"], version, version)
+	}
+	javaVersion, err := strconv.Atoi(props["java"])
+	if err != nil {
+		return fmt.Errorf("the driver's JVM reports Java %q", props["java"])
+	}
+	if (javaVersion >= 19) != (jdk == "21") {
+		return fmt.Errorf("the driver ran on Java %d, which does not size HashSets as JDK %s does: put a JDK 17 first on PATH (and a 21+ in CONNECTSCOPE_JAVA21)", javaVersion, jdk)
+	}
+	return nil
 }
 
 // writeScenarios writes every scenario the suite replays into dir as

@@ -73,6 +73,9 @@ public final class Driver {
                 System.err.printf("%s %d ms%n", f.getName(), (System.nanoTime() - start) / 1_000_000);
             }
         }
+        // What actually ran, for the caller to check against what it meant to run.
+        String ran = "kafka=" + Kafka.version() + "\njava=" + System.getProperty("java.specification.version") + "\n";
+        Files.write(new File(out, ".driver").toPath(), ran.getBytes(StandardCharsets.UTF_8));
         System.err.printf("driver: Kafka %s, %d scenarios, %d failed%n", Kafka.version(), files.length, failed);
     }
 
