@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/commands"
+	"github.com/connectscope/connectscope/internal/vectors"
 	"github.com/connectscope/connectscope/plan"
 )
 
@@ -31,8 +32,6 @@ var (
 // default (each run costs a JVM), more with
 // CONNECTSCOPE_ASSIGNORDIFF_JDK21=4.0.2,4.1.2,...
 var jdk21Versions = strings.Split(cmp.Or(os.Getenv("CONNECTSCOPE_ASSIGNORDIFF_JDK21"), "3.9.2,4.4.0"), ",")
-
-const publicVectors = "../../../shared/vectors/assignor/public"
 
 func envInt(name string, def int) int {
 	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
@@ -225,9 +224,10 @@ func writeScenarios(t *testing.T, dir string) []string {
 		}
 		names = append(names, name)
 	}
-	public, err := filepath.Glob(filepath.Join(publicVectors, "*.scenario.json"))
+	vecDir := vectors.Dir(t, "assignor/public")
+	public, err := filepath.Glob(filepath.Join(vecDir, "*.scenario.json"))
 	if err != nil || len(public) == 0 {
-		t.Fatalf("no public assignor vectors in %s (err %v): the shared vectors must sit beside the repository", publicVectors, err)
+		t.Fatalf("no public assignor vectors in %s (err %v): the shared vectors must sit beside the repository", vecDir, err)
 	}
 	regression, _ := filepath.Glob(filepath.Join("..", "..", "plan", "testdata", "kafka-versions", "*.scenario.json"))
 	for prefix, files := range map[string][]string{"public-": public, "regression-": regression} {

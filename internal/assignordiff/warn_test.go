@@ -4,12 +4,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/connectscope/connectscope/internal/vectors"
 )
 
 // TestVersionWarning: every verified line replays silently; a line newer than
 // the newest verified one still warns.
 func TestVersionWarning(t *testing.T) {
-	file := filepath.Join(publicVectors, "ops-connector-replaced.scenario.json")
+	file := filepath.Join(vectors.Dir(t, "assignor/public"), "ops-connector-replaced.scenario.json")
 	for version, warns := range map[string]bool{"2.3.0": false, "3.9.2": false, "4.0": false, "4.2.1": false, "4.4.0": false, "4.5.0": true, "5.0": true} {
 		_, stderr, err := replayOurs(file, version, "17")
 		if err != nil {
