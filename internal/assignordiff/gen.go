@@ -35,6 +35,7 @@ type generator struct {
 	conns      map[string]int
 	connNames  []string
 	maxDelay   int64
+	maxTasks   int // task counts are below this
 }
 
 var (
@@ -69,12 +70,19 @@ func (g *generator) scenario(name string) scenario {
 	g.naming = g.pick(len(workerFmts))
 
 	// A starting cluster: connectors, workers, and usually a settled state.
-	nConns := g.pick(10)
+	// One in six is wide (many connectors on few workers), so that members
+	// hold 12, 24 or more connectors, where JDK 17 and JDK 19+ size copied
+	// HashSets differently (assignor.md §6.2).
+	nConns, maxTasks, nWorkers := g.pick(10), 13, 1+g.pick(7)
+	if g.pick(6) == 0 {
+		nConns, maxTasks, nWorkers = 12+g.pick(60), 4, 1+g.pick(4)
+	}
+	g.maxTasks = maxTasks
 	for i := 0; i < nConns; i++ {
 		g.addConnector()
 	}
 	sc.Steps = append(sc.Steps, g.connectorsStep())
-	sc.Steps = append(sc.Steps, g.joinStep(1+g.pick(7)))
+	sc.Steps = append(sc.Steps, g.joinStep(nWorkers))
 	if g.pick(4) > 0 {
 		sc.Steps = append(sc.Steps, map[string]any{"settle": map[string]any{}})
 	} else {
@@ -119,7 +127,7 @@ func (g *generator) event() []map[string]any {
 			}
 		default:
 			if len(g.connNames) > 0 {
-				g.conns[g.connNames[g.pick(len(g.connNames))]] = g.pick(13)
+				g.conns[g.connNames[g.pick(len(g.connNames))]] = g.pick(g.maxTasks)
 			}
 		}
 		steps = append(steps, g.connectorsStep())
@@ -165,13 +173,13 @@ func (g *generator) sleep() map[string]any {
 func (g *generator) addConnector() {
 	for tries := 0; tries < 10; tries++ {
 		name := connStems[g.pick(len(connStems))] + "-" + connKinds[g.pick(2)]
-		if g.pick(2) == 0 {
-			name += "-" + strconv.Itoa(g.pick(40))
+		if g.pick(2) == 0 || len(g.conns) >= 10 {
+			name += "-" + strconv.Itoa(g.pick(100))
 		}
 		if _, ok := g.conns[name]; ok {
 			continue
 		}
-		g.conns[name] = g.pick(13)
+		g.conns[name] = g.pick(g.maxTasks)
 		g.connNames = append(g.connNames, name)
 		return
 	}
