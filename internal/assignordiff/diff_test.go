@@ -229,7 +229,11 @@ func writeScenarios(t *testing.T, dir string) []string {
 	if err != nil || len(public) == 0 {
 		t.Fatalf("no public assignor vectors in %s (err %v): the shared vectors must sit beside the repository", vecDir, err)
 	}
-	regression, _ := filepath.Glob(filepath.Join("..", "..", "plan", "testdata", "kafka-versions", "*.scenario.json"))
+	regressionDir := filepath.Join("..", "..", "plan", "testdata", "kafka-versions")
+	regression, err := filepath.Glob(filepath.Join(regressionDir, "*.scenario.json"))
+	if err != nil || len(regression) == 0 {
+		t.Fatalf("no profile regression scenarios in %s (err %v)", regressionDir, err)
+	}
 	for prefix, files := range map[string][]string{"public-": public, "regression-": regression} {
 		for _, f := range files {
 			b, err := os.ReadFile(f)
