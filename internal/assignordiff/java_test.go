@@ -110,7 +110,7 @@ func resolveJars(mvn, version string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	cmd := exec.CommandContext(ctx, mvn, "-q", "-B", "-f", pom, "-Dkafka.version="+version,
+	cmd := exec.CommandContext(ctx, mvn, "-q", "-B", "-Dstyle.color=never", "-f", pom, "-Dkafka.version="+version,
 		"dependency:copy-dependencies", "-DoutputDirectory="+tmp)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("resolving the jars of Kafka %s with Maven (is Maven Central reachable?): %w\n%s", version, err, out)

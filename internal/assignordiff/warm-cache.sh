@@ -19,7 +19,7 @@ for v in "${versions[@]}"; do
     [ -f "$dir/.complete" ] && continue
     rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
     echo "warm-cache: resolving Kafka $v" >&2
-    mvn -q -B -f "$here/driver/pom.xml" -Dkafka.version="$v" \
+    mvn -q -B -Dstyle.color=never -f "$here/driver/pom.xml" -Dkafka.version="$v" \
         dependency:copy-dependencies -DoutputDirectory="$dir.tmp" </dev/null
     touch "$dir.tmp/.complete"
     rm -rf "$dir" && mv "$dir.tmp" "$dir"
