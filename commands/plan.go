@@ -378,10 +378,10 @@ func parseNameTasks(flag string, vals []string) (map[string]int, error) {
 }
 
 // warnUnverifiedVersion says on stderr that a Kafka version newer than the
-// verified assignor is replayed with 3.9's behaviour, so nobody takes the
-// preview for a verified 4.x answer.
+// verified assignors is replayed with the newest verified line's behaviour,
+// so nobody takes the preview for a verified answer.
 func warnUnverifiedVersion(c *cli.Context, version string) {
 	if assignor.BeyondVerified(version) {
-		fmt.Fprintf(c.App.ErrWriter, "connectscope: warning: --kafka-version %s is newer than the assignor connectscope was checked against (3.9); replaying 3.9's behaviour\n", version)
+		fmt.Fprintf(c.App.ErrWriter, "connectscope: warning: --kafka-version %s is newer than the assignors connectscope was checked against (2.3 to %s); replaying %s's behaviour\n", version, assignor.NewestVerifiedLine(), assignor.NewestVerifiedLine())
 	}
 }

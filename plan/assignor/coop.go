@@ -128,7 +128,7 @@ func (e *coopEngine) round(ix *interner, in *roundIn) roundOut {
 	} else {
 		e.oldRevocations(in, loads)
 	}
-	e.assignNewWork(ix, loads)
+	e.assignNewWork(loads)
 	out := e.fillAssignments(loads)
 	e.computePreviousAssignment(in, loads)
 	return out
@@ -305,10 +305,11 @@ func (e *coopEngine) workerAssignment(in *roundIn) []load {
 }
 
 // assignNewWork deals the new pieces (Java: assignConnectors, assignTasks).
-func (e *coopEngine) assignNewWork(ix *interner, loads []load) {
-	if !e.feat.newRevocation {
-		e.sortNewWork(ix) // before 3.4 created and lost-as-new share one sorted set
-	}
+// Every version places the created pieces (sorted) first and the lost pieces
+// handed out as new (sorted) after them: before 3.4 the lost pieces are
+// appended to an ArrayList copy of the created set, not merged into it
+// (checked against 2.3.0-3.3.2's own assignors).
+func (e *coopEngine) assignNewWork(loads []load) {
 	if len(loads) > 0 {
 		e.waterFill(loads, e.newC, true)
 		e.waterFill(loads, e.newT, false)

@@ -1,7 +1,5 @@
 package assignor
 
-import "slices"
-
 // Behaviour of 2.3.0-3.3.x (assignor.md §9), selected by KafkaVersion.
 
 // oldMandatoryRevocations: a deleted piece is revoked from one holder (the
@@ -146,10 +144,4 @@ func (e *coopEngine) oldRevocations(in *roundIn, loads []load) {
 		}
 	}
 	st.canRevoke = !revoked
-}
-
-// sortNewWork merges created and lost-as-new pieces into one sorted list each.
-func (e *coopEngine) sortNewWork(ix *interner) {
-	slices.SortFunc(e.newC, func(a, b int32) int { return int(ix.javaRank[a]) - int(ix.javaRank[b]) })
-	slices.SortFunc(e.newT, func(a, b int32) int { return int(ix.taskOrdered[a]) - int(ix.taskOrdered[b]) })
 }

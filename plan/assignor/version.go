@@ -49,11 +49,27 @@ func featuresFor(v kafkaversion.Version) features {
 	}
 }
 
-// BeyondVerified reports whether version names a Kafka release newer than the
-// assignor this package was checked against (3.9 and trunk of 2024-10,
-// assignor.md §10). Such versions replay 3.9's behaviour; the caller should
-// say so. An unparseable version is not "beyond" (NewSim reports it).
+// newestVerifiedLine is the newest Kafka release line whose own assignors were
+// run against these profiles (internal/assignordiff: every line from 2.3 on).
+var newestVerifiedLine = kafkaversion.New(4, 4, 0)
+
+// NewestVerifiedLine names it, as MAJOR.MINOR, for messages.
+func NewestVerifiedLine() string {
+	return fmt.Sprintf("%d.%d", newestVerifiedLine.Major, newestVerifiedLine.Minor)
+}
+
+// BeyondVerified reports whether version names a Kafka release line newer
+// than the newest one whose assignor this package was checked against (or a
+// 3.x line after 3.9, which was never released). Such versions replay the
+// newest behaviour; the caller should say so. An unparseable version is not
+// "beyond" (NewSim reports it).
 func BeyondVerified(version string) bool {
 	v, err := parseKafkaVersion(version)
-	return err == nil && kafkaversion.New(3, 9, 99).Less(v)
+	if err != nil {
+		return false
+	}
+	if v.Major == 3 && v.Minor > 9 {
+		return true
+	}
+	return kafkaversion.New(newestVerifiedLine.Major, newestVerifiedLine.Minor, 1<<30).Less(v)
 }

@@ -59,7 +59,7 @@ func TestVersionProfilesInvariants(t *testing.T) {
 }
 
 func TestBeyondVerified(t *testing.T) {
-	for v, want := range map[string]bool{"": false, "3.9": false, "3.9.1": false, "3.3": false, "3.10": true, "4.0": true, "4.1.0-rc1": true, "bogus": false} {
+	for v, want := range map[string]bool{"": false, "3.9": false, "3.9.1": false, "3.3": false, "3.10": true, "4.0": false, "4.1.0-rc1": false, "4.4.0": false, "4.4.3": false, "4.5": true, "5.0.0": true, "bogus": false} {
 		if got := BeyondVerified(v); got != want {
 			t.Errorf("BeyondVerified(%q) = %v, want %v", v, got, want)
 		}

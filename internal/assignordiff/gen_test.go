@@ -1,0 +1,45 @@
+package assignordiff
+
+import (
+	"testing"
+
+	"github.com/connectscope/connectscope/plan"
+)
+
+// TestGeneratedScenariosAreValid: every generated scenario parses and
+// replays, the set covers every protocol and step kind, and some are wide
+// enough for a member to hold 12 or more connectors.
+func TestGeneratedScenariosAreValid(t *testing.T) {
+	kinds := map[string]int{}
+	protocols := map[string]int{}
+	wide := 0
+	for name, b := range generate(1, 300) {
+		sc, err := plan.ParseScenario(b)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, b)
+		}
+		protocols[sc.Protocol]++
+		for _, st := range sc.Steps {
+			kinds[st.Kind]++
+			if st.Kind == plan.StepConnectors && len(st.Connectors) >= 24 {
+				wide++
+			}
+		}
+		if _, err := plan.Replay(sc, plan.ReplayOptions{KafkaVersion: "3.9.2"}); err != nil {
+			t.Fatalf("%s: replay: %v", name, err)
+		}
+	}
+	for _, p := range []string{"eager", "compatible", "sessioned"} {
+		if protocols[p] == 0 {
+			t.Errorf("no %s scenario among 300", p)
+		}
+	}
+	for _, k := range []string{plan.StepConnectors, plan.StepJoin, plan.StepLeave, plan.StepSleep, plan.StepNewLeader, plan.StepRebalance, plan.StepSettle} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s step among 300 scenarios", k)
+		}
+	}
+	if wide == 0 {
+		t.Error("no scenario with 24 or more connectors among 300")
+	}
+}
