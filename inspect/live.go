@@ -148,6 +148,9 @@ func (r *liveReader) op(ctx context.Context, what string, fn func(ctx context.Co
 			break
 		}
 	}
+	if ctx.Err() != nil { // interrupted during a backoff: not the operation's own deadline
+		return explain(what, ctx.Err(), r.opts.Conn, r.watch)
+	}
 	if cause != nil && (octx.Err() != nil || errors.Is(err, context.DeadlineExceeded)) {
 		err = fmt.Errorf("gave up after %s: %w", r.opts.Conn.timeout(), cause)
 	}
