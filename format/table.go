@@ -59,6 +59,7 @@ func writeTables(w io.Writer, tables []Table, wide, color bool) error {
 }
 
 func renderTable(t Table, wide, color bool) string {
+	t = escapeTable(t) // cluster text reaches a terminal here; colours are added after
 	var out strings.Builder
 	if t.Title != "" {
 		out.WriteString(paint(t.Title, ansiBold, color) + "\n")
