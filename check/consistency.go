@@ -6,11 +6,12 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 )
 
 // checkAcrossWorkers applies the rules on what must match across the workers
 // of one Connect cluster (same group.id), and K4/K10 across clusters.
-func checkAcrossWorkers(f *Findings, workers []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]Version) {
+func checkAcrossWorkers(f *Findings, workers []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]kafkaversion.Version) {
 	if len(workers) == 0 {
 		return
 	}
@@ -121,7 +122,7 @@ func eosOf(w *inspect.WorkerConfig) string {
 
 // checkSignatures applies P6: every worker's signature algorithm must be
 // accepted by every other worker.
-func checkSignatures(f *Findings, ws []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]Version) {
+func checkSignatures(f *Findings, ws []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]kafkaversion.Version) {
 	sig := func(w *inspect.WorkerConfig) string {
 		if s := w.Str("inter.worker.signature.algorithm"); s != "" {
 			return s
@@ -182,7 +183,7 @@ func topicSet(ws []*inspect.WorkerConfig) []string {
 	return out
 }
 
-func allKnown(ws []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]Version) bool {
+func allKnown(ws []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]kafkaversion.Version) bool {
 	for _, w := range ws {
 		if !versions[w].Known {
 			return false
@@ -191,10 +192,10 @@ func allKnown(ws []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]Ver
 	return true
 }
 
-func allAtLeast(ws []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]Version, min Version) bool {
+func allAtLeast(ws []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]kafkaversion.Version, min kafkaversion.Version) bool {
 	for _, w := range ws {
 		v := versions[w]
-		if !v.Known || v.less(min) {
+		if !v.Known || v.Less(min) {
 			return false
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 )
 
 // FetchWorkerVersion asks a worker's REST root (GET /) for its Kafka version,
@@ -38,7 +39,7 @@ func FetchWorkerVersion(ctx context.Context, client *http.Client, url string) (s
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&body); err != nil {
 		return "", fmt.Errorf("worker REST %s: %w", root, err)
 	}
-	if _, err := ParseVersion(body.Version); err != nil || body.Version == "" {
+	if _, err := kafkaversion.Parse(body.Version); err != nil || body.Version == "" {
 		return "", fmt.Errorf("worker REST %s: version %q not understood", root, body.Version)
 	}
 	return body.Version, nil

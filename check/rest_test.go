@@ -62,26 +62,6 @@ func TestFetchWorkerVersion(t *testing.T) {
 	}
 }
 
-func TestParseVersion(t *testing.T) {
-	for in, want := range map[string]string{"3.9.0": "3.9.0", "3.4": "3.4.0", "2": "2.0.0", "3.7.1-ccs": "3.7.1", "v3.6.0-SNAPSHOT": "3.6.0", "": "unknown"} {
-		v, err := ParseVersion(in)
-		if err != nil || v.String() != want {
-			t.Errorf("%q: %v %v", in, v, err)
-		}
-	}
-	for _, bad := range []string{"x", "3.x", "1.2.3.4", "-1"} {
-		if _, err := ParseVersion(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-	fixed := []Version{ver(3, 5, 2), ver(3, 6, 1), ver(3, 7, 0)}
-	for v, want := range map[Version]bool{ver(3, 5, 1): false, ver(3, 5, 2): true, ver(3, 6, 0): false, ver(3, 6, 1): true, ver(3, 7, 0): true, ver(4, 0, 0): true, ver(3, 4, 9): false} {
-		if v.AtLeast(fixed...) != want {
-			t.Errorf("%v AtLeast = %v", v, !want)
-		}
-	}
-}
-
 func TestBackoffSeries(t *testing.T) {
 	cases := map[int64]string{300000: "[40 1600 64000 300000]", 1600: "[40 1600]", 30: "[30]", 64001: "[40 1600 64000 64001]"}
 	for max, want := range cases {

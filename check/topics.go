@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 )
 
 // TopicsInput is what `check topics` audits.
@@ -68,8 +69,8 @@ func Topics(in TopicsInput) *TopicsReport {
 	wantPartitions := map[string]int64{"offsets": 25, "status": 5}
 	if len(in.Workers) > 0 {
 		w := in.Workers[0]
-		wantPartitions["offsets"] = workerValue(w, "offset.storage.partitions", Version{}).N
-		wantPartitions["status"] = workerValue(w, "status.storage.partitions", Version{}).N
+		wantPartitions["offsets"] = workerValue(w, "offset.storage.partitions", kafkaversion.Version{}).N
+		wantPartitions["status"] = workerValue(w, "status.storage.partitions", kafkaversion.Version{}).N
 	}
 	roles := []struct{ role, name string }{{"config", names.Config}, {"offsets", names.Offset}, {"status", names.Status}}
 	for _, r := range roles {

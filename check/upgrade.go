@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 )
 
 // UpgradeInput is what `check upgrade` plans from: the worker files and,
@@ -95,7 +96,7 @@ func settingName(joinName string) string {
 }
 
 // minVersionFor is the first Kafka release that knows a protocol.
-func minVersionFor(protocol string) Version {
+func minVersionFor(protocol string) kafkaversion.Version {
 	switch protocol {
 	case "compatible":
 		return ver(2, 3, 0)
@@ -109,7 +110,7 @@ type planWorker struct {
 	name     string
 	file     *inspect.WorkerConfig
 	member   *UpgradeMember
-	version  Version
+	version  kafkaversion.Version
 	protocol string // effective connect.protocol; for a member without file: assumed
 	eos      string
 	assumed  bool
@@ -131,7 +132,7 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 	if eosTarget != "" && eosTarget != "disabled" && target != "sessioned" {
 		return nil, fmt.Errorf("--exactly-once %s needs --target sessioned (fencing requests are only signed under sessioned)", eosTarget)
 	}
-	global, err := ParseVersion(in.KafkaVersion)
+	global, err := kafkaversion.Parse(in.KafkaVersion)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +181,7 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 	// Rolling plan: raise workers below the target first, then lower the
 	// ones above it, so the group never runs below min(now, target).
 	step := 0
-	emit := func(w *planWorker, setting, from, to string, atLeast *Version, note string) {
+	emit := func(w *planWorker, setting, from, to string, atLeast *kafkaversion.Version, note string) {
 		step++
 		s := UpgradeStep{Step: step, Worker: w.name, Setting: setting, From: from, To: to,
 			ProtocolAfter: settingName(inspect.SelectProtocol(offers())), ExactlyOnceAfter: eosSummary(workers)}
@@ -205,8 +206,8 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 			continue
 		}
 		from := w.protocol
-		var atLeast *Version
-		if min := minVersionFor(target); w.version.Known && w.version.less(min) {
+		var atLeast *kafkaversion.Version
+		if min := minVersionFor(target); w.version.Known && w.version.Less(min) {
 			atLeast = &min
 			w.version = min
 		}
@@ -232,7 +233,7 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 
 // planEOS adds the rolls that bring exactly.once.source.support to want
 // without ever mixing enabled with disabled.
-func planEOS(workers []*planWorker, want string, emit func(*planWorker, string, string, string, *Version, string)) {
+func planEOS(workers []*planWorker, want string, emit func(*planWorker, string, string, string, *kafkaversion.Version, string)) {
 	if want == "" {
 		return
 	}
@@ -241,8 +242,8 @@ func planEOS(workers []*planWorker, want string, emit func(*planWorker, string, 
 			if w.file == nil || w.eos != from {
 				continue
 			}
-			var atLeast *Version
-			if min := ver(3, 3, 0); to != "disabled" && w.version.Known && w.version.less(min) {
+			var atLeast *kafkaversion.Version
+			if min := ver(3, 3, 0); to != "disabled" && w.version.Known && w.version.Less(min) {
 				atLeast = &min
 				w.version = min
 			}
@@ -307,13 +308,13 @@ func sortedWorkers(ws []*planWorker) []*planWorker {
 
 // matchWorkers pairs worker files with group members (by REST host:port);
 // members without a file are kept, assumed to offer the target.
-func matchWorkers(in UpgradeInput, global Version, target string) []*planWorker {
+func matchWorkers(in UpgradeInput, global kafkaversion.Version, target string) []*planWorker {
 	var out []*planWorker
 	used := map[int]bool{}
 	for _, w := range in.Workers {
 		v := global
 		if s, ok := in.WorkerVersions[w.Path]; ok {
-			if pv, err := ParseVersion(s); err == nil && pv.Known {
+			if pv, err := kafkaversion.Parse(s); err == nil && pv.Known {
 				v = pv
 			}
 		}
@@ -415,7 +416,7 @@ func upgradeFindings(f *Findings, workers []*planWorker, now, target, eosTarget 
 		}
 	}
 	var files []*inspect.WorkerConfig
-	versions := map[*inspect.WorkerConfig]Version{}
+	versions := map[*inspect.WorkerConfig]kafkaversion.Version{}
 	for _, w := range sortedWorkers(workers) {
 		if w.assumed {
 			f.Add("P13", w.name, fmt.Sprintf("member %s has no worker file; assumed to offer %s", w.member.MemberID, target),
@@ -425,7 +426,7 @@ func upgradeFindings(f *Findings, workers []*planWorker, now, target, eosTarget 
 		files = append(files, w.file)
 		versions[w.file] = w.version
 		reason := "connect.protocol=eager"
-		if w.version.Known && w.version.less(ver(2, 3, 0)) {
+		if w.version.Known && w.version.Less(ver(2, 3, 0)) {
 			reason = "Kafka " + w.version.String() + " (before 2.3.0)"
 		}
 		if w.protocol == "eager" {
@@ -442,11 +443,11 @@ func upgradeFindings(f *Findings, workers []*planWorker, now, target, eosTarget 
 				fd.AppliesTo = &s
 			}
 		}
-		if min := minVersionFor(target); w.version.Known && w.version.less(min) {
+		if min := minVersionFor(target); w.version.Known && w.version.Less(min) {
 			f.Add("P12", w.name, fmt.Sprintf("%s runs Kafka %s; %s needs %s or later", w.name, w.version, target, min),
 				map[string]any{"kafka_version": w.version.String(), "needs": min.String()})
 		}
-		if eosTarget != "" && eosTarget != "disabled" && w.version.Known && w.version.less(ver(3, 3, 0)) {
+		if eosTarget != "" && eosTarget != "disabled" && w.version.Known && w.version.Less(ver(3, 3, 0)) {
 			f.Add("P12", w.name, fmt.Sprintf("%s runs Kafka %s; exactly-once source needs 3.3.0 or later", w.name, w.version),
 				map[string]any{"kafka_version": w.version.String(), "needs": "3.3.0"})
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/check"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/urfave/cli/v2"
 )
 
@@ -114,7 +115,7 @@ func checkOptions(c *cli.Context, g Globals) (check.Options, check.Severity, err
 		return o, "", UsageErrorf("--fail-on %q: use error, warn or info", c.String(flagFailOn))
 	}
 	if v := c.String(flagKafkaVersion); v != "" {
-		if _, err := check.ParseVersion(v); err != nil {
+		if _, err := kafkaversion.Parse(v); err != nil {
 			return o, "", UsageErrorf("--kafka-version: %v", err)
 		}
 		o.KafkaVersion = v

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/assignor"
 	"github.com/urfave/cli/v2"
 )
 
@@ -331,13 +332,13 @@ func planInputs(c *cli.Context, g Globals) (plan.ClusterState, plan.PlanOptions,
 	// Each setting alone, so the error names the flag that is wrong.
 	for _, s := range []struct {
 		flag string
-		cfg  plan.SimConfig
+		cfg  assignor.SimConfig
 	}{
-		{flagKafkaVersion, plan.SimConfig{KafkaVersion: opts.KafkaVersion}},
-		{flagJDK, plan.SimConfig{JDK: opts.JDK}},
-		{flagMaxDelay, plan.SimConfig{MaxDelayMs: opts.MaxDelayMs, KafkaVersion: opts.KafkaVersion}},
+		{flagKafkaVersion, assignor.SimConfig{KafkaVersion: opts.KafkaVersion}},
+		{flagJDK, assignor.SimConfig{JDK: opts.JDK}},
+		{flagMaxDelay, assignor.SimConfig{MaxDelayMs: opts.MaxDelayMs, KafkaVersion: opts.KafkaVersion}},
 	} {
-		if _, err := plan.NewSim(s.cfg); err != nil {
+		if _, err := assignor.NewSim(s.cfg); err != nil {
 			return state, opts, UsageErrorf("--%s: %v", s.flag, err)
 		}
 	}
@@ -410,7 +411,7 @@ func parseNameTasks(flag string, vals []string) (map[string]int, error) {
 // verified assignor is replayed with 3.9's behaviour, so nobody takes the
 // preview for a verified 4.x answer.
 func warnUnverifiedVersion(c *cli.Context, version string) {
-	if plan.BeyondVerified(version) {
+	if assignor.BeyondVerified(version) {
 		fmt.Fprintf(c.App.ErrWriter, "connectscope: warning: --kafka-version %s is newer than the assignor connectscope was checked against (3.9); replaying 3.9's behaviour\n", version)
 	}
 }

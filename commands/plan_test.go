@@ -87,6 +87,10 @@ func TestPlanReplayBadScenarios(t *testing.T) {
 	if _, _, code := run(t, "plan", "replay", filepath.Join(assignorVectors, "ops-connector-replaced.scenario.json"), "--kafka-version", "abc"); code != ExitUsage {
 		t.Errorf("unknown Kafka version: exit %d, want 2", code)
 	}
+	// plan and check read --kafka-version alike (one version type).
+	if _, stderr, code := run(t, "plan", "replay", filepath.Join(assignorVectors, "ops-connector-replaced.scenario.json"), "--kafka-version", "v3.4"); code != ExitOK {
+		t.Errorf("--kafka-version v3.4: exit %d, want 0 (%s)", code, stderr)
+	}
 }
 
 // planJSON runs a plan command with -o json and decodes the result.

@@ -26,7 +26,7 @@ type sample struct {
 	Leader     *taskID           `json:"leader"`
 }
 
-// taskID writes itself as text, like plan.TaskID.
+// taskID writes itself as text, like assignor.TaskID (plan/assignor).
 type taskID struct {
 	connector string
 	task      int

@@ -2,28 +2,18 @@ package inspect
 
 import (
 	"bytes"
-	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/connectscope/connectscope/internal/vectors"
 )
 
 // seedProtocolVectors adds the bytes of every protocol vector of one kind
 // (join_protocols count as metadata) to the fuzz corpus.
 func seedProtocolVectors(f *testing.F, kind string) {
-	for _, v := range loadProtocolVectors(f) {
-		switch {
-		case v.Kind == kind && v.Hex != nil:
-			f.Add(mustHex(f, *v.Hex))
-		case kind == "metadata" && v.Kind == "join_protocols":
-			var j vectorJoin
-			if err := json.Unmarshal(v.Decoded, &j); err != nil {
-				f.Fatal(err)
-			}
-			for _, p := range j.Protocols {
-				f.Add(mustHex(f, p.MetadataHex))
-			}
-		}
+	for _, b := range vectors.ProtocolSeeds(f, kind) {
+		f.Add(b)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // SyntheticSpec describes a made-up cluster for --synthetic.
@@ -116,21 +118,21 @@ func SyntheticState(s SyntheticSpec) ClusterState {
 	if width < 2 {
 		width = 2
 	}
-	owned := make([]Pieces, s.Workers)
+	owned := make([]assignor.Pieces, s.Workers)
 	for i := range owned {
-		owned[i] = Pieces{Connectors: []string{}, Tasks: []TaskID{}}
+		owned[i] = assignor.Pieces{Connectors: []string{}, Tasks: []assignor.TaskID{}}
 	}
 	next := 0
 	for c := 0; c < s.Connectors; c++ {
 		name := fmt.Sprintf("conn-%0*d", width, c)
-		st.Connectors = append(st.Connectors, ConnectorSpec{Name: name, Tasks: s.Tasks})
+		st.Connectors = append(st.Connectors, assignor.ConnectorSpec{Name: name, Tasks: s.Tasks})
 		owned[next%s.Workers].Connectors = append(owned[next%s.Workers].Connectors, name)
 		next++
 	}
 	for _, c := range st.Connectors {
 		for t := 0; t < c.Tasks; t++ {
 			w := next % s.Workers
-			owned[w].Tasks = append(owned[w].Tasks, TaskID{Connector: c.Name, Task: t})
+			owned[w].Tasks = append(owned[w].Tasks, assignor.TaskID{Connector: c.Name, Task: t})
 			next++
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // StopMode says how a worker goes away.
@@ -161,9 +163,9 @@ func ConnectorPlan(state ClusterState, opts PlanOptions, ch ConnectorChange) (*P
 	if len(what) == 0 {
 		return nil, fmt.Errorf("nothing to change: give --set, --add or --remove")
 	}
-	specs := []ConnectorSpec{}
+	specs := []assignor.ConnectorSpec{}
 	for _, name := range sortedSpecNames(next) {
-		specs = append(specs, ConnectorSpec{Name: name, Tasks: next[name]})
+		specs = append(specs, assignor.ConnectorSpec{Name: name, Tasks: next[name]})
 	}
 	desc := strings.Join(what, "; ")
 	res := newResult("connector", state, opts, desc)

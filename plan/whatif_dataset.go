@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // StateFromDataset builds a plan's starting point from what was read: the
@@ -21,7 +22,7 @@ func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 		if c.TargetState == "STOPPED" {
 			tasks = 0
 		}
-		st.Connectors = append(st.Connectors, ConnectorSpec{Name: c.Name, Tasks: tasks})
+		st.Connectors = append(st.Connectors, assignor.ConnectorSpec{Name: c.Name, Tasks: tasks})
 		if !c.Consistent {
 			st.Notes = append(st.Notes, fmt.Sprintf("connector %s is inconsistent (incomplete task commit): the assignor sees no tasks for it", c.Name))
 		}
@@ -46,7 +47,7 @@ func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 	}
 	for _, gm := range d.Group.Members {
 		v := views[gm.MemberID]
-		w := WorkerState{ID: gm.MemberID, Aliases: memberAliases(v), Owned: Pieces{Connectors: []string{}, Tasks: []TaskID{}}}
+		w := WorkerState{ID: gm.MemberID, Aliases: memberAliases(v), Owned: assignor.Pieces{Connectors: []string{}, Tasks: []assignor.TaskID{}}}
 		if v.Owned == nil {
 			st.Notes = append(st.Notes, fmt.Sprintf("what %s owns could not be decoded: it is taken as owning nothing", gm.MemberID))
 		} else if v.Held != nil {
@@ -54,12 +55,12 @@ func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 			// Kafka's would (assignor.md §6.3).
 			w.Owned.Connectors = append(w.Owned.Connectors, v.Held.Connectors...)
 			for _, t := range v.Held.Tasks {
-				w.Owned.Tasks = append(w.Owned.Tasks, TaskID{Connector: t.Connector, Task: int(t.Task)})
+				w.Owned.Tasks = append(w.Owned.Tasks, assignor.TaskID{Connector: t.Connector, Task: int(t.Task)})
 			}
 		} else {
 			w.Owned.Connectors = append(w.Owned.Connectors, v.Owned.Connectors...)
 			for _, t := range v.Owned.Tasks {
-				id, err := ParseTaskID(t)
+				id, err := assignor.ParseTaskID(t)
 				if err != nil {
 					st.Notes = append(st.Notes, fmt.Sprintf("%s owns an unreadable task id %q: left out", gm.MemberID, t))
 					continue

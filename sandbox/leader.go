@@ -12,7 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // RoundRecord is what the leader computed in one rebalance.
@@ -31,9 +31,9 @@ type RoundRecord struct {
 type RoundMember struct {
 	Worker   string
 	MemberID string
-	Reported plan.Pieces // what its metadata said it holds, in held order
-	Assigned plan.Pieces
-	Revoked  plan.Pieces
+	Reported assignor.Pieces // what its metadata said it holds, in held order
+	Assigned assignor.Pieces
+	Revoked  assignor.Pieces
 }
 
 // simProtocol maps a JoinGroup protocol name to plan's protocol setting.
@@ -60,7 +60,7 @@ type leaderMember struct {
 // named reach the members. A worker whose round was not the one delivered
 // takes back its assignor memory and forgets the round, as if it had been
 // a follower.
-func (w *worker) confirmLeadership(a *inspect.Assignment, before plan.AssignorState) {
+func (w *worker) confirmLeadership(a *inspect.Assignment, before assignor.AssignorState) {
 	rec := w.pendingRound
 	w.pendingRound = nil
 	if rec == nil {
@@ -92,7 +92,7 @@ func (w *worker) lead(gen int32, protocol string, members []kmsg.JoinGroupRespon
 		}
 		ms = append(ms, leaderMember{id: m.MemberID, seq: w.c.memberSeq(m.MemberID), meta: meta})
 	}
-	// The broker's member order is not observable; like plan.Sim and the
+	// The broker's member order is not observable; like assignor.Sim and the
 	// test vectors, the sandbox uses join order (§6.2 tie-break).
 	slices.SortStableFunc(ms, func(a, b leaderMember) int { return cmp.Compare(a.seq, b.seq) })
 
@@ -121,17 +121,17 @@ func (w *worker) lead(gen int32, protocol string, members []kmsg.JoinGroupRespon
 		return out, nil
 	}
 
-	in := plan.AssignInput{
+	in := assignor.AssignInput{
 		Connectors:              specs,
 		NowMs:                   time.Now().UnixMilli(),
 		Generation:              int(gen),
 		LastCompletedGeneration: int(w.lastCompletedGen),
 	}
 	for _, m := range ms {
-		in.Members = append(in.Members, plan.MemberInput{ID: m.id, Owned: reported(m.meta)})
+		in.Members = append(in.Members, assignor.MemberInput{ID: m.id, Owned: reported(m.meta)})
 	}
-	cfg := plan.SimConfig{Protocol: simProtocol(protocol), MaxDelayMs: w.c.cfg.ScheduledRebalanceMaxDelay.Milliseconds()}
-	res, st, err := plan.Assign(cfg, w.assignor, in)
+	cfg := assignor.SimConfig{Protocol: simProtocol(protocol), MaxDelayMs: w.c.cfg.ScheduledRebalanceMaxDelay.Milliseconds()}
+	res, st, err := assignor.Assign(cfg, w.assignor, in)
 	if err != nil {
 		return nil, fmt.Errorf("assignor: %w", err)
 	}
@@ -166,23 +166,23 @@ func appendAssignment(out []kmsg.SyncGroupRequestGroupAssignment, memberID strin
 }
 
 // reported is what a member's metadata says it holds, in held (entry) order.
-func reported(m *inspect.MemberMetadata) plan.Pieces {
+func reported(m *inspect.MemberMetadata) assignor.Pieces {
 	if m.Allocation == nil {
-		return plan.Pieces{}
+		return assignor.Pieces{}
 	}
 	return holdingOfEntries(m.Allocation.Connectors(), m.Allocation.Tasks()).pieces()
 }
 
 // assignorSnapshot is the leader's config snapshot: connectors with their
 // task counts (0 when STOPPED) and the config position it reflects.
-func (c *Cluster) assignorSnapshot() ([]plan.ConnectorSpec, int64) {
+func (c *Cluster) assignorSnapshot() ([]assignor.ConnectorSpec, int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	specs := make([]plan.ConnectorSpec, 0, len(c.connectors))
+	specs := make([]assignor.ConnectorSpec, 0, len(c.connectors))
 	for _, cs := range c.connectors {
-		specs = append(specs, plan.ConnectorSpec{Name: cs.name, Tasks: cs.tasks})
+		specs = append(specs, assignor.ConnectorSpec{Name: cs.name, Tasks: cs.tasks})
 	}
-	slices.SortFunc(specs, func(a, b plan.ConnectorSpec) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(specs, func(a, b assignor.ConnectorSpec) int { return strings.Compare(a.Name, b.Name) })
 	return specs, c.configPos
 }
 

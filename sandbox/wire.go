@@ -2,7 +2,7 @@ package sandbox
 
 import (
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // heldEntries serializes a worker's lists as Kafka does for an assigned
@@ -10,7 +10,7 @@ import (
 // tasks appended to their connector's entry (assignor.md §6.3 rule 3). The
 // sandbox's workers behave as on JDK 17 (jdk 0), like the simulator.
 func heldEntries(h holding) []inspect.ConnectorEntry {
-	return inspect.EntriesFor(plan.WireConnectorOrder(h.Connectors, 0), taskRefs(h.Tasks))
+	return inspect.EntriesFor(assignor.WireConnectorOrder(h.Connectors, 0), taskRefs(h.Tasks))
 }
 
 // revokedEntries serializes a revoked list: connectors in list order, no

@@ -13,7 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 type msgKind int
@@ -68,7 +68,7 @@ type worker struct {
 	needJoin         bool
 	rejoinAt         time.Time
 	lastCompletedGen int32
-	assignor         plan.AssignorState
+	assignor         assignor.AssignorState
 	pendingRound     *RoundRecord // round computed as leader, until SyncGroup says whose was delivered
 	running          map[string]*piece
 
@@ -87,7 +87,7 @@ type WorkerState struct {
 	Generation    int32 // generation of the last completed join
 	GroupProtocol string
 	Leader        string // leader member id of the last assignment
-	Owned         plan.Pieces
+	Owned         assignor.Pieces
 	Joining       bool // a join is in progress or requested
 	RejoinPending bool // a scheduled rebalance (delay) is pending
 }
@@ -108,7 +108,7 @@ func newWorker(c *Cluster, name, protocol string) (*worker, error) {
 		c: c, name: name, id: id, url: "http://" + id + "/", protocol: protocol,
 		cl: cl, ctx: ctx, cancel: cancel, done: make(chan struct{}), wake: make(chan struct{}, 1),
 		generation: -1, lastCompletedGen: -1, needJoin: true,
-		assignor: plan.NewAssignorState(), running: map[string]*piece{},
+		assignor: assignor.NewAssignorState(), running: map[string]*piece{},
 	}
 	w.publish(true)
 	return w, nil

@@ -1,4 +1,4 @@
-package plan
+package assignor
 
 import "testing"
 
@@ -8,14 +8,10 @@ import "testing"
 // see it as deleted.)
 func TestVersionProfilesInvariants(t *testing.T) {
 	versions := []string{"2.3.0", "2.4.1", "2.6.1", "2.7.1", "3.3.2", "3.5.1", "3.6.1", ""}
-	for _, vc := range loadAssignorVectors(t) {
-		sc, err := ParseScenario(vc.scenario)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, sc := range loadAssignorVectors(t) {
 		for _, v := range versions {
-			t.Run(vc.name+"@"+v, func(t *testing.T) {
-				s := mustSim(t, SimConfig{Protocol: sc.Protocol, MaxDelayMs: sc.MaxDelayMs, KafkaVersion: v})
+			t.Run(sc.name+"@"+v, func(t *testing.T) {
+				s := mustSim(t, SimConfig{Protocol: sc.protocol, MaxDelayMs: sc.maxDelayMs, KafkaVersion: v})
 				check := func(r Round, step int) {
 					seen := map[string]string{}
 					for id, w := range r.Workers {
@@ -31,30 +27,30 @@ func TestVersionProfilesInvariants(t *testing.T) {
 						}
 					}
 				}
-				for i, st := range sc.Steps {
-					switch st.Kind {
-					case StepConnectors:
-						s.SetConnectors(st.Connectors)
-					case StepJoin:
-						for _, w := range st.Workers {
+				for i, st := range sc.steps {
+					switch st.kind {
+					case "connectors":
+						s.SetConnectors(st.connectors)
+					case "join":
+						for _, w := range st.workers {
 							s.Join(w, Pieces{})
 						}
-					case StepLeave:
-						for _, w := range st.Workers {
+					case "leave":
+						for _, w := range st.workers {
 							s.Leave(w)
 						}
-					case StepSleep:
-						s.Sleep(st.SleepMs)
-					case StepNewLeader:
+					case "sleep_ms":
+						s.Sleep(st.sleepMs)
+					case "new_leader":
 						s.NewLeader()
-					case StepRebalance:
-						check(s.Rebalance(st.GenerationMismatch), i)
-					case StepSettle:
-						for _, r := range s.Settle(st.MaxRounds) {
+					case "rebalance":
+						check(s.Rebalance(st.mismatch), i)
+					case "settle":
+						for _, r := range s.Settle(st.maxRounds) {
 							check(r, i)
 						}
 					default:
-						t.Fatalf("step %d: %s", i, st.Kind)
+						t.Fatalf("step %d: %s", i, st.kind)
 					}
 				}
 			})

@@ -1,4 +1,4 @@
-package plan
+package assignor
 
 // regrouper reproduces decode(serialize(C, T)) of Connect's assignment
 // encoding (assignor.md §6.3 rule 3): connectors in the iteration order of a

@@ -1,4 +1,4 @@
-package plan
+package assignor
 
 // revokingBackoff is Kafka's ExponentialBackoff(initial 1 (0 if max is 0),
 // multiplier 40, max = scheduled.rebalance.max.delay.ms, jitter 0) evaluated

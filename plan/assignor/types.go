@@ -1,7 +1,7 @@
 // Package plan simulates Kafka Connect rebalances: the incremental cooperative
 // assignor (KIP-415, assignor.md §2-§6), the eager assignor (§7), scenario
 // replay and the stateful Sim every what-if and sandbox path goes through.
-package plan
+package assignor
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package plan
+package assignor
 
 import "unicode/utf8"
 
