@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -126,9 +128,12 @@ func TestSignalsStopEveryKindOfCommand(t *testing.T) {
 		{"huge synthetic plan, SIGINT", func(t *testing.T) []string {
 			return []string{"plan", "join", "--add", "1", "--synthetic", longSyntheticPlan, "-o", "json"}
 		}, syscall.SIGINT},
-		{"huge synthetic plan, SIGTERM", func(t *testing.T) []string {
-			return []string{"plan", "rolling-restart", "--restart-time", "30s", "--synthetic", longSyntheticPlan, "-o", "json"}
+		{"long rolling restart, SIGTERM", func(t *testing.T) []string {
+			return []string{"plan", "rolling-restart", "--restart-time", "30s", "--synthetic", "workers=100,connectors=4000", "-o", "json"}
 		}, syscall.SIGTERM},
+		{"long scenario replay, SIGINT", func(t *testing.T) []string {
+			return []string{"plan", "replay", longScenario(t), "-o", "json"}
+		}, syscall.SIGINT},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -172,4 +177,34 @@ func TestSignalsStopEveryKindOfCommand(t *testing.T) {
 }
 
 // longSyntheticPlan is within the plan bounds but takes many seconds.
-const longSyntheticPlan = "workers=10000,connectors=100000,tasks=4"
+const longSyntheticPlan = "workers=10000,connectors=100000"
+
+// longScenario writes a scenario within the bounds that replays for many
+// seconds: 2,000 workers, 20,000 tasks, 300 rebalances.
+func longScenario(t *testing.T) string {
+	var b strings.Builder
+	b.WriteString(`{"scenario": 1, "steps": [{"connectors": {`)
+	for i := 0; i < 20; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"c%02d": 1000`, i)
+	}
+	b.WriteString(`}}, {"join": [`)
+	for i := 0; i < 2000; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"w%04d"`, i)
+	}
+	b.WriteString(`]}`)
+	for i := 0; i < 300; i++ {
+		b.WriteString(`, {"rebalance": {}}`)
+	}
+	b.WriteString("]}\n")
+	path := filepath.Join(t.TempDir(), "long.json")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

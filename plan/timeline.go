@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"context"
 	"fmt"
 	"sort"
 
@@ -107,6 +108,7 @@ type engine struct {
 	triggers   []string
 
 	label func(member string) string // short name for messages
+	ctx   context.Context            // Ctrl-C stops the loop between events; nil never does
 
 	rounds []RoundView
 	events []EventView
@@ -148,6 +150,9 @@ func (e *engine) run(first []Event) error {
 	}
 	e.followUpAt, e.delayedAt = -1, -1
 	for {
+		if err := cancelled(e.ctx); err != nil {
+			return err
+		}
 		next, ok := e.nextTime()
 		if !ok {
 			break

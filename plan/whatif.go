@@ -20,6 +20,9 @@ func JoinPlan(state ClusterState, opts PlanOptions, names []string) (*PlanResult
 	if len(names) == 0 {
 		return nil, fmt.Errorf("--add: no worker to add")
 	}
+	if err := checkPlanBounds(state, opts, 1); err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	for _, w := range state.Workers {
 		seen[w.ID] = true
@@ -83,6 +86,14 @@ func LeavePlan(state ClusterState, opts PlanOptions, worker, stop string, return
 	w, err := state.ResolveWorker(worker)
 	if err != nil {
 		return nil, fmt.Errorf("--worker: %w", err)
+	}
+	if err := checkPlanBounds(state, opts, 1); err != nil {
+		return nil, err
+	}
+	if returnsAfterMs != nil {
+		if err := checkDurationMs("--returns-after", *returnsAfterMs); err != nil {
+			return nil, err
+		}
 	}
 	kind, err := stopKind(stop)
 	if err != nil {
@@ -167,6 +178,13 @@ func ConnectorPlan(state ClusterState, opts PlanOptions, ch ConnectorChange) (*P
 	for _, name := range sortedSpecNames(next) {
 		specs = append(specs, assignor.ConnectorSpec{Name: name, Tasks: next[name]})
 	}
+	after := state
+	after.Connectors = specs
+	for _, st := range []ClusterState{state, after} {
+		if err := checkPlanBounds(st, opts, 1); err != nil {
+			return nil, err
+		}
+	}
 	desc := strings.Join(what, "; ")
 	res := newResult("connector", state, opts, desc)
 	return res, res.addBranch(state, opts, desc, []Event{{Kind: EventConnectors, Connectors: specs}})
@@ -180,12 +198,18 @@ func RollingRestartPlan(state ClusterState, opts PlanOptions, restartMs int64, s
 	if restartMs < 0 {
 		return nil, fmt.Errorf("--restart-time: must not be negative")
 	}
+	if err := checkDurationMs("--restart-time", restartMs); err != nil {
+		return nil, err
+	}
 	kind, err := stopKind(stop)
 	if err != nil {
 		return nil, err
 	}
 	resolved, err := restartOrder(state, order)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkPlanBounds(state, opts, len(resolved)); err != nil {
 		return nil, err
 	}
 	// Build the chain from the last worker backwards.

@@ -44,7 +44,7 @@ func runTimeline(state ClusterState, opts PlanOptions, protocol string, events [
 	}
 	e := &engine{
 		sim: sim, eager: eager, model: model, base: sim.Now(), leader: leader,
-		hostOf: hosts, dead: map[string]bool{}, noticeAt: map[string]int64{}, label: state.Label,
+		hostOf: hosts, dead: map[string]bool{}, noticeAt: map[string]int64{}, label: state.Label, ctx: opts.Ctx,
 		acct: newDowntime(configuredKeys(state.Connectors), running),
 	}
 	if err := e.run(events); err != nil {

@@ -1,8 +1,10 @@
 package assignor
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -151,9 +153,15 @@ func (s *Sim) Leave(worker string) error {
 	return nil
 }
 
-// Sleep advances the clock; negative values are ignored.
+// Sleep advances the clock; negative values are ignored, and the clock
+// stops at math.MaxInt64 instead of wrapping to negative times (callers
+// bound their durations far below that).
 func (s *Sim) Sleep(ms int64) {
 	if ms > 0 {
+		if s.now > math.MaxInt64-ms {
+			s.now = math.MaxInt64
+			return
+		}
 		s.now += ms
 	}
 }
@@ -264,11 +272,21 @@ func (s *Sim) apply(w *simWorker, o *memberOut) {
 // "settle"): after a revoking round run again at once; after a round with
 // only a delay, sleep the delay first; at most maxRounds (<=0: 20) rounds.
 func (s *Sim) Settle(maxRounds int) []Round {
+	rounds, _ := s.SettleContext(context.Background(), maxRounds)
+	return rounds
+}
+
+// SettleContext is Settle that stops between rounds once ctx is cancelled
+// (a nil ctx never is), returning the rounds run so far and ctx's error.
+func (s *Sim) SettleContext(ctx context.Context, maxRounds int) ([]Round, error) {
 	if maxRounds <= 0 {
 		maxRounds = 20
 	}
 	var rounds []Round
 	for i := 0; i < maxRounds; i++ {
+		if ctx != nil && ctx.Err() != nil {
+			return rounds, ctx.Err()
+		}
 		r := s.Rebalance(false)
 		rounds = append(rounds, r)
 		revoked, delay := roundActivity(r)
@@ -281,7 +299,7 @@ func (s *Sim) Settle(maxRounds int) []Round {
 		}
 		break
 	}
-	return rounds
+	return rounds, nil
 }
 
 // roundActivity reports whether a round revoked anything and its delay.
