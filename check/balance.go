@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/plan/assignor"
 )
@@ -304,26 +303,4 @@ func ParseZones(name string, data []byte) (map[string]string, error) {
 		zones[strings.ReplaceAll(k, `\:`, ":")] = v
 	}
 	return zones, nil
-}
-
-// WorkerIDFromMember derives a worker id (host:port) from a member's REST URL
-// or, failing that, its client id connect-host:port.
-func WorkerIDFromMember(m inspect.MemberView) string {
-	if m.URL != nil {
-		u := *m.URL
-		if i := strings.Index(u, "://"); i >= 0 {
-			u = u[i+3:]
-		}
-		u = strings.TrimSuffix(u, "/")
-		if j := strings.IndexByte(u, '/'); j >= 0 {
-			u = u[:j]
-		}
-		if u != "" {
-			return u
-		}
-	}
-	if id, ok := strings.CutPrefix(m.ClientID, "connect-"); ok && strings.Contains(id, ":") {
-		return id
-	}
-	return m.MemberID
 }

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
 
 // FetchWorkerVersion asks a worker's REST root (GET /) for its Kafka version,
@@ -49,7 +49,7 @@ func FetchWorkerVersion(ctx context.Context, client *http.Client, url string) (s
 // where the group names the worker's URL. Workers that do not answer within
 // timeout are left out (their version stays unknown); the errors are returned
 // for the report's notes.
-func FetchWorkerVersions(ctx context.Context, client *http.Client, workers []*inspect.WorkerConfig, d *Decoded, timeout time.Duration) (map[string]string, []string) {
+func FetchWorkerVersions(ctx context.Context, client *http.Client, workers []*workerconfig.Config, d *Decoded, timeout time.Duration) (map[string]string, []string) {
 	out := map[string]string{}
 	var notes []string
 	for _, w := range workers {

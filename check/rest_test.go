@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
 
 func TestFetchWorkerVersion(t *testing.T) {
@@ -50,13 +52,18 @@ func TestFetchWorkerVersion(t *testing.T) {
 	w1 := worker(t, "w1.properties", "rest.advertised.host.name="+host+"\nrest.advertised.port="+port+"\n")
 	w2 := worker(t, "w2.properties", "rest.advertised.host.name=10.255.0.1\nrest.advertised.port=1\n")
 	memberURL := srv.URL + "/"
-	d := &Decoded{Members: &inspect.MembersResult{Members: []inspect.MemberView{{MemberID: "m1", URL: &memberURL}}}}
-	got, notes := FetchWorkerVersions(ctx, srv.Client(), []*inspect.WorkerConfig{w1, w2}, d, time.Second)
+	meta, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 1, URL: memberURL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Decode(&inspect.Dataset{Group: &inspect.GroupDescription{Group: "connect-cluster", State: inspect.GroupStable, ProtocolType: "connect",
+		Protocol: "sessioned", Members: []inspect.GroupMember{{MemberID: "m1", Metadata: meta}}}})
+	got, notes := FetchWorkerVersions(ctx, srv.Client(), []*workerconfig.Config{w1, w2}, d, time.Second)
 	if got[w1.Path] != "3.9.0-ccs" || len(got) != 1 || len(notes) != 0 {
 		t.Errorf("versions %v notes %v", got, notes)
 	}
 	// The fetched version reaches the version-dependent rules.
-	rep, err := Timeouts(TimeoutsInput{Workers: []*inspect.WorkerConfig{w1}, WorkerVersions: got})
+	rep, err := Timeouts(TimeoutsInput{Workers: []*workerconfig.Config{w1}, WorkerVersions: got})
 	if err != nil || rep.Workers[0].KafkaVersion == nil || *rep.Workers[0].KafkaVersion != "3.9.0" {
 		t.Errorf("version not used: %+v %v", rep.Workers, err)
 	}

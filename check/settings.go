@@ -3,8 +3,8 @@ package check
 import (
 	"strconv"
 
-	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
 
 // numericSetting is a numeric Kafka setting with its Java type and default.
@@ -105,13 +105,13 @@ type Value struct {
 }
 
 // workerValue returns a worker's effective top-level setting.
-func workerValue(w *inspect.WorkerConfig, key string, v kafkaversion.Version) Value {
+func workerValue(w *workerconfig.Config, key string, v kafkaversion.Version) Value {
 	return prefixedValue(w, "", lookup(workerNumeric, key), v)
 }
 
-func prefixedValue(w *inspect.WorkerConfig, prefix string, s numericSetting, v kafkaversion.Version) Value {
+func prefixedValue(w *workerconfig.Config, prefix string, s numericSetting, v kafkaversion.Version) Value {
 	if raw, ok := w.Props[prefix+s.Key]; ok {
-		n, reason := inspect.ParseJavaInt(raw, bitsOf(s))
+		n, reason := workerconfig.ParseJavaInt(raw, bitsOf(s))
 		if reason != "" || (s.Bits == 16 && (n < -32768 || n > 32767)) {
 			return Value{Invalid: true, Source: w.Name()}
 		}
@@ -134,7 +134,7 @@ func bitsOf(s numericSetting) int {
 func brokerValue(broker map[string]string, key string, v kafkaversion.Version) Value {
 	s := lookup(brokerNumeric, key)
 	if raw, ok := broker[key]; ok && raw != "" {
-		if n, reason := inspect.ParseJavaInt(raw, bitsOf(s)); reason == "" {
+		if n, reason := workerconfig.ParseJavaInt(raw, bitsOf(s)); reason == "" {
 			return Value{N: n, Set: true, Source: "broker"}
 		}
 	}
@@ -149,7 +149,7 @@ func overrideValue(base Value, cfg map[string]string, key, connector string) Val
 	if !ok {
 		return base
 	}
-	n, reason := inspect.ParseJavaInt(raw, 32)
+	n, reason := workerconfig.ParseJavaInt(raw, 32)
 	if reason != "" {
 		return Value{Invalid: true, Source: connector}
 	}

@@ -5,18 +5,20 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
+	"github.com/connectscope/connectscope/internal/field"
 )
 
 // UpgradeInput is what `check upgrade` plans from: the worker files and,
 // when read, the group.
 type UpgradeInput struct {
-	Workers        []*inspect.WorkerConfig `json:"-"`
-	Target         string                  `json:"-"` // eager, compatible or sessioned
-	ExactlyOnce    string                  `json:"-"` // wanted exactly.once.source.support; "" = keep
-	KafkaVersion   string                  `json:"-"`
-	WorkerVersions map[string]string       `json:"-"` // file path → version (REST root)
+	Workers        []*workerconfig.Config `json:"-"`
+	Target         string                 `json:"-"` // eager, compatible or sessioned
+	ExactlyOnce    string                 `json:"-"` // wanted exactly.once.source.support; "" = keep
+	KafkaVersion   string                 `json:"-"`
+	WorkerVersions map[string]string      `json:"-"` // file path → version (REST root)
 	// GroupProtocol is the protocol DescribeGroups reports (default,
 	// compatible, sessioned); "" when unknown.
 	GroupProtocol string          `json:"group_protocol"`
@@ -72,24 +74,24 @@ type UpgradeStep struct {
 var protocolRank = map[string]int{"eager": 0, "compatible": 1, "sessioned": 2}
 
 // offersFor is what a worker with this effective connect.protocol offers in JoinGroup.
-func offersFor(protocol string) []string {
-	switch protocol {
+func offersFor(connectProtocol string) []string {
+	switch connectProtocol {
 	case "eager":
-		return []string{inspect.ProtocolEager}
+		return []string{protocol.ProtocolEager}
 	case "compatible":
-		return []string{inspect.ProtocolCompatible, inspect.ProtocolEager}
+		return []string{protocol.ProtocolCompatible, protocol.ProtocolEager}
 	}
-	return []string{inspect.ProtocolSessioned, inspect.ProtocolCompatible, inspect.ProtocolEager}
+	return []string{protocol.ProtocolSessioned, protocol.ProtocolCompatible, protocol.ProtocolEager}
 }
 
 // settingName maps a JoinGroup protocol name to its connect.protocol value.
 func settingName(joinName string) string {
 	switch joinName {
-	case inspect.ProtocolEager:
+	case protocol.ProtocolEager:
 		return "eager"
-	case inspect.ProtocolCompatible:
+	case protocol.ProtocolCompatible:
 		return "compatible"
-	case inspect.ProtocolSessioned:
+	case protocol.ProtocolSessioned:
 		return "sessioned"
 	}
 	return ""
@@ -108,7 +110,7 @@ func minVersionFor(protocol string) kafkaversion.Version {
 
 type planWorker struct {
 	name     string
-	file     *inspect.WorkerConfig
+	file     *workerconfig.Config
 	member   *UpgradeMember
 	version  kafkaversion.Version
 	protocol string // effective connect.protocol; for a member without file: assumed
@@ -121,16 +123,16 @@ type planWorker struct {
 func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 	target := strings.ToLower(strings.TrimSpace(in.Target))
 	if _, ok := protocolRank[target]; !ok {
-		return nil, fmt.Errorf("--target %q: want eager, compatible or sessioned", in.Target)
+		return nil, field.Errorf("Target", " %q: want eager, compatible or sessioned", in.Target)
 	}
 	eosTarget := strings.ToLower(strings.TrimSpace(in.ExactlyOnce))
 	switch eosTarget {
 	case "", "disabled", "preparing", "enabled":
 	default:
-		return nil, fmt.Errorf("--exactly-once %q: want disabled, preparing or enabled", in.ExactlyOnce)
+		return nil, field.Errorf("ExactlyOnce", " %q: want disabled, preparing or enabled", in.ExactlyOnce)
 	}
 	if eosTarget != "" && eosTarget != "disabled" && target != "sessioned" {
-		return nil, fmt.Errorf("--exactly-once %s needs --target sessioned (fencing requests are only signed under sessioned)", eosTarget)
+		return nil, field.Errorf("ExactlyOnce", " %s needs the target protocol sessioned (fencing requests are only signed under sessioned)", eosTarget)
 	}
 	global, err := kafkaversion.Parse(in.KafkaVersion)
 	if err != nil {
@@ -146,7 +148,7 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 		}
 		return out
 	}
-	computed := settingName(inspect.SelectProtocol(offers()))
+	computed := settingName(protocol.SelectProtocol(offers()))
 	rep.ProtocolNow = computed
 	if in.GroupProtocol != "" {
 		gp := in.GroupProtocol
@@ -184,7 +186,7 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 	emit := func(w *planWorker, setting, from, to string, atLeast *kafkaversion.Version, note string) {
 		step++
 		s := UpgradeStep{Step: step, Worker: w.name, Setting: setting, From: from, To: to,
-			ProtocolAfter: settingName(inspect.SelectProtocol(offers())), ExactlyOnceAfter: eosSummary(workers)}
+			ProtocolAfter: settingName(protocol.SelectProtocol(offers())), ExactlyOnceAfter: eosSummary(workers)}
 		if atLeast != nil {
 			v := atLeast.String()
 			s.KafkaAtLeast = &v
@@ -225,7 +227,7 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 	if protocolRank[target] == protocolRank["sessioned"] {
 		planEOS(workers, eosTarget, emit)
 	}
-	rep.ProtocolFinal = settingName(inspect.SelectProtocol(offers()))
+	rep.ProtocolFinal = settingName(protocol.SelectProtocol(offers()))
 	rep.Findings = f.List()
 	rep.Summary = Summarize(rep.Findings)
 	return rep, nil
@@ -347,7 +349,7 @@ func matchWorkers(in UpgradeInput, global kafkaversion.Version, target string) [
 
 // WorkerIDOf is the worker id (advertised host:port) a worker file gives its
 // worker, or "" when the file does not say.
-func WorkerIDOf(w *inspect.WorkerConfig) string {
+func WorkerIDOf(w *workerconfig.Config) string {
 	host := w.Str("rest.advertised.host.name")
 	port := w.Str("rest.advertised.port")
 	if host == "" || port == "" {
@@ -415,8 +417,8 @@ func upgradeFindings(f *Findings, workers []*planWorker, now, target, eosTarget 
 			anySessioned = true
 		}
 	}
-	var files []*inspect.WorkerConfig
-	versions := map[*inspect.WorkerConfig]kafkaversion.Version{}
+	var files []*workerconfig.Config
+	versions := map[*workerconfig.Config]kafkaversion.Version{}
 	for _, w := range sortedWorkers(workers) {
 		if w.assumed {
 			f.Add("P13", w.name, fmt.Sprintf("member %s has no worker file; assumed to offer %s", w.member.MemberID, target),

@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite expected output in testdata/scr
 // The probe command lets tests look at the resolved Globals; it is hidden
 // and only exists in test binaries.
 func init() {
-	register(&cli.Command{
+	testCommands = append(testCommands, &cli.Command{
 		Name:   "probe",
 		Hidden: true,
 		Subcommands: []*cli.Command{{

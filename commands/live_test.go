@@ -13,7 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/connectscope/connectscope/internal/kafkatest"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -51,11 +54,11 @@ func joinWorkers(t *testing.T, c *kafkatest.Cluster, hosts ...string) []*kafkate
 	var members []*kafkatest.Member
 	for _, h := range hosts {
 		url := "http://" + h + "/"
-		meta, err := inspect.EncodeMetadata(&inspect.MemberMetadata{Version: 2, URL: url, ConfigOffset: 11})
+		meta, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 2, URL: url, ConfigOffset: 11})
 		if err != nil {
 			t.Fatal(err)
 		}
-		assign := func(protocol string, ms map[string][]byte) map[string][]byte {
+		assign := func(groupProtocol string, ms map[string][]byte) map[string][]byte {
 			ids := make([]string, 0, len(ms))
 			for id := range ms {
 				ids = append(ids, id)
@@ -63,11 +66,11 @@ func joinWorkers(t *testing.T, c *kafkatest.Cluster, hosts ...string) []*kafkate
 			sort.Strings(ids)
 			out := map[string][]byte{}
 			for i, id := range ids {
-				a := &inspect.Assignment{Version: 2, Leader: ids[0], LeaderURL: url, ConfigOffset: 11}
+				a := &protocol.Assignment{Version: 2, Leader: ids[0], LeaderURL: url, ConfigOffset: 11}
 				if i == 0 {
-					a.Assigned = []inspect.ConnectorEntry{{Connector: "src", Tasks: []int32{-1, 0, 1}}}
+					a.Assigned = []protocol.ConnectorEntry{{Connector: "src", Tasks: []int32{-1, 0, 1}}}
 				}
-				b, err := inspect.EncodeAssignment(a)
+				b, err := protocol.EncodeAssignment(a)
 				if err != nil {
 					t.Error(err)
 				}
@@ -245,7 +248,7 @@ func TestLiveFaultsExit3(t *testing.T) {
 
 	// A group mid-rebalance: a hung worker and a newcomer waiting for it.
 	rebalancing := kafkatest.New(t)
-	meta, _ := inspect.EncodeMetadata(&inspect.MemberMetadata{Version: 0, URL: "http://w:8083/", ConfigOffset: 0})
+	meta, _ := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 0, URL: "http://w:8083/", ConfigOffset: 0})
 	none := func(string, map[string][]byte) map[string][]byte { return nil }
 	hung := rebalancing.JoinMember(t, kafkatest.Group, "connect", "w1", []kafkatest.Protocol{{Name: "default", Metadata: meta}}, none, kafkatest.SessionTimeout(30*time.Second))
 	hung.Pause()
@@ -325,7 +328,7 @@ func TestLiveWatch(t *testing.T) {
 			t.Errorf("no %s event in:\n%s", want, res.out)
 		}
 	}
-	var summary inspect.WatchSummary
+	var summary group.WatchSummary
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &summary); err != nil || summary.Type != "summary" {
 		t.Fatalf("last line %q", lines[len(lines)-1])
 	}
@@ -400,7 +403,7 @@ func TestLiveWorkerConfigSecurity(t *testing.T) {
 var offsetsProbe func(c *cli.Context, g Globals) error
 
 func init() {
-	register(&cli.Command{Name: "probe-offsets", Hidden: true,
+	testCommands = append(testCommands, &cli.Command{Name: "probe-offsets", Hidden: true,
 		Action: action(func(c *cli.Context, g Globals) error { return offsetsProbe(c, g) })})
 }
 
@@ -415,17 +418,16 @@ func TestLoadOffsetsStreams(t *testing.T) {
 	c.ProduceKeyed(t, recs...)
 	var streamed, whole []byte
 	offsetsProbe = func(cc *cli.Context, g Globals) error {
-		res, err := loadOffsets(cc, g, inspect.DecodeOptions{})
+		res, err := loadOffsets(cc, g)
 		if err != nil {
 			return err
 		}
 		streamed, _ = json.Marshal(res)
-		ds, err := loadDataset(cc, g)
+		ds, err := loadDataset(cc, g, readAll)
 		if err != nil {
 			return err
 		}
-		_, _, offsets, _ := inspect.SplitTopics(ds.Records, ds.Topics)
-		whole, _ = json.Marshal(inspect.DecodeOffsets(offsets, inspect.DecodeOptions{}))
+		whole, _ = json.Marshal(decoded.Decode(ds, store.DecodeOptions{}).Offsets())
 		return nil
 	}
 	if _, stderr, code := run(t, "-b", c.Bootstrap(), "probe-offsets"); code != 0 {

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/connectscope/connectscope/plan"
 	"github.com/connectscope/connectscope/plan/assignor"
 	"github.com/urfave/cli/v2"
 )
-
-func init() { register(planCommand()) }
 
 // Flag names of the plan commands.
 const (
@@ -143,7 +143,7 @@ func planJoinCommand() *cli.Command {
 			}
 			res, err := plan.JoinPlan(state, opts, names)
 			if err != nil {
-				return Exit(ExitUsage, err)
+				return Exit(ExitUsage, inFlagTerms(err))
 			}
 			return emit(c, g, res)
 		}),
@@ -177,7 +177,7 @@ func planLeaveCommand() *cli.Command {
 			}
 			res, err := plan.LeavePlan(state, opts, c.String("worker"), c.String(flagStop), back)
 			if err != nil {
-				return Exit(ExitUsage, err)
+				return Exit(ExitUsage, inFlagTerms(err))
 			}
 			return emit(c, g, res)
 		}),
@@ -211,7 +211,7 @@ func planConnectorCommand() *cli.Command {
 			}
 			res, err := plan.ConnectorPlan(state, opts, plan.ConnectorChange{Set: set, Add: add, Remove: splitList(c.StringSlice("remove"))})
 			if err != nil {
-				return Exit(ExitUsage, err)
+				return Exit(ExitUsage, inFlagTerms(err))
 			}
 			return emit(c, g, res)
 		}),
@@ -245,7 +245,7 @@ func planRollingRestartCommand() *cli.Command {
 			}
 			res, err := plan.RollingRestartPlan(state, opts, restart, c.String(flagStop), order)
 			if err != nil {
-				return Exit(ExitUsage, err)
+				return Exit(ExitUsage, inFlagTerms(err))
 			}
 			return emit(c, g, res)
 		}),
@@ -288,17 +288,17 @@ func planInputs(c *cli.Context, g Globals) (plan.ClusterState, plan.PlanOptions,
 		}
 		s, err := plan.ParseSynthetic(spec)
 		if err != nil {
-			return state, plan.PlanOptions{}, Exit(ExitUsage, err)
+			return state, plan.PlanOptions{}, Exit(ExitUsage, inFlagTerms(err))
 		}
 		state = plan.SyntheticState(s)
 	} else {
-		ds, err := loadDataset(c, g)
+		ds, err := loadDataset(c, g, readPlan)
 		if err != nil {
 			return state, plan.PlanOptions{}, err
 		}
-		state, err = plan.StateFromDataset(ds)
+		state, err = plan.StateFromDataset(decoded.Decode(ds, store.DecodeOptions{}))
 		if err != nil {
-			return state, plan.PlanOptions{}, Exit(ExitUsage, err)
+			return state, plan.PlanOptions{}, Exit(ExitUsage, inFlagTerms(err))
 		}
 	}
 	opts := plan.PlanOptions{KafkaVersion: c.String(flagKafkaVersion), JDK: c.Int(flagJDK), Ctx: c.Context}

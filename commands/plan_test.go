@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/source"
 )
 
 const assignorVectors = "../../shared/vectors/assignor/public"
@@ -198,7 +200,7 @@ func TestPlanFromSnapshotFile(t *testing.T) {
 	var members []inspect.GroupMember
 	for i, id := range []string{"connect-1-a", "connect-2-b"} {
 		url := []string{"http://10.0.0.1:8083/", "http://10.0.0.2:8083/"}[i]
-		meta, err := inspect.EncodeMetadata(&inspect.MemberMetadata{Version: 2, URL: url, ConfigOffset: 3})
+		meta, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 2, URL: url, ConfigOffset: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,8 +208,8 @@ func TestPlanFromSnapshotFile(t *testing.T) {
 		if i == 1 {
 			conns = nil
 		}
-		asg, err := inspect.EncodeAssignment(&inspect.Assignment{Version: 2, Leader: "connect-1-a", ConfigOffset: 3,
-			Assigned: inspect.EntriesFor(conns, []inspect.TaskRef{{Connector: "orders", Task: int32(i)}})})
+		asg, err := protocol.EncodeAssignment(&protocol.Assignment{Version: 2, Leader: "connect-1-a", ConfigOffset: 3,
+			Assigned: protocol.EntriesFor(conns, []protocol.TaskRef{{Connector: "orders", Task: int32(i)}})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -219,7 +221,7 @@ func TestPlanFromSnapshotFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := inspect.WriteSnapshot(f, ds); err != nil {
+	if err := source.WriteSnapshot(f, ds); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

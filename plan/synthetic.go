@@ -22,17 +22,20 @@ const (
 	maxSyntheticPieces  = 2000000
 )
 
-// SyntheticError names the field of a bad --synthetic spec.
+// SyntheticError names the field of a bad synthetic spec.
 type SyntheticError struct {
 	Field string
 	Msg   string
 }
 
-func (e *SyntheticError) Error() string {
+func (e *SyntheticError) Error() string { return "synthetic spec: " + e.Problem() }
+
+// Problem is the error without naming the spec: "field F: MSG" or "MSG".
+func (e *SyntheticError) Problem() string {
 	if e.Field == "" {
-		return "--synthetic: " + e.Msg
+		return e.Msg
 	}
-	return fmt.Sprintf("--synthetic: field %s: %s", e.Field, e.Msg)
+	return fmt.Sprintf("field %s: %s", e.Field, e.Msg)
 }
 
 // ParseSynthetic parses "workers=N,connectors=M[,tasks=K][,skew=S]".

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/plan/assignor"
 )
 
@@ -63,8 +64,8 @@ func snapshotSim(t *testing.T, c *Cluster) (*assignor.Sim, string) {
 	})
 	// Each member's pieces in its held order, as inspect derives it from
 	// the group description (the same derivation plans use).
-	view := inspect.Members(v.ds.Group)
-	byID := map[string]inspect.MemberView{}
+	view := group.Members(v.ds.Group)
+	byID := map[string]group.MemberView{}
 	for _, m := range view.Members {
 		byID[m.MemberID] = m
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/protocol"
 	"github.com/connectscope/connectscope/plan/assignor"
 )
 
@@ -37,7 +37,7 @@ func TestAssignedEntriesMatchKafkaBytes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		a, err := inspect.DecodeAssignment(want)
+		a, err := protocol.DecodeAssignment(want)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -48,7 +48,7 @@ func TestAssignedEntriesMatchKafkaBytes(t *testing.T) {
 		for _, order := range [][]string{sortedStrings(held.Connectors), reversed(held.Connectors)} {
 			re := *a
 			re.Assigned = heldEntries(holding{Connectors: order, Tasks: held.Tasks})
-			got, err := inspect.EncodeAssignment(&re)
+			got, err := protocol.EncodeAssignment(&re)
 			if err != nil {
 				t.Fatal(err)
 			}
