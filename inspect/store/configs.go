@@ -398,6 +398,11 @@ func (st *configReplay) session(value map[string]json.RawMessage) string {
 	if !ok {
 		return "session key has no integer \"creation-timestamp\""
 	}
+	if material == Redacted && algorithm != "" {
+		// A snapshot never stores the key itself (README "Snapshot files").
+		st.sessionKey = &SessionKeyInfo{Algorithm: algorithm, CreatedAtMs: created, Key: Redacted}
+		return ""
+	}
 	decoded, err := base64.StdEncoding.DecodeString(material)
 	if err != nil {
 		return "session key material is not base64: " + err.Error()

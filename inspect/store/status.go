@@ -766,14 +766,14 @@ func (st *statusReplay) fill(res *StatusResult, opts DecodeOptions) {
 		if e.has {
 			res.Connectors = append(res.Connectors, ConnectorStatus{
 				Name: name, State: statusStateNames[e.status.state], WorkerID: statusText(e.status.worker),
-				Generation: e.status.generation, Trace: statusText(e.status.trace),
+				Generation: e.status.generation, Trace: redactTrace(statusText(e.status.trace), opts.ShowSecrets),
 			})
 		}
 		e.tasks.each(func(n int32, t *statusValue) {
 			res.Tasks = append(res.Tasks, TaskStatus{
 				ID: protocol.TaskRef{Connector: name, Task: n}.String(), Connector: name, Task: n,
 				State: statusStateNames[t.state], WorkerID: statusText(t.worker),
-				Generation: t.generation, Trace: statusText(t.trace),
+				Generation: t.generation, Trace: redactTrace(statusText(t.trace), opts.ShowSecrets),
 			})
 		})
 	}
