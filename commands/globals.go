@@ -151,6 +151,9 @@ func (g Globals) validate() error {
 	if g.Timeout <= 0 {
 		return UsageErrorf("--timeout must be positive, not %s", g.Timeout)
 	}
+	if err := checkBootstrap(g.Bootstrap, "-b/--bootstrap-server"); err != nil {
+		return err
+	}
 	if (g.TLS.CertFile == "") != (g.TLS.KeyFile == "") {
 		return UsageErrorf("--tls-cert and --tls-key go together")
 	}
@@ -194,6 +197,9 @@ func (g *Globals) loadWorkerConfigs(patterns []string) error {
 	first := g.WorkerConfigs[0]
 	if !g.explicit[flagBootstrap] && g.From == "" {
 		g.Bootstrap = first.BootstrapServers
+		if err := checkBootstrap(g.Bootstrap, first.Path+": bootstrap.servers"); err != nil {
+			return err
+		}
 	}
 	if !g.explicit[flagGroup] && first.GroupID != "" {
 		g.Group = first.GroupID
