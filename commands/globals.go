@@ -197,8 +197,10 @@ func (g *Globals) loadWorkerConfigs(patterns []string) error {
 	first := g.WorkerConfigs[0]
 	if !g.explicit[flagBootstrap] && g.From == "" {
 		g.Bootstrap = first.BootstrapServers
-		if err := checkBootstrap(g.Bootstrap, first.Path+": bootstrap.servers"); err != nil {
-			return err
+		if _, ref := first.ProviderRefs["bootstrap.servers"]; !ref { // a reference is refused later, by name
+			if err := checkBootstrap(g.Bootstrap, first.Path+": bootstrap.servers"); err != nil {
+				return err
+			}
 		}
 	}
 	if !g.explicit[flagGroup] && first.GroupID != "" {

@@ -108,7 +108,7 @@ func (k *kcatReader) parseLine(d *inspect.Dataset, lineNo int, line []byte) {
 			p.Offset = e.offset
 		}
 		if e.hasKey && !e.keyNull {
-			p.Key = string(e.key)
+			p.Key, p.HasKey = string(e.key), true
 		}
 		d.Problems = append(d.Problems, p)
 		return

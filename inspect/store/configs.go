@@ -106,11 +106,11 @@ func DecodeConfigs(records []inspect.Record, opts DecodeOptions) *ConfigsResult 
 		res.Records.Read++
 		reason := st.apply(r)
 		switch {
-		case r.Value == nil: // a tombstone whatever its key
-			res.Records.Tombstones++
-		case reason != "":
+		case reason != "": // an invalid key with a null value too: Kafka discards it
 			res.Records.Problems++
 			res.Problems = append(res.Problems, recRecordProblem(r, reason))
+		case r.Value == nil:
+			res.Records.Tombstones++
 		default:
 			res.Records.Decoded++
 		}

@@ -23,7 +23,7 @@ func recKeyText(key []byte) string {
 
 // recRecordProblem builds the problem entry for record r.
 func recRecordProblem(r inspect.Record, reason string) inspect.Problem {
-	return inspect.Problem{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, Key: recKeyText(r.Key), Reason: reason}
+	return inspect.Problem{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, Key: recKeyText(r.Key), HasKey: r.Key != nil, Reason: reason}
 }
 
 // recJSONObject decodes value as a JSON object whose members stay raw. The

@@ -219,11 +219,11 @@ func (d *StatusDecoder) Add(r *inspect.Record) {
 	d.res.Records.Read++
 	reason := d.st.apply(r)
 	switch {
-	case r.Value == nil: // a tombstone whatever its key
-		d.res.Records.Tombstones++
-	case reason != "":
+	case reason != "": // an invalid key with a null value too: Kafka discards it
 		d.res.Records.Problems++
 		d.res.Problems = append(d.res.Problems, recRecordProblem(*r, reason))
+	case r.Value == nil:
+		d.res.Records.Tombstones++
 	default:
 		d.res.Records.Decoded++
 	}
