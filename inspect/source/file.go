@@ -42,6 +42,10 @@ func LoadFile(path string, topics inspect.TopicNames) (*inspect.Dataset, error) 
 		in = bufio.NewReaderSize(zr, 1<<20)
 		path += " (gzip)"
 	}
+	// A UTF-8 byte-order mark (Windows editors write one) is not content.
+	if bom, _ := in.Peek(3); bytes.Equal(bom, []byte{0xEF, 0xBB, 0xBF}) {
+		_, _ = in.Discard(3)
+	}
 	kind, err := sniffInput(in)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
@@ -58,7 +62,7 @@ func LoadFile(path string, topics inspect.TopicNames) (*inspect.Dataset, error) 
 			err = fmt.Errorf("%w: the snapshot ends early (cut short while copying?): copy it again or take a new one", err)
 		}
 	} else {
-		d, err = readKcat(in, topics, estimateLines(f, in))
+		d, err = readKcat(in, topics, 0)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -90,22 +94,6 @@ func fillTopicNames(t *inspect.TopicNames, given inspect.TopicNames) {
 	if t.Status == "" {
 		t.Status = given.Status
 	}
-}
-
-// estimateLines guesses a dump's line count from its size and the average
-// line length of its first 64 KiB (a little high, to avoid a regrowth).
-func estimateLines(f *os.File, in *bufio.Reader) int {
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return 0
-	}
-	head, _ := in.Peek(64 << 10)
-	n := bytes.Count(head, []byte{'\n'})
-	if n == 0 {
-		return 1
-	}
-	est := st.Size()/int64(len(head)/n)*21/20 + 16
-	return int(min(est, 1<<26))
 }
 
 type inputKind int
