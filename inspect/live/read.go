@@ -78,7 +78,9 @@ func IsolationFor(eos string) string {
 // *LiveError and no Dataset: a partial read is never returned.
 func Read(ctx context.Context, opts Options) (*inspect.Dataset, error) {
 	watch := &connWatch{}
-	cl, err := newWatchedClient(opts.Conn, watch)
+	conn := opts.Conn // the dataset's source still names every server given
+	conn.Bootstrap = answeringSeeds(ctx, opts.Conn)
+	cl, err := newWatchedClient(conn, watch)
 	if err != nil {
 		return nil, &Error{What: "connecting", Err: err, Hint: "check the connection flags and --worker-config"}
 	}
