@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"bytes"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -125,6 +127,7 @@ func liveCommands(t *testing.T) [][]string {
 // logs each request it receives, and fails on any request that would join a
 // group, commit, produce, or create, alter or delete anything.
 func TestLiveReadOnly(t *testing.T) {
+	t.Parallel()
 	log := kafkatest.NewRequestLog()
 	c := liveClusterLogged(t, log)
 	for _, args := range liveCommands(t) {
@@ -162,6 +165,7 @@ func TestLiveReadOnly(t *testing.T) {
 }
 
 func TestLiveInspectOutputs(t *testing.T) {
+	t.Parallel()
 	c := liveCluster(t)
 	b := []string{"-b", c.Bootstrap(), "--timeout", "10s"}
 
@@ -231,6 +235,7 @@ func TestLiveInspectOutputs(t *testing.T) {
 // TestLiveFaultsExit3 checks the command-line end of the fault handling:
 // one line on stderr, nothing on stdout, exit status 3.
 func TestLiveFaultsExit3(t *testing.T) {
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -288,17 +293,27 @@ func TestLiveFaultsExit3(t *testing.T) {
 }
 
 func TestLiveWatch(t *testing.T) {
+	t.Parallel()
 	c := liveCluster(t)
 	type result struct {
 		out, errOut string
 		code        int
 	}
 	done := make(chan result, 1)
+	watchOut := newFirstLineWriter()
 	go func() {
-		o, e, code := run(t, "-b", c.Bootstrap(), "watch", "--duration", "4s", "--interval", "100ms", "-o", "jsonl")
-		done <- result{o, e, code}
+		var errb bytes.Buffer
+		code := Main([]string{"connectscope", "-b", c.Bootstrap(), "watch", "--duration", "4s", "--interval", "100ms", "-o", "jsonl"},
+			Streams{In: strings.NewReader(""), Out: watchOut, Err: &errb}, BuildInfo{Version: "v9.9.9-test"})
+		done <- result{watchOut.String(), errb.String(), code}
 	}()
-	time.Sleep(1200 * time.Millisecond)
+	// The first event is watch's description of the group: from then on it
+	// sees what changes.
+	select {
+	case <-watchOut.first:
+	case <-time.After(3 * time.Second):
+		t.Fatal("watch printed no event within 3s")
+	}
 	joinWorkers(t, c, "10.0.0.3:8083")
 	c.ProduceKeyed(t, &kgo.Record{Topic: kafkatest.StatusTopic, Partition: -1, Key: []byte("status-task-src-1"),
 		Value: []byte(`{"state":"RUNNING","trace":null,"worker_id":"10.0.0.3:8083","generation":4}`)})
@@ -350,6 +365,7 @@ func TestLiveWatch(t *testing.T) {
 // TestLiveWorkerConfigSecurity reads a broker that wants TLS with a client
 // certificate and SCRAM, configured only through a worker .properties file.
 func TestLiveWorkerConfigSecurity(t *testing.T) {
+	t.Parallel()
 	m := kafkatest.NewTLS(t)
 	c := kafkatest.New(t, kfake.TLS(m.Mutual), kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-256", "connect", "s3cret"))
 	cert, err := tls.LoadX509KeyPair(m.ClientCertFile, m.ClientKeyFile)
@@ -436,4 +452,31 @@ func TestLoadOffsetsStreams(t *testing.T) {
 	if len(streamed) < 1000 || string(streamed) != string(whole) {
 		t.Errorf("streamed and whole decodes differ:\n%.300s\n%.300s", streamed, whole)
 	}
+}
+
+// firstLineWriter collects output written from another goroutine and closes
+// first when the first complete line arrives.
+type firstLineWriter struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	first chan struct{}
+	once  sync.Once
+}
+
+func newFirstLineWriter() *firstLineWriter { return &firstLineWriter{first: make(chan struct{})} }
+
+func (w *firstLineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n, err := w.buf.Write(p)
+	if bytes.IndexByte(w.buf.Bytes(), '\n') >= 0 {
+		w.once.Do(func() { close(w.first) })
+	}
+	return n, err
+}
+
+func (w *firstLineWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
 }

@@ -45,13 +45,7 @@ func (r SinksResult) Tables() []format.Table {
 }
 
 // Items prints one JSON line per sink connector with -o jsonl.
-func (r SinksResult) Items() []any {
-	out := make([]any, len(r.Sinks))
-	for i, s := range r.Sinks {
-		out[i] = s
-	}
-	return out
-}
+func (r SinksResult) Items() []any { return format.Items(r.Sinks) }
 
 func sinkNum(n *int64) string {
 	if n == nil {

@@ -147,12 +147,30 @@ func (w *Watcher) ObserveGroup(now int64, g *inspect.GroupDescription) []WatchEv
 	if g == nil {
 		return nil
 	}
-	prevState := ""
-	if prev != nil {
-		prevState = prev.State
-	}
-	members := map[string]string{}
 	view := Members(g)
+	members := memberLabels(view)
+	if prev == nil {
+		w.firstLook(now, g, view, members, emit)
+		return out
+	}
+	w.joinsAndLeaves(members, emit)
+	if !w.stateChanged(now, prev.State, g, emit) {
+		return out
+	}
+	if prev.State == inspect.GroupStable && sameMemberSet(prev, g) && sameAssignments(prev, g) {
+		return out
+	}
+	owners := ownersOf(view)
+	w.rebalanceCompleted(now, g, emit)
+	w.moved(owners, emit)
+	w.owners = owners
+	return out
+}
+
+// memberLabels names each member for messages: its REST URL, else its
+// client id, else its member id.
+func memberLabels(view MembersResult) map[string]string {
+	members := map[string]string{}
 	for _, m := range view.Members {
 		label := m.MemberID
 		if m.URL != nil && *m.URL != "" {
@@ -162,19 +180,25 @@ func (w *Watcher) ObserveGroup(now int64, g *inspect.GroupDescription) []WatchEv
 		}
 		members[m.MemberID] = label
 	}
-	if prev == nil {
-		w.members = members
-		if g.State == inspect.GroupStable {
-			w.owners = ownersOf(view)
-		}
-		emit(WatchEvent{Type: EventGroupState, State: sinkPtr(g.State),
-			Message: fmt.Sprintf("group %s is %s with %d members (protocol %s)", g.Group, g.State, len(g.Members), orDash(g.Protocol))})
-		if inspect.GroupRebalancing(g) {
-			w.pending = &Rebalance{StartedAtMs: sinkPtr(now)}
-		}
-		return out
+	return members
+}
+
+// firstLook reports the group as first seen and remembers who owns what.
+func (w *Watcher) firstLook(now int64, g *inspect.GroupDescription, view MembersResult, members map[string]string, emit func(WatchEvent)) {
+	w.members = members
+	if g.State == inspect.GroupStable {
+		w.owners = ownersOf(view)
 	}
-	// Joins and leaves, by member id, whatever the state.
+	emit(WatchEvent{Type: EventGroupState, State: sinkPtr(g.State),
+		Message: fmt.Sprintf("group %s is %s with %d members (protocol %s)", g.Group, g.State, len(g.Members), orDash(g.Protocol))})
+	if inspect.GroupRebalancing(g) {
+		w.pending = &Rebalance{StartedAtMs: sinkPtr(now)}
+	}
+}
+
+// joinsAndLeaves reports members by member id, whatever the state, and
+// keeps the labels of the current members.
+func (w *Watcher) joinsAndLeaves(members map[string]string, emit func(WatchEvent)) {
 	for _, id := range slices.Sorted(maps.Keys(members)) {
 		if _, ok := w.members[id]; !ok {
 			emit(WatchEvent{Type: EventMemberJoined, MemberID: sinkPtr(id), WorkerID: sinkPtr(members[id]),
@@ -187,7 +211,6 @@ func (w *Watcher) ObserveGroup(now int64, g *inspect.GroupDescription) []WatchEv
 				Message: "member left: " + w.members[id] + " (" + id + ")"})
 		}
 	}
-	// Labels of members that left are kept for naming previous owners.
 	for id, l := range members {
 		w.members[id] = l
 	}
@@ -196,6 +219,11 @@ func (w *Watcher) ObserveGroup(now int64, g *inspect.GroupDescription) []WatchEv
 			delete(w.members, id)
 		}
 	}
+}
+
+// stateChanged reports a rebalance starting and other state changes; it
+// says whether the group is Stable, when ownership can be compared.
+func (w *Watcher) stateChanged(now int64, prevState string, g *inspect.GroupDescription, emit func(WatchEvent)) (stable bool) {
 	if inspect.GroupRebalancing(g) && w.pending == nil {
 		w.pending = &Rebalance{StartedAtMs: sinkPtr(now)}
 		emit(WatchEvent{Type: EventRebalanceStarted, State: sinkPtr(g.State), PreviousState: sinkPtr(prevState),
@@ -209,13 +237,14 @@ func (w *Watcher) ObserveGroup(now int64, g *inspect.GroupDescription) []WatchEv
 		if g.State == inspect.GroupEmpty || g.State == inspect.GroupDead {
 			w.owners = map[string]string{}
 		}
-		return out
+		return false
 	}
-	owners := ownersOf(view)
-	changed := prevState != inspect.GroupStable || !sameMemberSet(prev, g) || !sameAssignments(prev, g)
-	if !changed {
-		return out
-	}
+	return true
+}
+
+// rebalanceCompleted closes the pending rebalance (or one that started and
+// ended between two looks) and reports it.
+func (w *Watcher) rebalanceCompleted(now int64, g *inspect.GroupDescription, emit func(WatchEvent)) {
 	rb := Rebalance{CompletedAtMs: sinkPtr(now), Generation: w.generation()}
 	if w.pending != nil && w.pending.StartedAtMs != nil {
 		rb.StartedAtMs = w.pending.StartedAtMs
@@ -233,6 +262,10 @@ func (w *Watcher) ObserveGroup(now int64, g *inspect.GroupDescription) []WatchEv
 		msg += fmt.Sprintf(" (latest generation in status records so far: %d)", *rb.Generation)
 	}
 	emit(WatchEvent{Type: EventRebalanceCompleted, State: sinkPtr(g.State), Generation: rb.Generation, DurationMs: rb.DurationMs, Message: msg})
+}
+
+// moved reports each piece whose owner changed since the last Stable look.
+func (w *Watcher) moved(owners map[string]string, emit func(WatchEvent)) {
 	for _, piece := range movedPieces(w.owners, owners) {
 		from, to := w.owners[piece], owners[piece]
 		e := WatchEvent{Type: EventMoved, From: nilIfEmpty(from), To: nilIfEmpty(to)}
@@ -244,8 +277,6 @@ func (w *Watcher) ObserveGroup(now int64, g *inspect.GroupDescription) []WatchEv
 		e.Message = fmt.Sprintf("moved %s: %s → %s", piece, orNobody(from), orNobody(to))
 		emit(e)
 	}
-	w.owners = owners
-	return out
 }
 
 // ownersOf maps each owned piece to its owner's label.

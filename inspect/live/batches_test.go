@@ -59,6 +59,7 @@ func describeRecs(recs []inspect.Record) string {
 // transactions committed and aborted, null keys, tombstones, empty values
 // and headers, from the start and from inside a batch.
 func TestDecodeBatchesMatchesFranzGo(t *testing.T) {
+	t.Parallel()
 	c := kafkatest.New(t, kfake.SeedTopics(1, "t"))
 	ctx := context.Background()
 	codecs := []kgo.CompressionCodec{kgo.NoCompression(), kgo.GzipCompression(), kgo.SnappyCompression(), kgo.Lz4Compression(), kgo.ZstdCompression()}

@@ -114,6 +114,7 @@ func TestLiveFaultSilentPort(t *testing.T) {
 }
 
 func TestLiveFaultMissingTopic(t *testing.T) {
+	t.Parallel()
 	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, kafkatest.ConfigTopic), kfake.SeedTopics(25, kafkatest.OffsetTopic))
 	if err != nil {
 		t.Fatal(err)
@@ -137,6 +138,7 @@ func TestLiveFaultMissingTopic(t *testing.T) {
 }
 
 func TestLiveFaultSASL(t *testing.T) {
+	t.Parallel()
 	c := kafkatest.New(t, kfake.EnableSASL(),
 		kfake.Superuser("SCRAM-SHA-256", "admin", "admin-secret"),
 		kfake.Superuser("SCRAM-SHA-512", "admin512", "secret512"),
@@ -159,6 +161,7 @@ func TestLiveFaultSASL(t *testing.T) {
 }
 
 func TestLiveTLS(t *testing.T) {
+	t.Parallel()
 	m := kafkatest.NewTLS(t)
 	c := kafkatest.New(t, kfake.TLS(m.Mutual))
 	clientCert, err := tls.LoadX509KeyPair(m.ClientCertFile, m.ClientKeyFile)
@@ -221,6 +224,7 @@ func TestLiveTLS(t *testing.T) {
 }
 
 func TestLiveFaultCoordinatorMoves(t *testing.T) {
+	t.Parallel()
 	c := kafkatest.New(t, kfake.NumBrokers(3))
 	c.SeedConnect(t)
 	meta, _ := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 0, URL: "http://w:8083/", ConfigOffset: 0})
@@ -245,6 +249,7 @@ func TestLiveFaultCoordinatorMoves(t *testing.T) {
 }
 
 func TestLiveFaultLeaderMoves(t *testing.T) {
+	t.Parallel()
 	c := kafkatest.New(t, kfake.NumBrokers(3))
 	recs := offsetRecords(3000)
 	c.ProduceKeyed(t, recs...)
@@ -386,6 +391,7 @@ func TestLiveInterrupted(t *testing.T) {
 }
 
 func TestLiveMissingTopicNotShown(t *testing.T) {
+	t.Parallel()
 	// Only the config topic exists; a view of configs alone still works and
 	// says which topics are missing, one of the status topic fails.
 	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, kafkatest.ConfigTopic))

@@ -38,6 +38,7 @@ func countByTopic(recs []inspect.Record) map[string]int {
 }
 
 func TestReadLiveTopicsAndDescriptions(t *testing.T) {
+	t.Parallel()
 	c := kafkatest.New(t)
 	want := c.SeedConnect(t)
 	ds := readLive(t, liveOpts(c))
@@ -91,6 +92,7 @@ func TestReadLiveTopicsAndDescriptions(t *testing.T) {
 }
 
 func TestReadLiveTombstonesAndEmptyValues(t *testing.T) {
+	t.Parallel()
 	c := kafkatest.New(t)
 	c.ProduceKeyed(t,
 		&kgo.Record{Topic: kafkatest.StatusTopic, Partition: 2, Key: []byte("status-connector-a"), Value: []byte(`{}`)},
@@ -110,6 +112,7 @@ func TestReadLiveTombstonesAndEmptyValues(t *testing.T) {
 }
 
 func TestReadLiveStopsAtEndOffsetsOfStart(t *testing.T) {
+	t.Parallel()
 	c := kafkatest.New(t)
 	var recs []*kgo.Record
 	for i := range 2000 {
@@ -144,6 +147,7 @@ func TestReadLiveStopsAtEndOffsetsOfStart(t *testing.T) {
 func itoa(i int) string { return strconv.Itoa(i) }
 
 func TestReadLiveIsolation(t *testing.T) {
+	t.Parallel()
 	c := kafkatest.New(t)
 	c.ProduceKeyed(t, &kgo.Record{Topic: kafkatest.ConfigTopic, Partition: 0, Key: []byte("commit-a"), Value: []byte(`{"tasks":0}`)})
 	txn := c.Client(t, kgo.TransactionalID("connect-cluster-connect-cluster"), kgo.DefaultProduceTopic(kafkatest.ConfigTopic))
@@ -189,6 +193,7 @@ func TestReadLiveIsolation(t *testing.T) {
 }
 
 func TestReadLiveConnectGroup(t *testing.T) {
+	t.Parallel()
 	c := kafkatest.New(t)
 	c.SeedConnect(t)
 	meta, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 2, URL: "http://10.0.0.1:8083/", ConfigOffset: 11})
@@ -228,6 +233,7 @@ func TestReadLiveConnectGroup(t *testing.T) {
 }
 
 func TestReadLiveGroupStates(t *testing.T) {
+	t.Parallel()
 	c := kafkatest.New(t, kfake.SeedTopics(1, "orders"))
 	meta, _ := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 0, URL: "http://w:8083/", ConfigOffset: -1})
 	noAssign := func(string, map[string][]byte) map[string][]byte { return nil }
@@ -269,6 +275,7 @@ func TestReadLiveGroupStates(t *testing.T) {
 }
 
 func TestReadLiveSinkGroups(t *testing.T) {
+	t.Parallel()
 	c := kafkatest.New(t, kfake.SeedTopics(3, "orders"))
 	c.SeedConnect(t)
 	var orders []*kgo.Record
@@ -313,6 +320,7 @@ func TestReadLiveSinkGroups(t *testing.T) {
 }
 
 func TestReadLiveStream(t *testing.T) {
+	t.Parallel()
 	c := kafkatest.New(t)
 	c.SeedConnect(t)
 	recs := make([]*kgo.Record, 0, 3000)

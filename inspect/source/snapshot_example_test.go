@@ -3,26 +3,19 @@ package source
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/group"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/internal/golden"
 )
 
-// go test ./inspect -run TestExampleSnapshot -update rewrites the example.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite generated files (examples/cluster.snapshot.json)")
-	}
-}
-
-func updateRequested() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
+// go test ./inspect/source -run TestExampleSnapshot -update rewrites the
+// example.
+func updateRequested() bool { return golden.Update() }
 
 const exampleSnapshotPath = "../../examples/cluster.snapshot.json"
 

@@ -69,13 +69,7 @@ func (r *ConfigsResult) Tables() []format.Table {
 }
 
 // Items gives one JSON line per connector for -o jsonl.
-func (r *ConfigsResult) Items() []any {
-	out := make([]any, 0, len(r.Connectors))
-	for _, c := range r.Connectors {
-		out = append(out, c)
-	}
-	return out
-}
+func (r *ConfigsResult) Items() []any { return format.Items(r.Connectors) }
 
 func recCountsFooter(c inspect.RecordCounts) []string {
 	return []string{"records read " + strconv.Itoa(c.Read) + ", decoded " + strconv.Itoa(c.Decoded) +

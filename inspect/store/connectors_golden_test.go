@@ -1,7 +1,6 @@
 package store
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,9 +8,8 @@ import (
 
 	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/internal/golden"
 )
-
-var recUpdateGolden = flag.Bool("update-records-golden", false, "rewrite inspect/store/testdata/records-*.golden")
 
 // recTablesText renders tables plainly (tab-separated, wide columns marked
 // with *) so a golden file shows exactly what the result hands the printer.
@@ -48,7 +46,7 @@ func TestTablesGolden(t *testing.T) {
 			all = append(all, Connectors(cfg, st).Tables()...)
 			got := recTablesText(all)
 			path := filepath.Join("testdata", "records-"+name+".golden")
-			if *recUpdateGolden {
+			if golden.Update() {
 				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}

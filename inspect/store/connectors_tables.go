@@ -28,10 +28,4 @@ func (r *ConnectorsResult) Tables() []format.Table {
 }
 
 // Items gives one JSON line per connector.
-func (r *ConnectorsResult) Items() []any {
-	out := make([]any, 0, len(r.Connectors))
-	for _, c := range r.Connectors {
-		out = append(out, c)
-	}
-	return out
-}
+func (r *ConnectorsResult) Items() []any { return format.Items(r.Connectors) }

@@ -25,13 +25,7 @@ func (r *OffsetsResult) Tables() []format.Table {
 }
 
 // Items gives one JSON line per stored offset.
-func (r *OffsetsResult) Items() []any {
-	out := make([]any, 0, len(r.Offsets))
-	for _, o := range r.Offsets {
-		out = append(out, o)
-	}
-	return out
-}
+func (r *OffsetsResult) Items() []any { return format.Items(r.Offsets) }
 
 func recCompactJSON(raw json.RawMessage) string {
 	var buf bytes.Buffer
