@@ -5,6 +5,7 @@ import (
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/live"
+	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/urfave/cli/v2"
 )
@@ -83,6 +84,30 @@ func loadDecoded(c *cli.Context, g Globals, spec readSpec) (*decoded.Dataset, er
 	return decoded.Decode(ds, viewOptions(c, g)), nil
 }
 
+// loadStatusStreaming is loadDecoded for the status view: a kcat dump given
+// with --from is decoded while it is read, so memory follows the distinct
+// keys kept, not the size of the file.
+func loadStatusStreaming(c *cli.Context, g Globals) (*decoded.Dataset, error) {
+	if g.From == "" {
+		return loadDecoded(c, g, readStatus)
+	}
+	if err := noArgs(c); err != nil {
+		return nil, err
+	}
+	opts := viewOptions(c, g)
+	opts.Topic = g.Topics.Status
+	dec := store.NewStatusDecoder(opts)
+	ds, streamed, err := source.StreamFile(g.From, g.Topics, g.Topics.Status, dec.Add)
+	if err != nil {
+		return nil, InputError(err)
+	}
+	d := decoded.Decode(ds, viewOptions(c, g))
+	if streamed {
+		d.WithStatus(dec.Result())
+	}
+	return d, nil
+}
+
 func runInspectConfigs(c *cli.Context, g Globals) error {
 	d, err := loadDecoded(c, g, readConfigs)
 	if err != nil {
@@ -94,7 +119,7 @@ func runInspectConfigs(c *cli.Context, g Globals) error {
 }
 
 func runInspectStatus(c *cli.Context, g Globals) error {
-	d, err := loadDecoded(c, g, readStatus)
+	d, err := loadStatusStreaming(c, g)
 	if err != nil {
 		return err
 	}

@@ -21,8 +21,16 @@ func ReadKcat(r io.Reader, topics inspect.TopicNames) (*inspect.Dataset, error) 
 // readKcat is ReadKcat with a guess of the number of lines, so the record
 // slice is allocated once instead of grown (the biggest cost on large dumps).
 func readKcat(r io.Reader, topics inspect.TopicNames, expectLines int) (*inspect.Dataset, error) {
+	return readKcatStreaming(r, topics, expectLines, "", nil)
+}
+
+// readKcatStreaming is readKcat that hands the records of topic stream to
+// each, one at a time, instead of keeping them: memory then follows what
+// each keeps, not the size of the dump. Each such record's bytes are its
+// own (no shared slab), so one the caller keeps pins nothing else.
+func readKcatStreaming(r io.Reader, topics inspect.TopicNames, expectLines int, stream string, each func(*inspect.Record)) (*inspect.Dataset, error) {
 	d := &inspect.Dataset{Topics: topics, Records: make([]inspect.Record, 0, expectLines)}
-	kr := kcatReader{in: bufio.NewReaderSize(r, 64<<10), topics: map[string]string{}}
+	kr := kcatReader{in: bufio.NewReaderSize(r, 64<<10), topics: map[string]string{}, stream: stream, each: each}
 	for lineNo := 1; ; lineNo++ {
 		line, err := kr.readLine()
 		if len(line) > 0 {
@@ -49,6 +57,8 @@ type kcatReader struct {
 	scan    kcatScanner
 	slab    []byte
 	topics  map[string]string // interned topic names
+	stream  string            // records of this topic go to each, not into the dataset
+	each    func(*inspect.Record)
 }
 
 // readLine returns the next line without its newline and surrounding
@@ -117,11 +127,20 @@ func (k *kcatReader) parseLine(d *inspect.Dataset, lineNo int, line []byte) {
 	if e.hasTs {
 		rec.Timestamp = e.ts
 	}
+	streamed := k.each != nil && rec.Topic == k.stream
+	keep := k.keep
+	if streamed {
+		keep = ownCopy
+	}
 	if e.hasKey && !e.keyNull {
-		rec.Key = k.keep(e.key)
+		rec.Key = keep(e.key)
 	}
 	if !e.payloadNull {
-		rec.Value = k.keep(e.payload)
+		rec.Value = keep(e.payload)
+	}
+	if streamed {
+		k.each(&rec)
+		return
 	}
 	d.Records = append(d.Records, rec)
 }
@@ -137,6 +156,9 @@ func (k *kcatReader) intern(b []byte) string {
 
 // keep copies b into the slab and returns a slice whose capacity ends at its
 // length, so appending to one record's bytes never touches another's.
+// ownCopy copies b into bytes of its own (empty stays empty, not null).
+func ownCopy(b []byte) []byte { return append(make([]byte, 0, len(b)), b...) }
+
 func (k *kcatReader) keep(b []byte) []byte {
 	const slabSize = 1 << 20
 	if len(b) == 0 {
