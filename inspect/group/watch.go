@@ -126,7 +126,7 @@ func (w *Watcher) noteGen(g int32) {
 	}
 	w.maxGen = &g
 	if n := len(w.done); n > 0 && (w.done[n-1].Generation == nil || *w.done[n-1].Generation < g) {
-		w.done[n-1].Generation = sinkPtr(g)
+		w.done[n-1].Generation = ptr(g)
 	}
 }
 
@@ -189,10 +189,10 @@ func (w *Watcher) firstLook(now int64, g *inspect.GroupDescription, view Members
 	if g.State == inspect.GroupStable {
 		w.owners = ownersOf(view)
 	}
-	emit(WatchEvent{Type: EventGroupState, State: sinkPtr(g.State),
+	emit(WatchEvent{Type: EventGroupState, State: ptr(g.State),
 		Message: fmt.Sprintf("group %s is %s with %d members (protocol %s)", g.Group, g.State, len(g.Members), orDash(g.Protocol))})
 	if inspect.GroupRebalancing(g) {
-		w.pending = &Rebalance{StartedAtMs: sinkPtr(now)}
+		w.pending = &Rebalance{StartedAtMs: ptr(now)}
 	}
 }
 
@@ -201,13 +201,13 @@ func (w *Watcher) firstLook(now int64, g *inspect.GroupDescription, view Members
 func (w *Watcher) joinsAndLeaves(members map[string]string, emit func(WatchEvent)) {
 	for _, id := range slices.Sorted(maps.Keys(members)) {
 		if _, ok := w.members[id]; !ok {
-			emit(WatchEvent{Type: EventMemberJoined, MemberID: sinkPtr(id), WorkerID: sinkPtr(members[id]),
+			emit(WatchEvent{Type: EventMemberJoined, MemberID: ptr(id), WorkerID: ptr(members[id]),
 				Message: "member joined: " + members[id] + " (" + id + ")"})
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(w.members)) {
 		if _, ok := members[id]; !ok {
-			emit(WatchEvent{Type: EventMemberLeft, MemberID: sinkPtr(id), WorkerID: sinkPtr(w.members[id]),
+			emit(WatchEvent{Type: EventMemberLeft, MemberID: ptr(id), WorkerID: ptr(w.members[id]),
 				Message: "member left: " + w.members[id] + " (" + id + ")"})
 		}
 	}
@@ -225,12 +225,12 @@ func (w *Watcher) joinsAndLeaves(members map[string]string, emit func(WatchEvent
 // says whether the group is Stable, when ownership can be compared.
 func (w *Watcher) stateChanged(now int64, prevState string, g *inspect.GroupDescription, emit func(WatchEvent)) (stable bool) {
 	if inspect.GroupRebalancing(g) && w.pending == nil {
-		w.pending = &Rebalance{StartedAtMs: sinkPtr(now)}
-		emit(WatchEvent{Type: EventRebalanceStarted, State: sinkPtr(g.State), PreviousState: sinkPtr(prevState),
+		w.pending = &Rebalance{StartedAtMs: ptr(now)}
+		emit(WatchEvent{Type: EventRebalanceStarted, State: ptr(g.State), PreviousState: ptr(prevState),
 			Message: fmt.Sprintf("rebalance started (%s → %s)", prevState, g.State)})
 	}
 	if g.State != prevState && !inspect.GroupRebalancing(g) && g.State != inspect.GroupStable {
-		emit(WatchEvent{Type: EventGroupState, State: sinkPtr(g.State), PreviousState: sinkPtr(prevState),
+		emit(WatchEvent{Type: EventGroupState, State: ptr(g.State), PreviousState: ptr(prevState),
 			Message: fmt.Sprintf("group is %s (was %s)", g.State, prevState)})
 	}
 	if g.State != inspect.GroupStable {
@@ -245,10 +245,10 @@ func (w *Watcher) stateChanged(now int64, prevState string, g *inspect.GroupDesc
 // rebalanceCompleted closes the pending rebalance (or one that started and
 // ended between two looks) and reports it.
 func (w *Watcher) rebalanceCompleted(now int64, g *inspect.GroupDescription, emit func(WatchEvent)) {
-	rb := Rebalance{CompletedAtMs: sinkPtr(now), Generation: w.generation()}
+	rb := Rebalance{CompletedAtMs: ptr(now), Generation: w.generation()}
 	if w.pending != nil && w.pending.StartedAtMs != nil {
 		rb.StartedAtMs = w.pending.StartedAtMs
-		rb.DurationMs = sinkPtr(now - *w.pending.StartedAtMs)
+		rb.DurationMs = ptr(now - *w.pending.StartedAtMs)
 	}
 	w.pending = nil
 	w.done = append(w.done, rb)
@@ -261,7 +261,7 @@ func (w *Watcher) rebalanceCompleted(now int64, g *inspect.GroupDescription, emi
 	if rb.Generation != nil {
 		msg += fmt.Sprintf(" (latest generation in status records so far: %d)", *rb.Generation)
 	}
-	emit(WatchEvent{Type: EventRebalanceCompleted, State: sinkPtr(g.State), Generation: rb.Generation, DurationMs: rb.DurationMs, Message: msg})
+	emit(WatchEvent{Type: EventRebalanceCompleted, State: ptr(g.State), Generation: rb.Generation, DurationMs: rb.DurationMs, Message: msg})
 }
 
 // moved reports each piece whose owner changed since the last Stable look.
@@ -270,9 +270,9 @@ func (w *Watcher) moved(owners map[string]string, emit func(WatchEvent)) {
 		from, to := w.owners[piece], owners[piece]
 		e := WatchEvent{Type: EventMoved, From: nilIfEmpty(from), To: nilIfEmpty(to)}
 		if name, ok := strings.CutPrefix(piece, "connector "); ok {
-			e.Connector = sinkPtr(name)
+			e.Connector = ptr(name)
 		} else {
-			e.Task = sinkPtr(piece)
+			e.Task = ptr(piece)
 		}
 		e.Message = fmt.Sprintf("moved %s: %s → %s", piece, orNobody(from), orNobody(to))
 		emit(e)
@@ -360,7 +360,7 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []WatchEvent {
 			name := strings.TrimPrefix(key, "status-connector-")
 			if _, ok := w.conns[name]; ok {
 				delete(w.conns, name)
-				emit(WatchEvent{Type: EventConnectorState, Connector: sinkPtr(name), Message: "connector " + name + ": status deleted"})
+				emit(WatchEvent{Type: EventConnectorState, Connector: ptr(name), Message: "connector " + name + ": status deleted"})
 			}
 			for id, t := range w.tasks {
 				if t.Connector == name {
@@ -371,7 +371,7 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []WatchEvent {
 			id := strings.TrimPrefix(key, "status-task-")
 			if _, ok := w.tasks[id]; ok {
 				w.setTask(now, id, nil)
-				emit(WatchEvent{Type: EventTaskState, Task: sinkPtr(id), Message: "task " + id + ": status deleted"})
+				emit(WatchEvent{Type: EventTaskState, Task: ptr(id), Message: "task " + id + ": status deleted"})
 			}
 		}
 		return out
@@ -383,10 +383,10 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []WatchEvent {
 		if had && prev.State == c.State && format.TextOr(prev.WorkerID, "") == format.TextOr(c.WorkerID, "") {
 			continue
 		}
-		e := WatchEvent{Type: EventConnectorState, Connector: sinkPtr(c.Name), State: sinkPtr(c.State),
-			WorkerID: c.WorkerID, Generation: sinkPtr(c.Generation)}
+		e := WatchEvent{Type: EventConnectorState, Connector: ptr(c.Name), State: ptr(c.State),
+			WorkerID: c.WorkerID, Generation: ptr(c.Generation)}
 		if had {
-			e.PreviousState = sinkPtr(prev.State)
+			e.PreviousState = ptr(prev.State)
 		}
 		e.Message = stateMessage("connector "+c.Name, e)
 		emit(e)
@@ -403,10 +403,10 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []WatchEvent {
 		if had && prev.State == t.State && format.TextOr(prev.WorkerID, "") == format.TextOr(t.WorkerID, "") {
 			continue
 		}
-		e := WatchEvent{Type: EventTaskState, Connector: sinkPtr(t.Connector), Task: sinkPtr(t.ID), State: sinkPtr(t.State),
-			WorkerID: t.WorkerID, Generation: sinkPtr(t.Generation)}
+		e := WatchEvent{Type: EventTaskState, Connector: ptr(t.Connector), Task: ptr(t.ID), State: ptr(t.State),
+			WorkerID: t.WorkerID, Generation: ptr(t.Generation)}
 		if had {
-			e.PreviousState = sinkPtr(prev.State)
+			e.PreviousState = ptr(prev.State)
 		}
 		e.Message = stateMessage("task "+t.ID, e)
 		emit(e)

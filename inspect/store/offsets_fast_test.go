@@ -44,7 +44,7 @@ func offsetsReference(records []inspect.Record, opts DecodeOptions) *OffsetsResu
 				reason = why
 			case !json.Valid(r.Value):
 				reason = "offset value is not JSON"
-			case recFirstJSONByte(r.Value) != '{':
+			case firstJSONByte(r.Value) != '{':
 				reason = "offset value is not a JSON object"
 			default:
 				held[string(r.Key)] = &heldOffset{SourceOffset: SourceOffset{Connector: connector, Partition: partition,
@@ -54,7 +54,7 @@ func offsetsReference(records []inspect.Record, opts DecodeOptions) *OffsetsResu
 		switch {
 		case reason != "":
 			res.Records.Problems++
-			res.Problems = append(res.Problems, recRecordProblem(r, reason))
+			res.Problems = append(res.Problems, recordProblem(r, reason))
 		case r.Value == nil:
 			res.Records.Tombstones++
 		default:

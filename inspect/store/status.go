@@ -151,7 +151,7 @@ func (t *taskStatuses) remove(n int32) {
 
 // each calls f for every held task in ascending task number.
 func (t *taskStatuses) each(f func(n int32, v *statusValue)) {
-	others := recSortedTaskIDs(t.other)
+	others := sortedTaskIDs(t.other)
 	k := 0
 	for ; k < len(others) && others[k] < 0; k++ {
 		f(others[k], t.other[others[k]])
@@ -222,7 +222,7 @@ func (d *StatusDecoder) Add(r *inspect.Record) {
 	switch {
 	case reason != "": // an invalid key with a null value too: Kafka discards it
 		d.res.Records.Problems++
-		d.res.Problems = append(d.res.Problems, recRecordProblem(*r, reason))
+		d.res.Problems = append(d.res.Problems, recordProblem(*r, reason))
 	case r.Value == nil:
 		d.res.Records.Tombstones++
 	default:
@@ -251,7 +251,7 @@ func (st *statusReplay) apply(r *inspect.Record) string {
 		return "record has no key"
 	}
 	if !utf8.Valid(key) {
-		key = []byte(recKeyText(key))
+		key = []byte(keyText(key))
 	}
 	switch {
 	case bytes.HasPrefix(key, prefixStatusConnector):
@@ -306,7 +306,7 @@ func parseStatusTaskKey(key []byte) (connector []byte, task int32, ok bool) {
 	if dash < 0 {
 		return nil, 0, false
 	}
-	n, ok := recJavaParseIntBytes(rest[dash+1:])
+	n, ok := javaParseIntBytes(rest[dash+1:])
 	if !ok {
 		return nil, 0, false
 	}
@@ -314,7 +314,7 @@ func parseStatusTaskKey(key []byte) (connector []byte, task int32, ok bool) {
 }
 
 // recJavaParseIntBytes is Integer.parseInt for ASCII input, without allocating.
-func recJavaParseIntBytes(b []byte) (int32, bool) {
+func javaParseIntBytes(b []byte) (int32, bool) {
 	if len(b) == 0 {
 		return 0, false
 	}
@@ -396,31 +396,31 @@ func parseStatusValue(value []byte) (statusValue, string) {
 
 func parseStatusValueSlow(value []byte) (statusValue, string) {
 	var v statusValue
-	m, reason := recJSONObject(value)
+	m, reason := jsonObject(value)
 	if reason != "" {
 		return v, reason
 	}
-	state, ok := recJSONText(m["state"])
+	state, ok := jsonText(m["state"])
 	if !ok {
 		return v, "status has no string \"state\""
 	}
 	if v.state = parseStatusState([]byte(state)); v.state == stateNone {
 		return v, "unknown status state " + strconv.Quote(state)
 	}
-	gen, ok := recJSONLong(m["generation"])
+	gen, ok := jsonLong(m["generation"])
 	if !ok {
 		return v, "status has no integer \"generation\""
 	}
-	v.generation = recJavaInt(gen)
+	v.generation = javaInt(gen)
 	for _, f := range []struct {
 		name string
 		dst  *[]byte
 	}{{"worker_id", &v.worker}, {"trace", &v.trace}} {
 		raw := m[f.name]
-		if recIsJSONNull(raw) {
+		if isJSONNull(raw) {
 			continue
 		}
-		if _, ok := recJSONText(raw); !ok {
+		if _, ok := jsonText(raw); !ok {
 			return v, "status field \"" + f.name + "\" is not a string"
 		}
 		*f.dst = bytes.TrimSpace(raw)
@@ -505,11 +505,11 @@ func scanStatusValue(b []byte) (statusValue, bool) {
 	if v.state = parseStatusState(stateTok[1 : len(stateTok)-1]); v.state == stateNone {
 		return v, false
 	}
-	gen, ok := recIntegerToken(genTok)
+	gen, ok := integerToken(genTok)
 	if !ok {
 		return v, false
 	}
-	v.generation = recJavaInt(gen)
+	v.generation = javaInt(gen)
 	return v, true
 }
 
@@ -587,30 +587,30 @@ func parseTopicStatusValue(value []byte) (TopicStatus, string) {
 
 func parseTopicStatusValueSlow(value []byte) (TopicStatus, string) {
 	var ts TopicStatus
-	m, reason := recJSONObject(value)
+	m, reason := jsonObject(value)
 	if reason != "" {
 		return ts, reason
 	}
 	raw, ok := m["topic"]
-	if !ok || recFirstJSONByte(raw) != '{' {
+	if !ok || firstJSONByte(raw) != '{' {
 		return ts, "topic status has no \"topic\" object"
 	}
 	var inner map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &inner); err != nil {
 		return ts, "topic status has no \"topic\" object: " + err.Error()
 	}
-	if ts.Topic, ok = recJSONText(inner["name"]); !ok {
+	if ts.Topic, ok = jsonText(inner["name"]); !ok {
 		return ts, "topic status has no string \"name\""
 	}
-	if ts.Connector, ok = recJSONText(inner["connector"]); !ok {
+	if ts.Connector, ok = jsonText(inner["connector"]); !ok {
 		return ts, "topic status has no string \"connector\""
 	}
-	task, ok := recJSONLong(inner["task"])
+	task, ok := jsonLong(inner["task"])
 	if !ok {
 		return ts, "topic status has no integer \"task\""
 	}
-	ts.Task = recJavaInt(task)
-	if ts.DiscoverTimestampMs, ok = recJSONLong(inner["discoverTimestamp"]); !ok {
+	ts.Task = javaInt(task)
+	if ts.DiscoverTimestampMs, ok = jsonLong(inner["discoverTimestamp"]); !ok {
 		return ts, "topic status has no integer \"discoverTimestamp\""
 	}
 	return ts, ""
@@ -771,12 +771,12 @@ func scanTopicInner(b []byte, i int, ts *TopicStatus) (int, bool) {
 				if kind != jsonscan.KindInteger {
 					return 0, false
 				}
-				n, ok := recIntegerToken(tok)
+				n, ok := integerToken(tok)
 				if !ok {
 					return 0, false
 				}
 				if field == 2 {
-					ts.Task = recJavaInt(n)
+					ts.Task = javaInt(n)
 				} else {
 					ts.DiscoverTimestampMs = n
 				}
