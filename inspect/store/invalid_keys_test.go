@@ -24,6 +24,7 @@ func TestInvalidKeysWithNullValuesAreProblems(t *testing.T) {
 		{"status key Connect never writes", decodeStatusOne, rec("connect-status", []byte("status-frobnicate-x"), nil), `"status-frobnicate-x"`},
 		{"status null key", decodeStatusOne, rec("connect-status", nil, nil), `null`},
 		{"status empty key", decodeStatusOne, rec("connect-status", []byte{}, nil), `""`},
+		{"status task key without a number", decodeStatusOne, rec("connect-status", []byte("status-task-a"), nil), `"status-task-a"`},
 		{"config unknown key", decodeConfigsOne, rec("connect-configs", []byte("frobnicate-x"), nil), `"frobnicate-x"`},
 		{"config null key", decodeConfigsOne, rec("connect-configs", nil, nil), `null`},
 		{"config empty key", decodeConfigsOne, rec("connect-configs", []byte{}, nil), `""`},

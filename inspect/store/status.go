@@ -347,16 +347,10 @@ func javaParseIntBytes(b []byte) (int32, bool) {
 
 func (st *statusReplay) task(key []byte, value []byte) string {
 	name, n, ok := parseStatusTaskKey(key)
-	if !ok {
-		if value == nil {
-			return ""
-		}
+	if !ok { // Kafka discards it as invalid, with a null value too
 		return "task status key without a task number: " + strconv.Quote(string(key))
 	}
 	if len(name) == 0 {
-		if value == nil {
-			return ""
-		}
 		return "task status key has an empty connector name"
 	}
 	entry := st.connectors[string(name)]
