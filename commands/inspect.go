@@ -87,9 +87,9 @@ func loadDecoded(c *cli.Context, g Globals, spec readSpec) (*decoded.Dataset, er
 // loadStatusStreaming is loadDecoded for the status view: a kcat dump given
 // with --from is decoded while it is read, so memory follows the distinct
 // keys kept, not the size of the file.
-func loadStatusStreaming(c *cli.Context, g Globals) (*decoded.Dataset, error) {
+func loadStatusStreaming(c *cli.Context, g Globals, spec readSpec) (*decoded.Dataset, error) {
 	if g.From == "" {
-		return loadDecoded(c, g, readStatus)
+		return loadDecoded(c, g, spec)
 	}
 	if err := noArgs(c); err != nil {
 		return nil, err
@@ -119,7 +119,7 @@ func runInspectConfigs(c *cli.Context, g Globals) error {
 }
 
 func runInspectStatus(c *cli.Context, g Globals) error {
-	d, err := loadStatusStreaming(c, g)
+	d, err := loadStatusStreaming(c, g, readStatus)
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ func runInspectOffsets(c *cli.Context, g Globals) error {
 }
 
 func runInspectConnectors(c *cli.Context, g Globals) error {
-	d, err := loadDecoded(c, g, readConnectors)
+	d, err := loadStatusStreaming(c, g, readConnectors) // the status topic streams; configs are kept
 	if err != nil {
 		return err
 	}

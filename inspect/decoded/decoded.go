@@ -73,6 +73,12 @@ func (d *Dataset) WithStatus(res *store.StatusResult) *Dataset {
 	return d
 }
 
+// WithOffsets sets the offsets view to res, decoded while streaming.
+func (d *Dataset) WithOffsets(res *store.OffsetsResult) *Dataset {
+	d.offsetsRes = res
+	return d
+}
+
 // Status is the status topic replayed; nil without a dataset.
 func (d *Dataset) Status() *store.StatusResult {
 	if d.empty() {

@@ -73,6 +73,45 @@ func compareStreamed(t *testing.T, i int, dump []byte) {
 	}
 }
 
+// The offsets view streams the same way.
+func TestStreamFileOffsets(t *testing.T) {
+	dump := `{"topic":"connect-offsets","partition":0,"offset":0,"key":"[\"src\",{\"f\":1}]","payload":"{\"pos\":1}"}
+{"topic":"connect-offsets","partition":0,"offset":1,"key":"[\"src\",{\"f\":1}]","payload":"{\"pos\":2}"}
+{"topic":"connect-offsets","partition":0,"offset":2,"key":"[\"src\",{","payload":null}
+{"topic":"connect-offsets","partition":0,"offset":3,"key":"[\"src\",{\"f\":2}]","payload":"{\"pos\":3}"}
+{"topic":"connect-offsets","partition":0,"offset":4,"key":"[\"src\",{\"f\":2}]","payload":null}
+{"topic":"connect-status","partition":0,"offset":0,"key":"status-connector-a","payload":null}
+`
+	path := filepath.Join(t.TempDir(), "offsets.jsonl")
+	if err := os.WriteFile(path, []byte(dump), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	topics := inspect.DefaultTopicNames()
+	whole, err := LoadFile(path, topics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var offs []inspect.Record
+	for _, r := range whole.Records {
+		if r.Topic == topics.Offset {
+			offs = append(offs, r)
+		}
+	}
+	want, _ := json.Marshal(store.DecodeOffsets(offs, store.DecodeOptions{Topic: topics.Offset}))
+	dec := store.NewOffsetsDecoder(store.DecodeOptions{Topic: topics.Offset})
+	part, streamed, err := StreamFile(path, topics, topics.Offset, func(r *inspect.Record) { dec.Add(*r) })
+	if err != nil || !streamed {
+		t.Fatalf("streamed %v, err %v", streamed, err)
+	}
+	got, _ := json.Marshal(dec.Result())
+	if string(got) != string(want) {
+		t.Errorf("streamed offsets differ:\n got %s\nwant %s", got, want)
+	}
+	if len(part.Records) != 1 {
+		t.Errorf("dataset keeps %d records, want the 1 status record", len(part.Records))
+	}
+}
+
 func FuzzStreamFile(f *testing.F) {
 	for _, s := range streamSeeds {
 		f.Add([]byte(s))
