@@ -31,7 +31,14 @@ func readKcat(r io.Reader, topics inspect.TopicNames, expectLines int) (*inspect
 // own (no shared slab), so one the caller keeps pins nothing else.
 func readKcatStreaming(r io.Reader, topics inspect.TopicNames, expectLines int, stream string, each func(*inspect.Record)) (*inspect.Dataset, error) {
 	d := &inspect.Dataset{Topics: topics, Records: make([]inspect.Record, 0, expectLines)}
-	kr := kcatReader{in: bufio.NewReaderSize(r, 64<<10), topics: map[string]string{}, stream: stream, each: each}
+	kr := kcatReader{in: bufio.NewReaderSize(r, 64<<10), topics: map[string]string{}, stream: stream}
+	if each != nil {
+		// The decoder runs beside the scanner, on batches in file order:
+		// on two cores the two halves of the work overlap.
+		p := newPipeline(each)
+		defer p.close()
+		kr.each = p.add
+	}
 	for lineNo := 1; ; lineNo++ {
 		line, err := kr.readLine()
 		if len(line) > 0 {
@@ -174,4 +181,47 @@ func (k *kcatReader) keep(b []byte) []byte {
 	start := len(k.slab)
 	k.slab = append(k.slab, b...)
 	return k.slab[start:len(k.slab):len(k.slab)]
+}
+
+// pipeline hands records to a consumer goroutine in batches, keeping their
+// order; close waits until the consumer has seen every record.
+type pipeline struct {
+	batch []inspect.Record
+	ch    chan []inspect.Record
+	done  chan struct{}
+}
+
+const pipelineBatch = 512
+
+func newPipeline(each func(*inspect.Record)) *pipeline {
+	p := &pipeline{ch: make(chan []inspect.Record, 4), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		for batch := range p.ch {
+			for i := range batch {
+				each(&batch[i])
+			}
+		}
+	}()
+	return p
+}
+
+func (p *pipeline) add(r *inspect.Record) {
+	if p.batch == nil {
+		p.batch = make([]inspect.Record, 0, pipelineBatch)
+	}
+	p.batch = append(p.batch, *r)
+	if len(p.batch) == pipelineBatch {
+		p.ch <- p.batch
+		p.batch = nil
+	}
+}
+
+func (p *pipeline) close() {
+	if len(p.batch) > 0 {
+		p.ch <- p.batch
+	}
+	p.batch = nil
+	close(p.ch)
+	<-p.done
 }
