@@ -4,7 +4,6 @@ package commands
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -262,9 +261,11 @@ func Main(args []string, s Streams, info BuildInfo) int {
 	defer func() { restoreGC() }()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := app.RunContext(ctx, flagsFirst(app, args))
-	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
-		// Ctrl-C or SIGTERM: say so, with the shell's status for an interrupt.
+	finished, err := runUntilInterrupted(ctx, func() error { return app.RunContext(ctx, flagsFirst(app, args)) })
+	if !finished || (err != nil && ctx.Err() != nil) {
+		// Ctrl-C or SIGTERM: whatever the command was doing when it stopped
+		// (a retry, a deadline, a half-read topic), say one thing, with the
+		// shell's status for an interrupt.
 		fmt.Fprintf(s.Err, "%s: interrupted\n", app.Name)
 		return ExitInterrupted
 	}

@@ -264,6 +264,9 @@ func workerVersions(c *cli.Context, g Globals, d *check.Decoded, o *check.Option
 
 // finish prints the report and maps its findings to the exit status.
 func finish(c *cli.Context, g Globals, report any, findings []check.Finding, failOn check.Severity) error {
+	if !g.ShowSecrets {
+		redactFindings(findings) // findings is the report's own slice: redacted in place
+	}
 	if err := emit(c, g, report); err != nil {
 		return err
 	}

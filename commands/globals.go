@@ -172,6 +172,9 @@ func (g Globals) validate() error {
 	if g.Timeout <= 0 {
 		return UsageErrorf("--timeout must be positive, not %s", g.Timeout)
 	}
+	if err := checkBootstrap(g.Bootstrap, "-b/--bootstrap-server"); err != nil {
+		return err
+	}
 	if (g.TLS.CertFile == "") != (g.TLS.KeyFile == "") {
 		return UsageErrorf("--tls-cert and --tls-key go together")
 	}
@@ -215,6 +218,11 @@ func (g *Globals) loadWorkerConfigs(patterns []string) error {
 	first := g.WorkerConfigs[0]
 	if !g.setAbove(flagBootstrap) && g.From == "" {
 		g.Bootstrap = first.BootstrapServers
+		if _, ref := first.ProviderRefs["bootstrap.servers"]; !ref { // a reference is refused later, by name
+			if err := checkBootstrap(g.Bootstrap, first.Path+": bootstrap.servers"); err != nil {
+				return err
+			}
+		}
 	}
 	if !g.setAbove(flagGroup) && first.GroupID != "" {
 		g.Group = first.GroupID

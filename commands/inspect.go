@@ -5,6 +5,7 @@ import (
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/live"
+	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/urfave/cli/v2"
 )
@@ -99,6 +100,36 @@ func loadDecoded(c *cli.Context, g Globals, spec readSpec) (*decoded.Dataset, er
 	return decoded.Decode(ds, viewOptions(c, g)), nil
 }
 
+// loadStatusStreaming is loadDecoded for the status view: a kcat dump given
+// with --from is decoded while it is read, so memory follows the distinct
+// keys kept, not the size of the file.
+func loadStatusStreaming(c *cli.Context, g Globals, spec readSpec) (*decoded.Dataset, error) {
+	if g.From == "" {
+		return loadDecoded(c, g, spec)
+	}
+	if err := noArgs(c); err != nil {
+		return nil, err
+	}
+	opts := viewOptions(c, g)
+	opts.Topic = g.Topics.Status
+	dec := store.NewStatusDecoder(opts)
+	n := 0 // records streamed to the decoder (they are not kept in ds)
+	ds, streamed, err := source.StreamFile(g.From, g.Topics, g.Topics.Status, func(r *inspect.Record) { n++; dec.Add(r) })
+	if err != nil {
+		return nil, InputError(err)
+	}
+	if n == 0 {
+		if err := nothingDecoded(g.From, ds); err != nil {
+			return nil, err
+		}
+	}
+	d := decoded.Decode(ds, viewOptions(c, g))
+	if streamed {
+		d.WithStatus(dec.Result())
+	}
+	return d, nil
+}
+
 func runInspectConfigs(c *cli.Context, g Globals) error {
 	d, err := loadDecoded(c, g, readConfigs)
 	if err != nil {
@@ -113,7 +144,7 @@ func runInspectConfigs(c *cli.Context, g Globals) error {
 }
 
 func runInspectStatus(c *cli.Context, g Globals) error {
-	d, err := loadDecoded(c, g, readStatus)
+	d, err := loadStatusStreaming(c, g, readStatus)
 	if err != nil {
 		return err
 	}
@@ -139,7 +170,7 @@ func runInspectOffsets(c *cli.Context, g Globals) error {
 }
 
 func runInspectConnectors(c *cli.Context, g Globals) error {
-	d, err := loadDecoded(c, g, readConnectors)
+	d, err := loadStatusStreaming(c, g, readConnectors) // the status topic streams; configs are kept
 	if err != nil {
 		return err
 	}

@@ -68,7 +68,7 @@ func planReplayCommand() *cli.Command {
 				return Exit(ExitUsage, fmt.Errorf("%s: %w", path, err))
 			}
 			warnUnverifiedVersion(c, kafkaVersion)
-			res, err := plan.Replay(sc, plan.ReplayOptions{KafkaVersion: kafkaVersion, JDK: jdk})
+			res, err := plan.Replay(sc, plan.ReplayOptions{KafkaVersion: kafkaVersion, JDK: jdk, Ctx: c.Context})
 			if err != nil {
 				return Exit(ExitUsage, fmt.Errorf("%s: %w", path, err))
 			}
@@ -271,7 +271,7 @@ func planInputs(c *cli.Context, g Globals) (plan.ClusterState, plan.PlanOptions,
 			return state, plan.PlanOptions{}, Exit(ExitUsage, inFlagTerms(err))
 		}
 	}
-	opts := plan.PlanOptions{KafkaVersion: c.String(flagKafkaVersion), JDK: c.Int(flagJDK)}
+	opts := plan.PlanOptions{KafkaVersion: c.String(flagKafkaVersion), JDK: c.Int(flagJDK), Ctx: c.Context}
 	warnUnverifiedVersion(c, opts.KafkaVersion)
 	worker := func(key string) string {
 		if len(g.WorkerConfigs) == 0 {

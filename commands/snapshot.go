@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/connectscope/connectscope/inspect/source"
+	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/urfave/cli/v2"
 )
 
@@ -35,6 +36,9 @@ func runSnapshot(c *cli.Context, g Globals) error {
 	if err != nil {
 		return err
 	}
+	// Files outlive terminals: secrets are redacted unless --show-secrets,
+	// and the session key's material is never written.
+	ds = store.RedactDataset(ds, g.ShowSecrets)
 	path := c.String("output")
 	if path == "-" {
 		w := bufio.NewWriterSize(c.App.Writer, 1<<20)

@@ -98,7 +98,34 @@ func loadLive(c *cli.Context, g Globals, spec readSpec) (*inspect.Dataset, error
 // held at once (a million small records cost more as Record structs than
 // as bytes).
 func loadOffsets(c *cli.Context, g Globals) (*store.OffsetsResult, error) {
-	if !g.Live() || g.From != "" {
+	if g.From != "" {
+		// A kcat dump streams through the decoder: memory follows the
+		// distinct keys, not the file. A snapshot is read whole.
+		opts := viewOptions(c, g)
+		opts.Topic = g.Topics.Offset
+		dec := store.NewOffsetsDecoder(opts)
+		n := 0 // records streamed to the decoder (they are not kept in ds)
+		ds, streamed, err := source.StreamFile(g.From, g.Topics, g.Topics.Offset, func(r *inspect.Record) { n++; dec.Add(*r) })
+		if err != nil {
+			return nil, InputError(err)
+		}
+		if n == 0 {
+			if err := nothingDecoded(g.From, ds); err != nil {
+				return nil, err
+			}
+		}
+		d := decoded.Decode(ds, viewOptions(c, g))
+		if streamed {
+			d.WithOffsets(dec.Result())
+		}
+		res := d.Offsets()
+		if name := c.String(flagConnector); name != "" && len(res.Offsets) == 0 && !knownConnector(d) {
+			return nil, connectorNotFound(name, d.Topics.Config, d.Topics.Status, d.Topics.Offset)
+		}
+		addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Offset))
+		return res, nil
+	}
+	if !g.Live() {
 		ds, err := loadDataset(c, g, readAll)
 		if err != nil {
 			return nil, err

@@ -70,7 +70,7 @@ func runWatch(c *cli.Context, g Globals) error {
 		case streaming:
 			return format.Write(out, e, opts)
 		case textual:
-			_, err := fmt.Fprintf(out, "%s  %s\n", time.UnixMilli(e.TimeMs).UTC().Format("15:04:05.000"), e.Message)
+			_, err := fmt.Fprintf(out, "%s  %s\n", time.UnixMilli(e.TimeMs).UTC().Format("15:04:05.000"), format.EscapeTerminal(e.Message))
 			return err
 		}
 		collected = append(collected, e)

@@ -68,6 +68,7 @@ func writeTables(w io.Writer, tables []Table, st tableStyle) error {
 }
 
 func renderTable(t Table, st tableStyle) string {
+	t = escapeTable(t) // cluster text reaches a terminal here; colours and wrapping are added after
 	wide, color := st.wide, st.color
 	var out strings.Builder
 	if t.Title != "" && !st.noHeaders {

@@ -28,7 +28,10 @@ type Problem struct {
 	Partition int32
 	Offset    int64
 	Key       string
-	Reason    string
+	// HasKey says the record had a key, so an empty Key is "" and not null
+	// in the JSON form.
+	HasKey bool
+	Reason string
 }
 
 // problemJSON is the JSON shape of a Problem (json-output.md).
@@ -52,7 +55,7 @@ func (p Problem) MarshalJSON() ([]byte, error) {
 	if p.Offset >= 0 {
 		out.Offset = &p.Offset
 	}
-	if p.Key != "" {
+	if p.Key != "" || p.HasKey {
 		out.Key = &p.Key
 	}
 	return json.Marshal(out)
@@ -75,7 +78,7 @@ func (p *Problem) UnmarshalJSON(b []byte) error {
 		p.Offset = *in.Offset
 	}
 	if in.Key != nil {
-		p.Key = *in.Key
+		p.Key, p.HasKey = *in.Key, true
 	}
 	return nil
 }

@@ -18,6 +18,9 @@ func TestProblemJSON(t *testing.T) {
 		// Offset 0 and partition 0 are real positions, not unknowns.
 		{Problem{Topic: "connect-configs", Partition: 0, Offset: 0, Reason: "null key"},
 			`{"topic":"connect-configs","partition":0,"offset":0,"key":null,"reason":"null key"}`},
+		// An empty key is "", not null.
+		{Problem{Topic: "connect-offsets", Partition: 0, Offset: 4, HasKey: true, Reason: "offset key is not JSON"},
+			`{"topic":"connect-offsets","partition":0,"offset":4,"key":"","reason":"offset key is not JSON"}`},
 	}
 	for _, c := range cases {
 		b, err := json.Marshal(c.p)
@@ -30,6 +33,9 @@ func TestProblemJSON(t *testing.T) {
 		var back Problem
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatal(err)
+		}
+		if c.p.Key != "" {
+			c.p.HasKey = true // a key in the JSON is a key the record had
 		}
 		if back != c.p {
 			t.Errorf("round trip: got %+v, want %+v", back, c.p)

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 
@@ -12,6 +13,9 @@ import (
 type ReplayOptions struct {
 	KafkaVersion string // "" = current (3.9)
 	JDK          int    // 0 = 17
+	// Ctx stops a long replay between steps and rounds when it is
+	// cancelled (Ctrl-C); nil never does.
+	Ctx context.Context
 }
 
 // ReplayResult is the `plan replay -o json` output (scenario-format.md "Output").
@@ -116,8 +120,12 @@ func Replay(sc *Scenario, opts ReplayOptions) (*ReplayResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replaying scenario: %w", err)
 	}
+	if err := checkScenarioBounds(sc); err != nil {
+		return nil, err
+	}
 	res := &ReplayResult{Name: sc.Name, Rounds: []ReplayRound{}}
 	total := configuredTotals{}
+	var budget replayBudget
 	record := func(step int, rounds ...assignor.Round) {
 		for _, r := range rounds {
 			res.Rounds = append(res.Rounds, replayRound(step, r))
@@ -125,6 +133,9 @@ func Replay(sc *Scenario, opts ReplayOptions) (*ReplayResult, error) {
 		}
 	}
 	for i, st := range sc.Steps {
+		if err := cancelled(opts.Ctx); err != nil {
+			return nil, err
+		}
 		switch st.Kind {
 		case StepConnectors:
 			sim.SetConnectors(st.Connectors)
@@ -146,15 +157,31 @@ func Replay(sc *Scenario, opts ReplayOptions) (*ReplayResult, error) {
 				}
 			}
 		case StepSleep:
+			if sim.Now() > MaxDurationMs-st.SleepMs {
+				return nil, stepErr(i, st.Kind, "the simulated clock would pass a century (%d ms); shorten the sleeps", int64(MaxDurationMs))
+			}
 			sim.Sleep(st.SleepMs)
 		case StepNewLeader:
 			sim.NewLeader()
 		case StepRebalance:
 			record(i, sim.Rebalance(st.GenerationMismatch))
 		case StepSettle:
-			record(i, sim.Settle(st.MaxRounds)...)
+			rounds, err := sim.SettleContext(opts.Ctx, st.MaxRounds)
+			if err != nil {
+				return nil, fmt.Errorf("planning stopped: %w", err)
+			}
+			record(i, rounds...)
 		default:
 			return nil, stepErr(i, st.Kind, "unknown step")
+		}
+		if st.Kind == StepRebalance || st.Kind == StepSettle {
+			last := res.Rounds[len(res.Rounds)-1]
+			if !budget.add(len(res.Rounds)-budget.rounds, len(last.Workers), total.connectors+total.tasks) {
+				return nil, budgetErr(i, st.Kind, budget)
+			}
+			if sim.Now() > MaxDurationMs {
+				return nil, stepErr(i, st.Kind, "the simulated clock passed a century (%d ms); shorten the delays", int64(MaxDurationMs))
+			}
 		}
 	}
 	members := sim.Members()

@@ -195,6 +195,9 @@ func parseScenarioJSON(data []byte) (*Scenario, error) {
 	if err := json.Unmarshal(raw, &steps); err != nil {
 		return nil, topErr("steps", "want a list of steps")
 	}
+	if len(steps) > MaxScenarioSteps {
+		return nil, topErr("steps", "%d steps; connectscope replays at most %d", len(steps), MaxScenarioSteps)
+	}
 	members := map[string]bool{}
 	for i, rs := range steps {
 		st, err := parseStep(i, rs, members)
@@ -310,8 +313,8 @@ func parseMembersStep(i int, kind string, body json.RawMessage, members map[stri
 func parseSleepStep(i int, kind string, body json.RawMessage) (Step, error) {
 	st := Step{Kind: kind}
 	n, err := intValue(body)
-	if err != nil || n < 0 {
-		return st, stepErr(i, kind, "want a non-negative integer, got %s", strings.TrimSpace(string(body)))
+	if err != nil || n < 0 || n > MaxDurationMs {
+		return st, stepErr(i, kind, "want a non-negative integer of at most %d ms (a century), got %s", int64(MaxDurationMs), strings.TrimSpace(string(body)))
 	}
 	st.SleepMs = n
 	return st, nil

@@ -122,6 +122,11 @@ func FuzzParseScenario(f *testing.F) {
 		f.Add(vc.scenario)
 	}
 	f.Add([]byte("scenario: 1\nsteps:\n  - join: [a]\n  - settle: {}\n"))
+	// Hostile inputs of the bounds tests: clock overflow, absurd sizes.
+	f.Add(scenarioWith(`{"sleep_ms": 9223372036854775807}`, `{"sleep_ms": 9223372036854775807}`))
+	f.Add(scenarioWith(`{"sleep_ms": 3153600000000}`, `{"sleep_ms": 3153600000000}`, `{"join": ["a"]}`, `{"settle": {}}`))
+	f.Add(scenarioWith(`{"connectors": {"a": 1000000, "b": 1000000}}`))
+	f.Add(scenarioWith(`{"join": ["a", "b"]}`, `{"settle": {"max_rounds": 1000000}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, err := ParseScenario(data)
 		if err != nil {
@@ -142,6 +147,10 @@ func FuzzParseScenario(f *testing.F) {
 			return // valid but too big to replay quickly
 		}
 		res, err := Replay(sc, ReplayOptions{})
+		var se *ScenarioError
+		if errors.As(err, &se) {
+			return // beyond the bounds (a clock past a century): refused, named
+		}
 		if err != nil {
 			t.Fatalf("valid scenario failed to replay: %v", err)
 		}

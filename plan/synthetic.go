@@ -96,6 +96,10 @@ func ParseSynthetic(spec string) (SyntheticSpec, error) {
 	if int64(out.Connectors)*int64(out.Tasks+1) > maxSyntheticPieces {
 		return out, &SyntheticError{Field: "tasks", Msg: fmt.Sprintf("connectors x (tasks+1) must stay under %d pieces", maxSyntheticPieces)}
 	}
+	// Refuse before building a state no plan could use (plan/bounds.go).
+	if pieces := float64(out.Connectors) * float64(out.Tasks+1); pieces*whatifPieceBytes > maxPlanBytes {
+		return out, &SyntheticError{Field: "connectors", Msg: fmt.Sprintf("%.0f connectors and tasks: any plan of them would need about %s of memory; connectscope refuses plans over ~1 GiB", pieces, gib(pieces*whatifPieceBytes))}
+	}
 	return out, nil
 }
 

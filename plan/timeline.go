@@ -114,7 +114,7 @@ type engine struct {
 
 	label func(member string) string // short name for messages
 
-	ctx context.Context // checked before every round
+	ctx context.Context // checked between events and before every round (Ctrl-C)
 	// owned caches what each member owns as of the last round (built from
 	// the Sim on first use, dropped on join, leave and connector changes):
 	// building these sets every round cost more than the assignor itself.
@@ -165,6 +165,9 @@ func (e *engine) run(first []Event) error {
 	}
 	e.followUpAt, e.delayedAt = -1, -1
 	for {
+		if err := cancelled(e.ctx); err != nil {
+			return err
+		}
 		next, ok := e.nextTime()
 		if !ok {
 			break
@@ -206,7 +209,7 @@ func (e *engine) run(first []Event) error {
 		if !e.wantRound || e.notices > 0 {
 			continue // a pending crash blocks every round until it is noticed
 		}
-		if err := e.ctx.Err(); err != nil {
+		if err := cancelled(e.ctx); err != nil {
 			return err
 		}
 		if len(e.rounds) >= e.model.MaxRounds {

@@ -23,6 +23,9 @@ func JoinPlan(state ClusterState, opts PlanOptions, names []string) (*PlanResult
 	if len(names) == 0 {
 		return nil, field.Errorf("NewWorkers", ": no worker to add")
 	}
+	if err := checkPlanBounds(state, opts, 1); err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	for _, w := range state.Workers {
 		seen[w.ID] = true
@@ -86,6 +89,14 @@ func LeavePlan(state ClusterState, opts PlanOptions, worker, stop string, return
 	w, err := state.ResolveWorker(worker)
 	if err != nil {
 		return nil, field.Errorf("Worker", ": %w", err)
+	}
+	if err := checkPlanBounds(state, opts, 1); err != nil {
+		return nil, err
+	}
+	if returnsAfterMs != nil {
+		if err := checkDurationMs("--returns-after", *returnsAfterMs); err != nil {
+			return nil, err
+		}
 	}
 	kind, err := stopKind(stop)
 	if err != nil {
@@ -174,6 +185,13 @@ func ConnectorPlan(state ClusterState, opts PlanOptions, ch ConnectorChange) (*P
 	for _, name := range sortedSpecNames(next) {
 		specs = append(specs, assignor.ConnectorSpec{Name: name, Tasks: next[name]})
 	}
+	after := state
+	after.Connectors = specs
+	for _, st := range []ClusterState{state, after} {
+		if err := checkPlanBounds(st, opts, 1); err != nil {
+			return nil, err
+		}
+	}
 	desc := strings.Join(what, "; ")
 	res := newResult("connector", state, opts, desc)
 	return res, res.addBranch(state, opts, desc, []Event{{Kind: EventConnectors, Connectors: specs}})
@@ -187,12 +205,18 @@ func RollingRestartPlan(state ClusterState, opts PlanOptions, restartMs int64, s
 	if restartMs < 0 {
 		return nil, field.Errorf("RestartTime", ": must not be negative")
 	}
+	if err := checkDurationMs("--restart-time", restartMs); err != nil {
+		return nil, err
+	}
 	kind, err := stopKind(stop)
 	if err != nil {
 		return nil, err
 	}
 	resolved, err := restartOrder(state, order)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkPlanBounds(state, opts, len(resolved)); err != nil {
 		return nil, err
 	}
 	next := rollEvents(state, resolved, restartMs, kind, Pacing{})

@@ -11,7 +11,11 @@ import (
 // runTimeline plays events on a fresh Sim seeded with the state, under one
 // protocol, and summarises what happened.
 func runTimeline(state ClusterState, opts PlanOptions, protocol string, events []Event) (*Timeline, error) {
-	return runTimelineCtx(context.Background(), state, opts, protocol, events, false)
+	ctx := opts.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return runTimelineCtx(ctx, state, opts, protocol, events, false)
 }
 
 // runTimelineCtx is runTimeline that stops between rounds when ctx is done.

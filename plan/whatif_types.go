@@ -1,6 +1,10 @@
 package plan
 
-import "github.com/connectscope/connectscope/plan/assignor"
+import (
+	"context"
+
+	"github.com/connectscope/connectscope/plan/assignor"
+)
 
 // ClusterState is the starting point of a what-if plan: what is configured
 // and who owns what, as read from a snapshot, a dump or --synthetic.
@@ -29,6 +33,8 @@ type PlanOptions struct {
 	RoundTimeMs      int64  // how long one round takes (join, sync, stop and start work)
 	SessionTimeoutMs int64  // how long the group takes to notice a crashed worker
 	MaxRounds        int    // safety cap per timeline
+	// Ctx stops a long plan when it is cancelled (Ctrl-C); nil never does.
+	Ctx context.Context
 }
 
 // PlanResult is the output of every what-if plan.

@@ -66,6 +66,19 @@ func (d *Dataset) Configs() *store.ConfigsResult {
 	return d.configs
 }
 
+// WithStatus sets the status view to res, decoded while the records were
+// streamed from the file (source.StreamFile) instead of kept.
+func (d *Dataset) WithStatus(res *store.StatusResult) *Dataset {
+	d.statuses = res
+	return d
+}
+
+// WithOffsets sets the offsets view to res, decoded while streaming.
+func (d *Dataset) WithOffsets(res *store.OffsetsResult) *Dataset {
+	d.offsetsRes = res
+	return d
+}
+
 // Status is the status topic replayed; nil without a dataset.
 func (d *Dataset) Status() *store.StatusResult {
 	if d.empty() {

@@ -108,6 +108,12 @@ func (w *connWatch) OnBrokerConnect(meta kgo.BrokerMetadata, _ time.Duration, _ 
 		return
 	}
 	w.mu.Lock()
+	if errors.Is(err, context.Canceled) && w.lastErr != nil {
+		// A dial cut short by our own cancel (every seed refused, or the
+		// seed probe moved on) is not the cause: keep the one that is.
+		w.mu.Unlock()
+		return
+	}
 	w.lastErr, w.addr = err, net.JoinHostPort(meta.Host, fmt.Sprint(meta.Port))
 	if meta.NodeID < 0 && errors.Is(err, syscall.ECONNREFUSED) { // a seed: kgo numbers them below zero
 		if w.refused == nil {

@@ -79,7 +79,9 @@ func IsolationFor(eos string) string {
 // *LiveError and no Dataset: a partial read is never returned.
 func Read(ctx context.Context, opts Options) (*inspect.Dataset, error) {
 	watch := &connWatch{}
-	cl, err := newWatchedClient(opts.Conn, watch)
+	conn := opts.Conn // the dataset's source still names every server given
+	conn.Bootstrap = answeringSeeds(ctx, opts.Conn)
+	cl, err := newWatchedClient(conn, watch)
 	if err != nil {
 		return nil, &Error{What: "connecting", Err: err, Hint: "check the connection flags and --worker-config"}
 	}
@@ -153,6 +155,9 @@ func (r *reader) op(ctx context.Context, what string, fn func(ctx context.Contex
 		if octx.Err() != nil || !retriable(err) || r.watch.saslError() != nil || !sleepCtx(octx, Backoff(tries)) {
 			break
 		}
+	}
+	if ctx.Err() != nil { // interrupted during a backoff: not the operation's own deadline
+		return explain(what, ctx.Err(), r.opts.Conn, r.watch)
 	}
 	if refused.Load() {
 		last, _ := r.watch.last()

@@ -26,6 +26,7 @@ func RunWatch(ctx context.Context, opts WatchOptions, emit func(group.WatchEvent
 		opts.Interval = time.Second
 	}
 	watch := &connWatch{}
+	opts.Live.Conn.Bootstrap = answeringSeeds(ctx, opts.Live.Conn)
 	cl, err := newWatchedClient(opts.Live.Conn, watch)
 	if err != nil {
 		return group.WatchSummary{}, &Error{What: "connecting", Err: err, Hint: "check the connection flags and --worker-config"}

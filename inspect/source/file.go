@@ -24,11 +24,25 @@ import (
 // ErrEmptyInput. A file that cannot be opened or read gives an error
 // wrapping the os error.
 func LoadFile(path string, topics inspect.TopicNames) (*inspect.Dataset, error) {
+	d, _, err := loadFile(path, topics, "", nil)
+	return d, err
+}
+
+// StreamFile is LoadFile for a reader that decodes one topic as it goes:
+// when the file is a kcat dump, the records of topic stream are handed to
+// each in file order and left out of the dataset, so memory follows what
+// each keeps (the distinct keys), not the size of the dump. A snapshot is
+// read whole as LoadFile reads it; streamed says which happened.
+func StreamFile(path string, topics inspect.TopicNames, stream string, each func(*inspect.Record)) (d *inspect.Dataset, streamed bool, err error) {
+	return loadFile(path, topics, stream, each)
+}
+
+func loadFile(path string, topics inspect.TopicNames, stream string, each func(*inspect.Record)) (*inspect.Dataset, bool, error) {
 	f, source := os.Stdin, path
 	if path != "-" {
 		var err error
 		if f, err = os.Open(path); err != nil {
-			return nil, fmt.Errorf("reading %s: %w", path, err)
+			return nil, false, fmt.Errorf("reading %s: %w", path, err)
 		}
 		defer f.Close()
 	}
@@ -37,19 +51,24 @@ func LoadFile(path string, topics inspect.TopicNames) (*inspect.Dataset, error) 
 	if magic, _ := in.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
 		zr, err := gzip.NewReader(in)
 		if err != nil {
-			return nil, fmt.Errorf("reading %s: gzip: %w", path, err)
+			return nil, false, fmt.Errorf("reading %s: gzip: %w", path, err)
 		}
 		defer zr.Close()
 		in = bufio.NewReaderSize(zr, 1<<20)
 		path += " (gzip)"
 	}
+	// A UTF-8 byte-order mark (Windows editors write one) is not content.
+	if bom, _ := in.Peek(3); bytes.Equal(bom, []byte{0xEF, 0xBB, 0xBF}) {
+		_, _ = in.Discard(3)
+	}
 	kind, err := sniffInput(in)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+		return nil, false, fmt.Errorf("reading %s: %w", path, err)
 	}
 	if isBlank(in) {
-		return nil, fmt.Errorf("reading %s: %w", path, ErrEmptyInput)
+		return nil, false, fmt.Errorf("reading %s: %w", path, ErrEmptyInput)
 	}
+	streamed := false
 	var d *inspect.Dataset
 	if kind == inputSnapshot {
 		d, err = ReadSnapshot(in)
@@ -59,13 +78,14 @@ func LoadFile(path string, topics inspect.TopicNames) (*inspect.Dataset, error) 
 			err = fmt.Errorf("%w: the snapshot ends early (cut short while copying?): copy it again or take a new one", err)
 		}
 	} else {
-		d, err = readKcat(in, topics, estimateLines(f, in))
+		d, err = readKcatStreaming(in, topics, 0, stream, each)
+		streamed = each != nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, false, fmt.Errorf("%s: %w", path, err)
 	}
 	d.Source = "file:" + source
-	return d, nil
+	return d, streamed, nil
 }
 
 // ErrEmptyInput is a --from file with nothing in it. An empty file is
@@ -91,22 +111,6 @@ func fillTopicNames(t *inspect.TopicNames, given inspect.TopicNames) {
 	if t.Status == "" {
 		t.Status = given.Status
 	}
-}
-
-// estimateLines guesses a dump's line count from its size and the average
-// line length of its first 64 KiB (a little high, to avoid a regrowth).
-func estimateLines(f *os.File, in *bufio.Reader) int {
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return 0
-	}
-	head, _ := in.Peek(64 << 10)
-	n := bytes.Count(head, []byte{'\n'})
-	if n == 0 {
-		return 1
-	}
-	est := st.Size()/int64(len(head)/n)*21/20 + 16
-	return int(min(est, 1<<26))
 }
 
 type inputKind int

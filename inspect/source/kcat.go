@@ -22,8 +22,23 @@ func ReadKcat(r io.Reader, topics inspect.TopicNames) (*inspect.Dataset, error) 
 // readKcat is ReadKcat with a guess of the number of lines, so the record
 // slice is allocated once instead of grown (the biggest cost on large dumps).
 func readKcat(r io.Reader, topics inspect.TopicNames, expectLines int) (*inspect.Dataset, error) {
+	return readKcatStreaming(r, topics, expectLines, "", nil)
+}
+
+// readKcatStreaming is readKcat that hands the records of topic stream to
+// each, one at a time, instead of keeping them: memory then follows what
+// each keeps, not the size of the dump. Each such record's bytes are its
+// own (no shared slab), so one the caller keeps pins nothing else.
+func readKcatStreaming(r io.Reader, topics inspect.TopicNames, expectLines int, stream string, each func(*inspect.Record)) (*inspect.Dataset, error) {
 	d := &inspect.Dataset{Topics: topics, Records: make([]inspect.Record, 0, expectLines)}
-	kr := kcatReader{in: bufio.NewReaderSize(r, 64<<10), topics: map[string]string{}}
+	kr := kcatReader{in: bufio.NewReaderSize(r, 64<<10), topics: map[string]string{}, stream: stream}
+	if each != nil {
+		// The decoder runs beside the scanner, on batches in file order:
+		// on two cores the two halves of the work overlap.
+		p := newPipeline(each)
+		defer p.close()
+		kr.each = p.add
+	}
 	for lineNo := 1; ; lineNo++ {
 		line, err := kr.readLine()
 		if len(line) > 0 {
@@ -50,6 +65,8 @@ type kcatReader struct {
 	scan    kcatScanner
 	slab    []byte
 	topics  map[string]string // interned topic names
+	stream  string            // records of this topic go to each, not into the dataset
+	each    func(*inspect.Record)
 }
 
 // readLine returns the next line without its newline and surrounding
@@ -109,7 +126,7 @@ func (k *kcatReader) parseLine(d *inspect.Dataset, lineNo int, line []byte) {
 			p.Offset = e.offset
 		}
 		if e.hasKey && !e.keyNull {
-			p.Key = string(e.key)
+			p.Key, p.HasKey = string(e.key), true
 		}
 		d.Problems = append(d.Problems, p)
 		return
@@ -118,11 +135,20 @@ func (k *kcatReader) parseLine(d *inspect.Dataset, lineNo int, line []byte) {
 	if e.hasTs {
 		rec.Timestamp = e.ts
 	}
+	streamed := k.each != nil && rec.Topic == k.stream
+	keep := k.keep
+	if streamed {
+		keep = ownCopy
+	}
 	if e.hasKey && !e.keyNull {
-		rec.Key = k.keep(e.key)
+		rec.Key = keep(e.key)
 	}
 	if !e.payloadNull {
-		rec.Value = k.keep(e.payload)
+		rec.Value = keep(e.payload)
+	}
+	if streamed {
+		k.each(&rec)
+		return
 	}
 	d.Records = append(d.Records, rec)
 }
@@ -138,6 +164,9 @@ func (k *kcatReader) intern(b []byte) string {
 
 // keep copies b into the slab and returns a slice whose capacity ends at its
 // length, so appending to one record's bytes never touches another's.
+// ownCopy copies b into bytes of its own (empty stays empty, not null).
+func ownCopy(b []byte) []byte { return append(make([]byte, 0, len(b)), b...) }
+
 func (k *kcatReader) keep(b []byte) []byte {
 	const slabSize = 1 << 20
 	if len(b) == 0 {
@@ -152,4 +181,47 @@ func (k *kcatReader) keep(b []byte) []byte {
 	start := len(k.slab)
 	k.slab = append(k.slab, b...)
 	return k.slab[start:len(k.slab):len(k.slab)]
+}
+
+// pipeline hands records to a consumer goroutine in batches, keeping their
+// order; close waits until the consumer has seen every record.
+type pipeline struct {
+	batch []inspect.Record
+	ch    chan []inspect.Record
+	done  chan struct{}
+}
+
+const pipelineBatch = 512
+
+func newPipeline(each func(*inspect.Record)) *pipeline {
+	p := &pipeline{ch: make(chan []inspect.Record, 4), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		for batch := range p.ch {
+			for i := range batch {
+				each(&batch[i])
+			}
+		}
+	}()
+	return p
+}
+
+func (p *pipeline) add(r *inspect.Record) {
+	if p.batch == nil {
+		p.batch = make([]inspect.Record, 0, pipelineBatch)
+	}
+	p.batch = append(p.batch, *r)
+	if len(p.batch) == pipelineBatch {
+		p.ch <- p.batch
+		p.batch = nil
+	}
+}
+
+func (p *pipeline) close() {
+	if len(p.batch) > 0 {
+		p.ch <- p.batch
+	}
+	p.batch = nil
+	close(p.ch)
+	<-p.done
 }

@@ -23,6 +23,13 @@ func FuzzReadSnapshot(f *testing.F) {
 	}
 	f.Add(buf.Bytes())
 	f.Add([]byte(`{"snapshot":1,"records":[{"topic":"t","key":null,"value_base64":"/w=="}]}`))
+	// The hostile inputs of hostile_test.go: bad records, trailing content, a BOM.
+	for _, rec := range []string{`{"key":7}`, `{"value":{"a":1}}`, `{"timestamp_ms":"x"}`, `{"key_base64":"!!"}`,
+		`{"offset":9223372036854775808}`, `{"partition":2147483648}`, `{"partition":-1}`, `"x"`} {
+		f.Add([]byte(`{"snapshot":1,"records":[` + goodSnapshotRecord + `,` + rec + `]}`))
+	}
+	f.Add([]byte(`{"snapshot":1,"records":[]}{"snapshot":1,"records":[]}`))
+	f.Add([]byte("\xEF\xBB\xBF{\"snapshot\":1,\"records\":[]} garbage"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		d, err := ReadSnapshot(bytes.NewReader(in))
 		if err != nil {

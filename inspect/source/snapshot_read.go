@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,6 +35,9 @@ func ReadSnapshot(r io.Reader) (*inspect.Dataset, error) {
 	}
 	if err := expectDelim(dec, '}'); err != nil {
 		return nil, fmt.Errorf("reading snapshot: %w", err)
+	}
+	if p, ok := trailingContent(dec, r); ok {
+		d.Problems = append(d.Problems, p)
 	}
 	if version == -1 {
 		return nil, errors.New(`reading snapshot: no "snapshot" version field: this is not a connectscope snapshot file`)
@@ -146,9 +150,17 @@ func readSnapshotRecords(dec *json.Decoder, d *inspect.Dataset) error {
 		return err
 	}
 	for i := 0; dec.More(); i++ {
-		var sr snapshotRecord
-		if err := dec.Decode(&sr); err != nil {
+		// Each record is its own value: one that does not decode (a number
+		// as key, bad base64, an offset past int64) is one problem, and the
+		// records after it are still read.
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
 			return fmt.Errorf("record %d: %w", i, err)
+		}
+		var sr snapshotRecord
+		if err := json.Unmarshal(raw, &sr); err != nil || sr.Partition < 0 || sr.Offset < 0 {
+			d.Problems = append(d.Problems, snapshotRecordProblem(i, sr, err))
+			continue
 		}
 		rec := inspect.Record{Topic: sr.Topic, Partition: sr.Partition, Offset: sr.Offset, Timestamp: sr.TimestampMs}
 		rec.Key = bytesOf(sr.Key, sr.KeyBase64)
@@ -178,4 +190,61 @@ func expectDelim(dec *json.Decoder, want json.Delim) error {
 		return fmt.Errorf("expected %q, found %v", string(want), tok)
 	}
 	return nil
+}
+
+// snapshotRecordProblem describes record i of a snapshot that could not be
+// read, with what was read of it (the decoder fills what it can).
+func snapshotRecordProblem(i int, sr snapshotRecord, err error) inspect.Problem {
+	p := inspect.Problem{Topic: sr.Topic, Partition: -1, Offset: -1}
+	var reason string
+	switch {
+	case err != nil:
+		reason = err.Error()
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			reason = fmt.Sprintf("field %q: want %s, got %s", te.Field, te.Type, te.Value)
+		}
+	case sr.Partition < 0:
+		reason = fmt.Sprintf("partition %d out of range", sr.Partition)
+	default:
+		reason = fmt.Sprintf("offset %d out of range", sr.Offset)
+	}
+	if sr.Partition >= 0 {
+		p.Partition = sr.Partition
+	}
+	if sr.Offset >= 0 && err == nil {
+		p.Offset = sr.Offset
+	}
+	if sr.Key != nil {
+		p.Key, p.HasKey = *sr.Key, true
+	}
+	p.Reason = fmt.Sprintf("snapshot record %d: %s", i, reason)
+	return p
+}
+
+// trailingContent reports anything but white space after the snapshot's
+// closing brace (a second snapshot, dump lines appended, garbage): it is
+// not read, and says so instead of vanishing.
+func trailingContent(dec *json.Decoder, r io.Reader) (inspect.Problem, bool) {
+	offset := dec.InputOffset()
+	rest := bufio.NewReader(io.MultiReader(dec.Buffered(), r))
+	for n := int64(0); ; n++ {
+		c, err := rest.ReadByte()
+		if err != nil {
+			return inspect.Problem{}, false
+		}
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		what := "content that is not part of it"
+		switch {
+		case c == '{':
+			what = "another JSON object (a second snapshot, or dump lines appended?)"
+		case c == 0xEF:
+			what = "a byte-order mark and more content"
+		}
+		return inspect.Problem{Partition: -1, Offset: -1,
+			Reason: fmt.Sprintf("the file goes on after the snapshot ends (byte %d): %s; it was not read", offset+n+1, what)}, true
+	}
 }

@@ -112,11 +112,11 @@ func DecodeConfigs(records []inspect.Record, opts DecodeOptions) *ConfigsResult 
 		res.Records.Read++
 		reason := st.apply(r)
 		switch {
-		case r.Value == nil: // a tombstone whatever its key
-			res.Records.Tombstones++
-		case reason != "":
+		case reason != "": // an invalid key with a null value too: Kafka discards it
 			res.Records.Problems++
 			res.Problems = append(res.Problems, recordProblem(r, reason))
+		case r.Value == nil:
+			res.Records.Tombstones++
 		default:
 			res.Records.Decoded++
 		}
@@ -403,6 +403,11 @@ func (st *configReplay) session(value map[string]json.RawMessage) string {
 	created, ok := jsonLong(value["creation-timestamp"])
 	if !ok {
 		return "session key has no integer \"creation-timestamp\""
+	}
+	if material == Redacted && algorithm != "" {
+		// A snapshot never stores the key itself (README "Snapshot files").
+		st.sessionKey = &SessionKeyInfo{Algorithm: algorithm, CreatedAtMs: created, Key: Redacted}
+		return ""
 	}
 	decoded, err := base64.StdEncoding.DecodeString(material)
 	if err != nil {

@@ -43,8 +43,19 @@ func recFuzzCheck(t *testing.T, result any, c inspect.RecordCounts, problems []i
 	}
 }
 
+// recSeedInvalidKeys adds the hostile keys of invalid_keys_test.go with
+// null values: problems, not tombstones.
+func recSeedInvalidKeys(f *testing.F, keys ...string) {
+	f.Add([]byte(nil), []byte(nil), true)
+	f.Add([]byte{}, []byte(nil), true)
+	for _, k := range keys {
+		f.Add([]byte(k), []byte(nil), true)
+	}
+}
+
 func FuzzDecodeConfigs(f *testing.F) {
 	recSeedFuzz(f, "config")
+	recSeedInvalidKeys(f, "frobnicate-x", "task-a")
 	f.Fuzz(func(t *testing.T, key, value []byte, null bool) {
 		r := recFuzzRecord("connect-configs", key, value, null)
 		recs := []inspect.Record{
@@ -62,6 +73,7 @@ func FuzzDecodeConfigs(f *testing.F) {
 
 func FuzzDecodeStatus(f *testing.F) {
 	recSeedFuzz(f, "status")
+	recSeedInvalidKeys(f, "status-frobnicate-x", "status-task-a")
 	f.Fuzz(func(t *testing.T, key, value []byte, null bool) {
 		r := recFuzzRecord("connect-status", key, value, null)
 		recs := []inspect.Record{{Key: []byte("status-task-orders-sink-1"), Value: []byte(recRunning)}, r, r}
@@ -80,6 +92,7 @@ func FuzzDecodeStatus(f *testing.F) {
 
 func FuzzDecodeOffsets(f *testing.F) {
 	recSeedFuzz(f, "offset")
+	recSeedInvalidKeys(f, `["src",{`, `{"a":1}`, `["src"]`)
 	f.Fuzz(func(t *testing.T, key, value []byte, null bool) {
 		r := recFuzzRecord("connect-offsets", key, value, null)
 		res := DecodeOffsets([]inspect.Record{r, r}, DecodeOptions{})

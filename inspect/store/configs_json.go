@@ -23,7 +23,7 @@ func keyText(key []byte) string {
 
 // recRecordProblem builds the problem entry for record r.
 func recordProblem(r inspect.Record, reason string) inspect.Problem {
-	return inspect.Problem{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, Key: keyText(r.Key), Reason: reason}
+	return inspect.Problem{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, Key: keyText(r.Key), HasKey: r.Key != nil, Reason: reason}
 }
 
 // recJSONObject decodes value as a JSON object whose members stay raw. The

@@ -87,13 +87,26 @@ func (d *OffsetsDecoder) Add(r inspect.Record) {
 		d.topic = r.Topic
 	}
 	d.res.Records.Read++
-	if r.Value == nil { // a tombstone whatever its key
+	if r.Value == nil {
+		// A tombstone of a key Connect could have written; a null or
+		// unparseable key is discarded by Kafka as invalid: a problem.
+		if r.Key == nil {
+			d.problem(r, "record has no key")
+			return
+		}
+		i, ok := d.index[string(r.Key)]
+		if !ok {
+			i = d.newEntry(r.Key)
+		}
+		e := d.entry(i)
+		if e.reason != "" {
+			d.problem(r, e.reason)
+			return
+		}
 		d.res.Records.Tombstones++
-		if i, ok := d.index[string(r.Key)]; ok && r.Key != nil {
-			if e := d.entry(i); e.held {
-				e.held, e.offset = false, nil
-				d.held--
-			}
+		if e.held {
+			e.held, e.offset = false, nil
+			d.held--
 		}
 		return
 	}

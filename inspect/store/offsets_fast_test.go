@@ -32,7 +32,11 @@ func offsetsReference(records []inspect.Record, opts DecodeOptions) *OffsetsResu
 		case r.Key == nil:
 			reason = "record has no key"
 		case r.Value == nil:
-			delete(held, string(r.Key))
+			if _, _, why := parseOffsetKey(r.Key); why != "" {
+				reason = why // an invalid key is discarded, not a tombstone
+			} else {
+				delete(held, string(r.Key))
+			}
 		default:
 			connector, partition, why := parseOffsetKey(r.Key)
 			switch {
@@ -48,11 +52,11 @@ func offsetsReference(records []inspect.Record, opts DecodeOptions) *OffsetsResu
 			}
 		}
 		switch {
-		case r.Value == nil:
-			res.Records.Tombstones++
 		case reason != "":
 			res.Records.Problems++
 			res.Problems = append(res.Problems, recordProblem(r, reason))
+		case r.Value == nil:
+			res.Records.Tombstones++
 		default:
 			res.Records.Decoded++
 		}

@@ -11,9 +11,18 @@ const Redacted = "[redacted]"
 // secretKeyParts are the fragments that make a config key secret when its
 // lower-cased name contains one of them (json-output.md, "Redaction").
 var secretKeyParts = []string{
-	"password", "secret", "token", "credential", "jaas",
-	"apikey", "api.key", "access.key", "private.key",
+	"password", "passwd", "pwd", "secret", "token", "credential", "jaas",
+	"apikey", "api.key", "api_key", "api-key", "access.key", "access_key",
+	"private.key", "private_key", "privatekey",
+	"user.info", "userinfo", // schema registry's basic.auth.user.info = user:password
+	"authorization",
 }
+
+// notSecretKeys end like secret ones but hold settings, not secrets.
+var notSecretKeys = []string{"ssl.client.auth"}
+
+// secretKeySuffixes make a key secret when its lower-cased name ends with one.
+var secretKeySuffixes = []string{".key", "_key", ".auth", "_auth"}
 
 // providerReferencePattern matches a value that is exactly one config-provider reference,
 // shaped like Kafka's ConfigTransformer pattern ${provider:[path:]key}.
@@ -23,8 +32,15 @@ var providerReferencePattern = regexp.MustCompile(`^\$\{[^}]*:[^}]*\}$`)
 // --show-secrets is given.
 func IsSecretKey(name string) bool {
 	lower := strings.ToLower(name)
-	if strings.HasSuffix(lower, ".key") {
-		return true
+	for _, k := range notSecretKeys {
+		if strings.HasSuffix(lower, k) {
+			return false
+		}
+	}
+	for _, suffix := range secretKeySuffixes {
+		if strings.HasSuffix(lower, suffix) {
+			return true
+		}
 	}
 	for _, part := range secretKeyParts {
 		if strings.Contains(lower, part) {
@@ -41,6 +57,80 @@ func IsProviderReference(value string) bool {
 	return providerReferencePattern.MatchString(value)
 }
 
+// Credentials embedded in values that are not secret by their key: the
+// secret part is replaced and the rest stays readable.
+var (
+	// scheme://user:password@host — the password, up to the last @ of the
+	// authority (a password may hold an unencoded @).
+	urlUserInfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://[^/?#\s:@"']*:)[^/?#\s"']*@`)
+	// JDBC and URI parameters: ;password=… ?pwd=… &passwd=…
+	passwordParam = regexp.MustCompile(`(?i)((?:^|[;?&,\s"'{])(?:password|passwd|pwd|secret|token|access_token|api_key|apikey)\s*=\s*)("[^"]*"|'[^']*'|\{[^}]*\}|[^;&,\s"']*)`)
+	// HTTP headers: Authorization: Basic xyz, Authorization=Bearer xyz, and
+	// any Bearer token on its own.
+	authHeader  = regexp.MustCompile(`(?i)((?:proxy-)?authorization\s*[:=]\s*)(?:(basic|bearer|digest|negotiate|token)\s+)?[^\s,;|"']+`)
+	bearerToken = regexp.MustCompile(`(?i)\b(bearer\s+)[A-Za-z0-9\-._~+/]+=*`)
+)
+
+// RedactText replaces credentials embedded in free text (a config value, a
+// stack trace, a watch message): the password of user:password@ in URLs,
+// password= parameters, Authorization header values and Bearer tokens. The
+// rest of the text is kept, so a connection URL stays readable.
+func RedactText(s string) string {
+	if !mayHoldCredential(s) {
+		return s
+	}
+	s = urlUserInfo.ReplaceAllString(s, "${1}"+Redacted+"@")
+	s = passwordParam.ReplaceAllStringFunc(s, func(m string) string {
+		sub := passwordParam.FindStringSubmatch(m)
+		if sub[2] == "" || sub[2] == Redacted || IsProviderReference(sub[2]) {
+			return m
+		}
+		return sub[1] + Redacted
+	})
+	s = authHeader.ReplaceAllStringFunc(s, func(m string) string {
+		sub := authHeader.FindStringSubmatch(m)
+		if sub[2] != "" {
+			return sub[1] + sub[2] + " " + Redacted
+		}
+		return sub[1] + Redacted
+	})
+	s = bearerToken.ReplaceAllStringFunc(s, func(m string) string {
+		sub := bearerToken.FindStringSubmatch(m)
+		if strings.HasPrefix(m[len(sub[1]):], Redacted) || strings.HasPrefix(m[len(sub[1]):], "[") {
+			return m
+		}
+		return sub[1] + Redacted
+	})
+	return s
+}
+
+// mayHoldCredential is the fast path: most values hold none of the markers.
+func mayHoldCredential(s string) bool {
+	if strings.Contains(s, "@") {
+		return true
+	}
+	lower := strings.ToLower(s)
+	for _, marker := range []string{"pass", "pwd", "secret", "token", "key", "authorization", "bearer"} {
+		if strings.Contains(lower, marker) {
+			return true
+		}
+	}
+	return false
+}
+
+// RedactValue is what output shows for config key's value: "[redacted]" for
+// a secret key (unless the value is a provider reference), else the value
+// with any embedded credential redacted.
+func RedactValue(key, value string) string {
+	if IsSecretKey(key) {
+		if IsProviderReference(value) {
+			return value
+		}
+		return Redacted
+	}
+	return RedactText(value)
+}
+
 // RedactConfig returns a copy of cfg with every secret value replaced by
 // "[redacted]", or an unchanged copy when show is true. A nil map stays nil.
 func RedactConfig(cfg map[string]string, show bool) map[string]string {
@@ -49,8 +139,8 @@ func RedactConfig(cfg map[string]string, show bool) map[string]string {
 	}
 	out := make(map[string]string, len(cfg))
 	for k, v := range cfg {
-		if !show && IsSecretKey(k) && !IsProviderReference(v) {
-			v = Redacted
+		if !show {
+			v = RedactValue(k, v)
 		}
 		out[k] = v
 	}
@@ -66,12 +156,23 @@ func redactValues(cfg map[string]any, show bool) map[string]any {
 	}
 	out := make(map[string]any, len(cfg))
 	for k, v := range cfg {
-		if !show && v != nil && IsSecretKey(k) {
-			if s, ok := v.(string); !ok || !IsProviderReference(s) {
+		if !show && v != nil {
+			if s, ok := v.(string); ok {
+				v = RedactValue(k, s)
+			} else if IsSecretKey(k) {
 				v = Redacted
 			}
 		}
 		out[k] = v
 	}
 	return out
+}
+
+// redactTrace is a status trace as output shows it.
+func redactTrace(s *string, show bool) *string {
+	if s == nil || show {
+		return s
+	}
+	r := RedactText(*s)
+	return &r
 }

@@ -221,11 +221,11 @@ func (d *StatusDecoder) Add(r *inspect.Record) {
 	d.res.Records.Read++
 	reason := d.st.apply(r)
 	switch {
-	case r.Value == nil: // a tombstone whatever its key
-		d.res.Records.Tombstones++
-	case reason != "":
+	case reason != "": // an invalid key with a null value too: Kafka discards it
 		d.res.Records.Problems++
 		d.res.Problems = append(d.res.Problems, recordProblem(*r, reason))
+	case r.Value == nil:
+		d.res.Records.Tombstones++
 	default:
 		d.res.Records.Decoded++
 	}
@@ -348,16 +348,10 @@ func javaParseIntBytes(b []byte) (int32, bool) {
 
 func (st *statusReplay) task(key []byte, value []byte) string {
 	name, n, ok := parseStatusTaskKey(key)
-	if !ok {
-		if value == nil {
-			return ""
-		}
+	if !ok { // Kafka discards it as invalid, with a null value too
 		return "task status key without a task number: " + strconv.Quote(string(key))
 	}
 	if len(name) == 0 {
-		if value == nil {
-			return ""
-		}
 		return "task status key has an empty connector name"
 	}
 	entry := st.connectors[string(name)]
@@ -646,14 +640,14 @@ func (st *statusReplay) fill(res *StatusResult, opts DecodeOptions) {
 		if e.has {
 			res.Connectors = append(res.Connectors, ConnectorStatus{
 				Name: name, State: statusStateNames[e.status.state], WorkerID: statusText(e.status.worker),
-				Generation: e.status.generation, Trace: statusText(e.status.trace),
+				Generation: e.status.generation, Trace: redactTrace(statusText(e.status.trace), opts.ShowSecrets),
 			})
 		}
 		e.tasks.each(func(n int32, t *statusValue) {
 			res.Tasks = append(res.Tasks, TaskStatus{
 				ID: protocol.TaskRef{Connector: name, Task: n}.String(), Connector: name, Task: n,
 				State: statusStateNames[t.state], WorkerID: statusText(t.worker),
-				Generation: t.generation, Trace: statusText(t.trace),
+				Generation: t.generation, Trace: redactTrace(statusText(t.trace), opts.ShowSecrets),
 			})
 		})
 	}

@@ -69,13 +69,16 @@ func Parse(path string, data []byte) (*Config, error) {
 	// Expansion of ${...} is off: ${file:...} is a Kafka config-provider
 	// reference that must stay literal (and magiconair would reject it).
 	loader := &properties.Loader{Encoding: properties.ISO_8859_1, DisableExpansion: true}
-	p, err := loader.LoadBytes([]byte(joinJavaContinuations(string(data))))
+	p, err := loader.LoadBytes([]byte(markEmptyKeys(joinJavaContinuations(string(data)))))
 	if err != nil {
-		return nil, fmt.Errorf("parsing worker config %s: %w", path, err)
+		return nil, fmt.Errorf("parsing worker config %s: %s", path, safeParseMessage(err))
 	}
 	w := &Config{Path: path, Props: make(map[string]string, p.Len()), ProviderRefs: map[string]string{}}
 	for _, k := range p.Keys() {
 		v, _ := p.Get(k)
+		if k == emptyKeySentinel {
+			k = ""
+		}
 		w.Props[k] = v
 		if HasProviderRef(v) {
 			w.ProviderRefs[k] = v
@@ -183,7 +186,7 @@ func (w *Config) TopicNames() inspect.TopicNames {
 // missing or a config-provider reference connectscope cannot resolve.
 func (w *Config) Bootstrap() ([]string, error) {
 	if ref, ok := w.ProviderRefs["bootstrap.servers"]; ok {
-		return nil, fmt.Errorf("%s: bootstrap.servers = %q is a config-provider reference connectscope does not resolve; pass -b/--bootstrap-server", w.Path, ref)
+		return nil, fmt.Errorf("%s: bootstrap.servers = %q is a config-provider reference connectscope does not resolve; pass -b/--bootstrap-server", w.Path, providerRefsOnly(ref))
 	}
 	if len(w.BootstrapServers) == 0 {
 		return nil, fmt.Errorf("%s: bootstrap.servers is not set; pass -b/--bootstrap-server", w.Path)
@@ -202,7 +205,7 @@ func (w *Config) SASLCredentials() (mechanism, user, password string, err error)
 		// The reference may cover only the password or the whole JAAS text.
 		entry, perr := ParseJAASConfig(w.Str("sasl.jaas.config"))
 		if perr != nil || HasProviderRef(entry.Options["username"]) || HasProviderRef(entry.Options["password"]) || HasProviderRef(entry.LoginModule) {
-			return mechanism, "", "", fmt.Errorf("%s: sasl.jaas.config = %q uses a config-provider reference connectscope does not resolve; put the resolved value in a copy of the file", w.Path, ref)
+			return mechanism, "", "", fmt.Errorf("%s: sasl.jaas.config uses a config-provider reference (%s) connectscope does not resolve; put the resolved value in a copy of the file", w.Path, providerRefsOnly(ref))
 		}
 	}
 	switch mechanism {
@@ -219,7 +222,7 @@ func (w *Config) SASLCredentials() (mechanism, user, password string, err error)
 		return mechanism, "", "", fmt.Errorf("%s: sasl.jaas.config: %w", w.Path, perr)
 	}
 	if entry.Options["username"] == "" {
-		return mechanism, "", "", fmt.Errorf("%s: sasl.jaas.config (%s) has no username option", w.Path, entry.LoginModule)
+		return mechanism, "", "", fmt.Errorf("%s: sasl.jaas.config (%s) has no username option", w.Path, safeModuleName(entry.LoginModule))
 	}
 	return mechanism, entry.Options["username"], entry.Options["password"], nil
 }

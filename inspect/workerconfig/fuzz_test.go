@@ -22,6 +22,7 @@ func FuzzParseWorkerConfig(f *testing.F) {
 	}
 	f.Add([]byte("a=\\u00\nb\\\n"))
 	f.Add([]byte("sasl.jaas.config=M required a=\"\\"))
+	f.Add([]byte("=10\n  :11\n\\=x=eq\n")) // empty keys, as Java reads them
 	f.Fuzz(func(t *testing.T, data []byte) {
 		w, err := Parse("fuzz.properties", data)
 		if err != nil {

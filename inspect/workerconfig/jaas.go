@@ -2,6 +2,7 @@ package workerconfig
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -27,33 +28,33 @@ func ParseJAASConfig(text string) (*JAASEntry, error) {
 	var entries []*JAASEntry
 	for i := 0; i < len(toks); {
 		if toks[i].quoted || toks[i].text == ";" || toks[i].text == "=" {
-			return nil, fmt.Errorf("JAAS config: expected a login module class, found %q", toks[i].text)
+			return nil, fmt.Errorf("JAAS config: expected a login module class (a Java class name) at token %d", i+1)
 		}
 		e := &JAASEntry{LoginModule: toks[i].text, Options: map[string]string{}}
 		i++
 		if i >= len(toks) || toks[i].quoted {
-			return nil, fmt.Errorf("JAAS config: login module %s has no control flag", e.LoginModule)
+			return nil, fmt.Errorf("JAAS config: login module %s has no control flag", safeModuleName(e.LoginModule))
 		}
 		switch flag := strings.ToLower(toks[i].text); flag {
 		case "required", "requisite", "sufficient", "optional":
 			e.Flag = flag
 		default:
-			return nil, fmt.Errorf("JAAS config: invalid control flag %q for %s", toks[i].text, e.LoginModule)
+			return nil, fmt.Errorf("JAAS config: invalid control flag for %s (want required, requisite, sufficient or optional)", safeModuleName(e.LoginModule))
 		}
 		i++
 		for {
 			if i >= len(toks) {
-				return nil, fmt.Errorf("JAAS config: login module %s is not terminated by ';'", e.LoginModule)
+				return nil, fmt.Errorf("JAAS config: login module %s is not terminated by ';'", safeModuleName(e.LoginModule))
 			}
 			if !toks[i].quoted && toks[i].text == ";" {
 				i++
 				break
 			}
 			if i+2 >= len(toks) || toks[i].quoted || toks[i+1].quoted || toks[i+1].text != "=" {
-				return nil, fmt.Errorf("JAAS config: option %q of %s is not key=value", toks[i].text, e.LoginModule)
+				return nil, fmt.Errorf("JAAS config: option %d of %s is not key=value", len(e.Options)+1, safeModuleName(e.LoginModule))
 			}
 			if !toks[i+2].quoted && (toks[i+2].text == ";" || toks[i+2].text == "=") {
-				return nil, fmt.Errorf("JAAS config: value not specified for option %q", toks[i].text)
+				return nil, fmt.Errorf("JAAS config: value not specified for option %d of %s", len(e.Options)+1, safeModuleName(e.LoginModule))
 			}
 			e.Options[toks[i].text] = toks[i+2].text
 			i += 3
@@ -145,4 +146,17 @@ func jaasTokens(s string) ([]jaasToken, error) {
 		}
 	}
 	return toks, nil
+}
+
+// javaClassName is a dotted Java class name, such as
+// org.apache.kafka.common.security.plain.PlainLoginModule.
+var javaClassName = regexp.MustCompile(`^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$`)
+
+// safeModuleName names a login module in an error only when it looks like a
+// class name: in a malformed text the "module" may be a piece of a password.
+func safeModuleName(name string) string {
+	if javaClassName.MatchString(name) {
+		return name
+	}
+	return "(the login module)"
 }

@@ -39,7 +39,7 @@ func (w *Config) TLSMaterial() (*TLSMaterial, error) {
 	for _, k := range []string{"ssl.truststore.location", "ssl.truststore.certificates", "ssl.keystore.location",
 		"ssl.keystore.certificate.chain", "ssl.keystore.key", "ssl.key.password"} {
 		if ref, ok := w.ProviderRefs[k]; ok {
-			return nil, fmt.Errorf("%s: %s = %q is a config-provider reference connectscope does not resolve; put the resolved value in a copy of the file", w.Path, k, ref)
+			return nil, fmt.Errorf("%s: %s = %q is a config-provider reference connectscope does not resolve; put the resolved value in a copy of the file", w.Path, k, providerRefsOnly(ref))
 		}
 	}
 	var err error

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/connectscope/connectscope/inspect/store"
 )
 
 // providerRef matches Kafka's ConfigTransformer pattern: ${provider:path:key} or ${provider:key}.
@@ -26,6 +28,9 @@ type ValueError struct {
 }
 
 func (e *ValueError) Error() string {
+	if store.IsSecretKey(e.Key) {
+		return fmt.Sprintf("%s: %s: %s", e.Path, e.Key, e.Reason) // never quote a secret
+	}
 	return fmt.Sprintf("%s: %s = %q: %s", e.Path, e.Key, e.Value, e.Reason)
 }
 

@@ -1,8 +1,10 @@
 package assignor
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -31,6 +33,7 @@ type Sim struct {
 	taskIDsOf  map[int32][]int32 // configured task ids per connector
 
 	workers []*simWorker // join order
+	byID    map[string]*simWorker
 	now     int64
 	gen     int
 
@@ -112,24 +115,30 @@ func (s *Sim) SetConnectors(c []ConnectorSpec) {
 // Connectors returns the configured connectors sorted by name.
 func (s *Sim) Connectors() []ConnectorSpec { return slices.Clone(s.connectors) }
 
+// find is the member's index in join order, or -1. The map keeps lookups
+// (one per joining worker and per Owned call) constant-time: a linear scan
+// made a 100,000-worker join step quadratic.
 func (s *Sim) find(worker string) int {
-	for i, w := range s.workers {
-		if w.id == worker {
-			return i
-		}
+	w := s.byID[worker]
+	if w == nil {
+		return -1
 	}
-	return -1
+	return slices.Index(s.workers, w)
 }
 
 // Join adds a member at the end of the member order. owned is taken in the
 // given order as the worker's held order; normally it is empty.
 func (s *Sim) Join(worker string, owned Pieces) error {
-	if s.find(worker) >= 0 {
+	if s.byID[worker] != nil {
 		return fmt.Errorf("worker %q is already a member", worker)
 	}
 	w := &simWorker{id: worker, hash: javaStringHash(worker)}
 	w.conns, w.tasks = s.ix.internPieces(owned)
 	s.workers = append(s.workers, w)
+	if s.byID == nil {
+		s.byID = map[string]*simWorker{}
+	}
+	s.byID[worker] = w
 	return nil
 }
 
@@ -140,12 +149,19 @@ func (s *Sim) Leave(worker string) error {
 		return fmt.Errorf("worker %q is not a member", worker)
 	}
 	s.workers = slices.Delete(s.workers, i, i+1)
+	delete(s.byID, worker)
 	return nil
 }
 
-// Sleep advances the clock; negative values are ignored.
+// Sleep advances the clock; negative values are ignored, and the clock
+// stops at math.MaxInt64 instead of wrapping to negative times (callers
+// bound their durations far below that).
 func (s *Sim) Sleep(ms int64) {
 	if ms > 0 {
+		if s.now > math.MaxInt64-ms {
+			s.now = math.MaxInt64
+			return
+		}
 		s.now += ms
 	}
 }
@@ -170,11 +186,10 @@ func (s *Sim) Members() []string {
 
 // Owned returns what a member holds, sorted; empty for an unknown worker.
 func (s *Sim) Owned(worker string) Pieces {
-	i := s.find(worker)
-	if i < 0 {
+	w := s.byID[worker]
+	if w == nil {
 		return Pieces{Connectors: []string{}, Tasks: []TaskID{}}
 	}
-	w := s.workers[i]
 	return s.ix.sortedPieces(w.conns, w.tasks, &s.keyBuf)
 }
 
@@ -257,11 +272,21 @@ func (s *Sim) apply(w *simWorker, o *memberOut) {
 // "settle"): after a revoking round run again at once; after a round with
 // only a delay, sleep the delay first; at most maxRounds (<=0: 20) rounds.
 func (s *Sim) Settle(maxRounds int) []Round {
+	rounds, _ := s.SettleContext(context.Background(), maxRounds)
+	return rounds
+}
+
+// SettleContext is Settle that stops between rounds once ctx is cancelled
+// (a nil ctx never is), returning the rounds run so far and ctx's error.
+func (s *Sim) SettleContext(ctx context.Context, maxRounds int) ([]Round, error) {
 	if maxRounds <= 0 {
 		maxRounds = 20
 	}
 	var rounds []Round
 	for i := 0; i < maxRounds; i++ {
+		if ctx != nil && ctx.Err() != nil {
+			return rounds, ctx.Err()
+		}
 		r := s.Rebalance(false)
 		rounds = append(rounds, r)
 		revoked, delay := roundActivity(r)
@@ -274,7 +299,7 @@ func (s *Sim) Settle(maxRounds int) []Round {
 		}
 		break
 	}
-	return rounds
+	return rounds, nil
 }
 
 // roundActivity reports whether a round revoked anything and its delay.
@@ -307,11 +332,13 @@ func (s *Sim) Clone() *Sim {
 		c.taskIDsOf[k] = slices.Clone(v)
 	}
 	c.workers = make([]*simWorker, len(s.workers))
+	c.byID = make(map[string]*simWorker, len(s.workers))
 	for i, w := range s.workers {
 		cw := *w
 		cw.conns = slices.Clone(w.conns)
 		cw.tasks = slices.Clone(w.tasks)
 		c.workers[i] = &cw
+		c.byID[cw.id] = &cw
 	}
 	c.rg = regrouper{ix: c.ix, jdk: s.jdk}
 	c.keyBuf, c.decC, c.decT = nil, nil, nil

@@ -30,3 +30,25 @@ func ScaleOut(workers, connectors, tasks int) []byte {
 	b.WriteString("]},\n    {\"rebalance\": {}},\n    {\"join\": [\"worker-new\"]},\n    {\"settle\": {}}\n  ]\n}\n")
 	return b.Bytes()
 }
+
+// OneRound returns a format-1 scenario where `workers` workers join at once
+// and one round assigns `connectors` connectors of `tasks` tasks each.
+func OneRound(workers, connectors, tasks int) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "{\"scenario\": 1, \"name\": \"%d workers, one round\", \"steps\": [\n{\"connectors\": {", workers)
+	for i := 0; i < connectors; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "\"connector-%06d\": %d", i, tasks)
+	}
+	b.WriteString("}},\n{\"join\": [")
+	for i := 0; i < workers; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "\"worker-%06d\"", i)
+	}
+	b.WriteString("]},\n{\"rebalance\": {}}\n]}\n")
+	return b.Bytes()
+}

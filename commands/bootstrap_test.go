@@ -1,0 +1,62 @@
+package commands
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A port that cannot exist is a usage error at once, from -b or a worker
+// file, not a dial that fails until --timeout.
+func TestBootstrapPortOutOfRange(t *testing.T) {
+	dir := t.TempDir()
+	worker := filepath.Join(dir, "w.properties")
+	if err := os.WriteFile(worker, []byte("bootstrap.servers=ok:9092,bad:70000\ngroup.id=connect\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := [][]string{
+		{"-b", "127.0.0.1:99999"},
+		{"-b", "127.0.0.1:0"},
+		{"-b", "127.0.0.1:-1"},
+		{"-b", "127.0.0.1:9092,127.0.0.1:65536"},
+		{"-b", "broker:port"},
+		{"-b", ":9092"},
+		{"--worker-config", worker},
+	}
+	for _, args := range cases {
+		start := time.Now()
+		_, stderr, code := run(t, append([]string{"inspect", "connectors", "--timeout", "20s"}, args...)...)
+		if code != ExitUsage {
+			t.Errorf("%v: exit %d, want %d; stderr %s", args, code, ExitUsage, stderr)
+		}
+		if !strings.Contains(stderr, "port") && !strings.Contains(stderr, "host") {
+			t.Errorf("%v: stderr does not name the port: %s", args, stderr)
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("%v: took %s, want at once", args, took)
+		}
+	}
+}
+
+func FuzzCheckBootstrap(f *testing.F) {
+	for _, s := range []string{"127.0.0.1:99999", "127.0.0.1:0", "h:-1", "h:65536", "broker:port", ":9092", "[::1]:9092", "localhost", "h:1", "h:65535"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, server string) {
+		if err := checkBootstrap([]string{server}, "-b"); err != nil {
+			return
+		}
+		host, port, err := net.SplitHostPort(server)
+		if err != nil {
+			return // no port: Kafka's default
+		}
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 1 || n > 65535 || host == "" {
+			t.Fatalf("accepted %q", server)
+		}
+	})
+}

@@ -1,0 +1,210 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/connectscope/connectscope/internal/kafkatest"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// connectscopeBinary builds connectscope into a temporary directory, so
+// that signals reach a real process.
+func connectscopeBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "connectscope")
+	cmd := exec.Command("go", "build", "-o", bin, "../cmd/connectscope")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building connectscope: %v: %s", err, out)
+	}
+	return bin
+}
+
+// silentListener accepts connections on loopback and never answers: a
+// broker that hangs. It returns the address.
+func silentListener(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		for _, c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+	})
+	return ln.Addr().String()
+}
+
+// refusedAddr is a loopback port nothing listens on.
+func refusedAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+// stallingBroker is a kfake cluster that answers ApiVersions but holds every
+// Metadata request until the test ends.
+func stallingBroker(t *testing.T) string {
+	t.Helper()
+	c := kafkatest.New(t)
+	release := make(chan struct{})
+	var once sync.Once
+	// Cleanups run last-in first-out: release the held requests before
+	// the cluster (registered by New) is closed.
+	t.Cleanup(func() { once.Do(func() { close(release) }) })
+	c.ControlKey(int16(kmsg.Metadata), func(kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		select {
+		case <-release:
+		case <-time.After(2 * time.Minute):
+		}
+		return nil, nil, false
+	})
+	return c.Bootstrap()
+}
+
+// TestSignalsStopEveryKindOfCommand sends a real SIGINT or SIGTERM to a
+// running connectscope and wants it to stop promptly with exit 130 and
+// "interrupted": live reads against a broker that is refused, hangs or
+// stalls mid-protocol, and an offline plan that would run for minutes.
+func TestSignalsStopEveryKindOfCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := connectscopeBinary(t)
+	cases := []struct {
+		name string
+		args func(t *testing.T) []string
+		sig  syscall.Signal
+	}{
+		{"refused port, connectors, SIGINT", func(t *testing.T) []string {
+			return []string{"inspect", "connectors", "-b", refusedAddr(t)}
+		}, syscall.SIGINT},
+		{"refused port, watch, SIGTERM", func(t *testing.T) []string {
+			return []string{"watch", "-b", refusedAddr(t)}
+		}, syscall.SIGTERM},
+		{"silent listener, members, SIGTERM", func(t *testing.T) []string {
+			return []string{"inspect", "members", "-b", silentListener(t)}
+		}, syscall.SIGTERM},
+		{"stalling kfake, snapshot, SIGINT", func(t *testing.T) []string {
+			return []string{"snapshot", "-o", filepath.Join(t.TempDir(), "s.json"), "-b", stallingBroker(t)}
+		}, syscall.SIGINT},
+		{"stalling kfake, check topics, SIGTERM", func(t *testing.T) []string {
+			return []string{"check", "topics", "-b", stallingBroker(t)}
+		}, syscall.SIGTERM},
+		{"huge synthetic plan, SIGINT", func(t *testing.T) []string {
+			return []string{"plan", "join", "--add", "1", "--synthetic", longSyntheticPlan, "-o", "json"}
+		}, syscall.SIGINT},
+		{"long rolling restart, SIGTERM", func(t *testing.T) []string {
+			return []string{"plan", "rolling-restart", "--restart-time", "30s", "--synthetic", "workers=100,connectors=4000", "-o", "json"}
+		}, syscall.SIGTERM},
+		{"long scenario replay, SIGINT", func(t *testing.T) []string {
+			return []string{"plan", "replay", longScenario(t), "-o", "json"}
+		}, syscall.SIGINT},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin, tc.args(t)...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waited := make(chan error, 1)
+			go func() { waited <- cmd.Wait() }()
+			// Long enough to be deep in the work (connected, retrying or
+			// planning), far shorter than the 30 s timeout or the plan.
+			select {
+			case err := <-waited:
+				t.Fatalf("finished before the signal (%v): %s", err, stderr.String())
+			case <-time.After(1500 * time.Millisecond):
+			}
+			sent := time.Now()
+			if err := cmd.Process.Signal(tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			err := <-waited
+			took := time.Since(sent)
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
+				t.Fatalf("exit: %v, want status %d; stderr: %s", err, ExitInterrupted, stderr.String())
+			}
+			// A correctness bound, not a benchmark: a second is the
+			// promise, the slack is for a loaded machine.
+			if took > 3*time.Second {
+				t.Errorf("took %s after the signal to stop, want about a second at most", took)
+			}
+			if got := strings.TrimSpace(stderr.String()); got != "connectscope: interrupted" {
+				t.Errorf("stderr = %q, want the one line \"connectscope: interrupted\"", got)
+			}
+		})
+	}
+}
+
+// longSyntheticPlan is within the plan bounds but takes many seconds.
+const longSyntheticPlan = "workers=10000,connectors=100000"
+
+// longScenario writes a scenario within the bounds that replays for many
+// seconds: 2,000 workers, 20,000 tasks, 300 rebalances.
+func longScenario(t *testing.T) string {
+	var b strings.Builder
+	b.WriteString(`{"scenario": 1, "steps": [{"connectors": {`)
+	for i := 0; i < 20; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"c%02d": 1000`, i)
+	}
+	b.WriteString(`}}, {"join": [`)
+	for i := 0; i < 2000; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"w%04d"`, i)
+	}
+	b.WriteString(`]}`)
+	for i := 0; i < 300; i++ {
+		b.WriteString(`, {"rebalance": {}}`)
+	}
+	b.WriteString("]}\n")
+	path := filepath.Join(t.TempDir(), "long.json")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

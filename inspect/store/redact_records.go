@@ -1,0 +1,126 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/connectscope/connectscope/inspect"
+)
+
+// RedactDataset returns a copy of ds fit to be written to a file: the
+// session key's material is always replaced (its algorithm and creation
+// time stay), and unless show is set every secret-looking config value in
+// the config topic's records, credentials inside status traces and secret
+// broker or topic settings are redacted as output redacts them. Records
+// stay decodable: the redacted ones are re-encoded JSON of the same shape.
+// ds itself is not changed.
+func RedactDataset(ds *inspect.Dataset, show bool) *inspect.Dataset {
+	if ds == nil {
+		return nil
+	}
+	out := *ds
+	out.Records = make([]inspect.Record, len(ds.Records))
+	for i, r := range ds.Records {
+		if r.Value != nil && r.Key != nil {
+			switch r.Topic {
+			case ds.Topics.Config:
+				r.Value = redactConfigRecord(string(r.Key), r.Value, show)
+			case ds.Topics.Status:
+				if !show {
+					r.Value = redactStatusRecord(r.Value)
+				}
+			}
+		}
+		out.Records[i] = r
+	}
+	if !show {
+		out.BrokerConfigs = RedactConfig(ds.BrokerConfigs, false)
+		out.TopicDescriptions = make([]inspect.TopicDescription, len(ds.TopicDescriptions))
+		for i, td := range ds.TopicDescriptions {
+			td.Configs = RedactConfig(td.Configs, false)
+			out.TopicDescriptions[i] = td
+		}
+	}
+	return &out
+}
+
+// redactConfigRecord redacts one config topic value. Values that are not a
+// JSON object are kept as they are: they hold nothing a decoder would read.
+func redactConfigRecord(key string, value []byte, show bool) []byte {
+	isSession := key == "session-key"
+	isProps := strings.HasPrefix(key, "connector-") || strings.HasPrefix(key, "task-")
+	if !isSession && (show || !isProps) {
+		return value
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(value, &obj); err != nil || obj == nil {
+		return value
+	}
+	if isSession {
+		if _, ok := obj["key"]; !ok {
+			return value
+		}
+		obj["key"] = mustJSON(Redacted)
+		return encodeObject(obj, value)
+	}
+	raw, ok := obj["properties"]
+	if !ok {
+		return value
+	}
+	var props map[string]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&props); err != nil || props == nil {
+		return value
+	}
+	obj["properties"] = mustJSON(redactValues(props, false))
+	return encodeObject(obj, value)
+}
+
+// redactStatusRecord redacts credentials in a status value's trace.
+func redactStatusRecord(value []byte) []byte {
+	if !bytes.Contains(value, []byte(`"trace"`)) {
+		return value
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(value, &obj); err != nil || obj == nil {
+		return value
+	}
+	var trace string
+	if err := json.Unmarshal(obj["trace"], &trace); err != nil {
+		return value
+	}
+	red := RedactText(trace)
+	if red == trace {
+		return value
+	}
+	obj["trace"] = mustJSON(red)
+	return encodeObject(obj, value)
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := marshalNoEscape(v)
+	if err != nil { // strings and decoded maps always encode; stay safe anyway
+		return json.RawMessage(`"` + Redacted + `"`)
+	}
+	return b
+}
+
+func encodeObject(obj map[string]json.RawMessage, orig []byte) []byte {
+	b, err := marshalNoEscape(obj)
+	if err != nil {
+		return orig
+	}
+	return b
+}
+
+func marshalNoEscape(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}

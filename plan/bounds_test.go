@@ -1,0 +1,154 @@
+package plan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// scenarioWith builds a format-1 scenario from raw JSON steps.
+func scenarioWith(steps ...string) []byte {
+	return []byte(`{"scenario": 1, "steps": [` + strings.Join(steps, ",") + `]}`)
+}
+
+func repeatStep(step string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = step
+	}
+	return out
+}
+
+func workerList(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"join": [`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"w%d"`, i)
+	}
+	b.WriteString("]}")
+	return b.String()
+}
+
+// Hostile scenarios are refused with a ScenarioError naming the step and
+// the bound, before they take memory or time (exit 2 in the CLI).
+func TestScenarioBoundsRefuse(t *testing.T) {
+	maxInt := fmt.Sprint(int64(math.MaxInt64))
+	cases := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"too many steps", scenarioWith(repeatStep(`{"new_leader": {}}`, MaxScenarioSteps+1)...), "at most 100000"},
+		{"sleep of 2^63-1", scenarioWith(`{"join": ["a"]}`, `{"sleep_ms": `+maxInt+`}`), "a century"},
+		{"two sleeps of 2^63-1", scenarioWith(`{"sleep_ms": `+maxInt+`}`, `{"sleep_ms": `+maxInt+`}`), "a century"},
+		{"two century sleeps overflow the clock", scenarioWith(`{"sleep_ms": 3153600000000}`, `{"sleep_ms": 3153600000000}`), "clock would pass a century"},
+		{"too many workers", scenarioWith(workerList(MaxPlanWorkers + 1)), "at most 100000 workers"},
+		{"too many pieces", scenarioWith(`{"connectors": {"a": 1000000, "b": 1000000}}`), "more than 2000000"},
+		{"100k rounds of a busy cluster", scenarioWith(append([]string{`{"connectors": {"a": 90, "b": 9}}`, workerList(10)}, repeatStep(`{"rebalance": {}}`, 99000)...)...), "~1 GiB"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			sc, err := ParseScenario(tc.data)
+			if err == nil {
+				_, err = Replay(sc, ReplayOptions{})
+			}
+			var se *ScenarioError
+			if !errors.As(err, &se) {
+				t.Fatalf("got %v, want a *ScenarioError", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not say %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// Plans beyond ~1 GiB or with durations past the clock's bound are refused
+// up front; the issue's own examples are here.
+func TestPlanBoundsRefuse(t *testing.T) {
+	opts := PlanOptions{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000}
+	maxMs := int64(math.MaxInt64)
+	huge := SyntheticState(SyntheticSpec{Workers: 3, Connectors: 1_000_000, Tasks: 1})
+	wide := SyntheticState(SyntheticSpec{Workers: 100, Connectors: 10000, Tasks: 1})
+	small := SyntheticState(SyntheticSpec{Workers: 3, Connectors: 3, Tasks: 1})
+	cases := []struct {
+		name string
+		run  func() error
+		want string
+	}{
+		{"join on 2M pieces", func() error { _, err := JoinPlan(huge, opts, []string{"w4"}); return err }, "~1 GiB"},
+		{"leave on 2M pieces", func() error { _, err := LeavePlan(huge, opts, "w2", StopClean, nil); return err }, "~1 GiB"},
+		{"connector change to 2M pieces", func() error {
+			_, err := ConnectorPlan(small, opts, ConnectorChange{Add: map[string]int{"big": 999_999}})
+			return err
+		}, "~1 GiB"},
+		{"rolling restart of 100 workers x 20k pieces", func() error {
+			_, err := RollingRestartPlan(wide, opts, 30000, StopClean, nil)
+			return err
+		}, "restart fewer workers"},
+		{"returns after 2^63-1 ms", func() error { _, err := LeavePlan(small, opts, "w2", StopClean, &maxMs); return err }, "a century"},
+		{"restart time 2^63-1 ms", func() error { _, err := RollingRestartPlan(small, opts, maxMs, StopClean, nil); return err }, "a century"},
+		{"round time 2^63-1 ms", func() error {
+			o := opts
+			o.RoundTimeMs = maxMs
+			_, err := JoinPlan(small, o, []string{"w4"})
+			return err
+		}, "a century"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.run()
+			var be *BoundsError
+			if !errors.As(err, &be) {
+				t.Fatalf("got %v, want a *BoundsError", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not say %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// Within the bounds, the clock never goes negative: a leave whose worker
+// returns after a century still plans, with times in order.
+func TestPlanLongDurationsStayPositive(t *testing.T) {
+	opts := PlanOptions{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000}
+	back := int64(MaxDurationMs)
+	res, err := LeavePlan(SyntheticState(SyntheticSpec{Workers: 3, Connectors: 3, Tasks: 1}), opts, "w2", StopClean, &back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range res.Branches {
+		for _, tl := range []*Timeline{b.Eager, b.Cooperative} {
+			for _, ev := range tl.Events {
+				if ev.TimeMs < 0 {
+					t.Fatalf("negative time %d in %+v", ev.TimeMs, ev)
+				}
+			}
+		}
+	}
+}
+
+// A cancelled context stops replay and plans with context.Canceled.
+func TestPlanStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	sc, err := ParseScenario(scenarioWith(`{"connectors": {"a": 4}}`, `{"join": ["w1", "w2"]}`, `{"settle": {}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Replay(sc, ReplayOptions{Ctx: ctx}); !errors.Is(err, context.Canceled) {
+		t.Errorf("replay: got %v, want context.Canceled", err)
+	}
+	opts := PlanOptions{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000, Ctx: ctx}
+	st := SyntheticState(SyntheticSpec{Workers: 3, Connectors: 3, Tasks: 1})
+	if _, err := JoinPlan(st, opts, []string{"w4"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("join plan: got %v, want context.Canceled", err)
+	}
+}
