@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/connectscope/connectscope/inspect/workerconfig"
+	"github.com/connectscope/connectscope/internal/setting"
 	"github.com/connectscope/connectscope/plan"
 )
 
@@ -32,9 +33,21 @@ type AllInput struct {
 
 // CheckRun says whether a check ran and, if not, why.
 type CheckRun struct {
-	Check  string  `json:"check"`
-	Ran    bool    `json:"ran"`
-	Reason *string `json:"reason"`
+	Check  string       `json:"check"`
+	Ran    bool         `json:"ran"`
+	Reason *string      `json:"reason"`
+	reason setting.Text // Reason naming settings, for NameSettings
+}
+
+// NameSettings rewrites the reasons checks did not run with the settings
+// they name in n's words (the commands give their flag names).
+func (r *AllReport) NameSettings(n setting.Namer) {
+	for i := range r.Checks {
+		if c := &r.Checks[i]; c.Reason != nil && !c.reason.IsZero() {
+			s := c.reason.With(n)
+			c.Reason = &s
+		}
+	}
 }
 
 // AllReport is the result of `check all`: one list of findings, one summary.
@@ -82,8 +95,9 @@ func UpgradeFor(workers []*workerconfig.Config, d *Decoded, o Options) UpgradeIn
 // All runs every check whose inputs exist.
 func All(in AllInput) (*AllReport, error) {
 	rep := &AllReport{Checks: []CheckRun{}, Notes: []string{}}
-	skip := func(name, why string) {
-		rep.Checks = append(rep.Checks, CheckRun{Check: name, Reason: &why})
+	skip := func(name string, why setting.Text) {
+		s := why.String()
+		rep.Checks = append(rep.Checks, CheckRun{Check: name, Reason: &s, reason: why})
 	}
 	ran := func(name string) { rep.Checks = append(rep.Checks, CheckRun{Check: name, Ran: true}) }
 	var f Findings
@@ -96,7 +110,7 @@ func All(in AllInput) (*AllReport, error) {
 		f.Merge(t.Findings)
 		ran("timeouts")
 	} else {
-		skip("timeouts", "no --worker-config files")
+		skip("timeouts", setting.Textf("no worker files given (%v)", setting.WorkerConfig))
 	}
 	if len(in.Workers) > 0 || in.Data.HasGroup() {
 		u, err := Upgrade(UpgradeFor(in.Workers, in.Data, in.Options))
@@ -107,7 +121,7 @@ func All(in AllInput) (*AllReport, error) {
 		f.Merge(u.Findings)
 		ran("upgrade")
 	} else {
-		skip("upgrade", "neither worker files nor the group")
+		skip("upgrade", setting.Textf("neither worker files nor the group"))
 	}
 	if in.Data != nil && in.Data.Loaded() {
 		ti := in.Data.TopicsInput(in.Options.Group)
@@ -120,7 +134,7 @@ func All(in AllInput) (*AllReport, error) {
 			rep.Notes = append(rep.Notes, "topics: no topic descriptions in the input (read live or from a live snapshot for K1, K2, K5, K12–K15)")
 		}
 	} else {
-		skip("topics", "no dataset (--from FILE or a live cluster)")
+		skip("topics", setting.Textf("no dataset (%v or a live cluster)", setting.InputFile))
 	}
 	if in.Data.HasGroup() {
 		bi := in.Data.BalanceInput()
@@ -130,7 +144,7 @@ func All(in AllInput) (*AllReport, error) {
 		f.Merge(b.Findings)
 		ran("balance")
 	} else {
-		skip("balance", "no Connect group in the input")
+		skip("balance", setting.Textf("no Connect group in the input"))
 	}
 	rep.Findings = dedupe(f.List())
 	rep.Summary = Summarize(rep.Findings)

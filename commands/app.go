@@ -271,7 +271,7 @@ func Main(args []string, s Streams, info BuildInfo) int {
 	}
 	code, usage := exitStatus(err)
 	if err != nil {
-		msg := oneLine(err.Error())
+		msg := errorLine(err)
 		if usage {
 			if where == "" {
 				where = app.Name

@@ -10,6 +10,7 @@ import (
 
 	"github.com/connectscope/connectscope/check"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/internal/setting"
 	"github.com/urfave/cli/v2"
 )
 
@@ -367,8 +368,9 @@ func runCheckAll(c *cli.Context, g Globals) error {
 		return Exit(ExitUsage, inFlagTerms(err))
 	}
 	if unread != nil {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("the cluster of the worker files' bootstrap.servers could not be read, so topics and balance did not run: %v", unread))
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the cluster of the worker files' bootstrap.servers could not be read, so topics and balance did not run: %s", setting.Words(unread, flagName)))
 	}
+	rep.NameSettings(flagName)
 	return finish(c, g, rep, rep.Findings, failOn)
 }
 

@@ -152,6 +152,11 @@ func TestCheckBalanceFromSnapshot(t *testing.T) {
 	if code != 1 || strings.TrimSpace(out) != "upgrade,topics,balance" {
 		t.Errorf("all: exit %d out %q", code, out)
 	}
+	// check names the setting it lacked; the reason printed names the flag.
+	out, _, _ = run(t, "check", "all", "--from", clusterSnap, "-o", "json", "--jq", `.checks[] | select(.check == "timeouts") | .reason`)
+	if want := "no worker files given (--worker-config)"; strings.TrimSpace(out) != want {
+		t.Errorf("timeouts skipped because %s, want %s", strings.TrimSpace(out), want)
+	}
 }
 
 func TestParseMillis(t *testing.T) {

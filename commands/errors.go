@@ -8,6 +8,7 @@ import (
 
 	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/internal/field"
+	"github.com/connectscope/connectscope/internal/setting"
 	"github.com/connectscope/connectscope/plan"
 	"github.com/urfave/cli/v2"
 )
@@ -97,6 +98,34 @@ func oneLine(msg string) string {
 	}
 	return msg
 }
+
+// settingFlags are the flags behind the settings the deep packages' messages
+// name (setting.Text, setting.Worded): they name the setting, commands the
+// flag.
+var settingFlags = map[setting.Setting]string{
+	setting.BootstrapServers: "-b/--" + flagBootstrap,
+	setting.WorkerConfig:     "--" + flagWorkerConfig,
+	setting.GroupID:          "-g/--" + flagGroup,
+	setting.ConfigTopic:      "--" + flagConfigTopic,
+	setting.OffsetTopic:      "--" + flagOffsetTopic,
+	setting.StatusTopic:      "--" + flagStatusTopic,
+	setting.Timeout:          "--" + flagTimeout,
+	setting.TLS:              "--" + flagTLS,
+	setting.TLSCA:            "--" + flagTLSCA,
+	setting.TLSServerName:    "--" + flagTLSServerName,
+	setting.SASLMechanism:    "--" + flagSASLMechanism,
+	setting.SASLUser:         "--" + flagSASLUser,
+	setting.SASLPassword:     "--" + flagSASLPassword,
+	setting.Connection:       "the connection flags",
+	setting.InputFile:        "--" + flagFrom,
+}
+
+// flagName is the setting.Namer of the command line.
+func flagName(s setting.Setting) string { return settingFlags[s] }
+
+// errorLine is the one line Main prints for err, the settings its deep
+// packages name given as the flags that set them.
+func errorLine(err error) string { return oneLine(setting.Words(err, flagName)) }
 
 // inputFlags are the flags that give the deep packages' named inputs
 // (field.Error names): check and plan name their inputs, commands name the

@@ -206,6 +206,7 @@ func runInspectMembers(c *cli.Context, g Globals) error {
 	if m := decoded.Decode(ds, viewOptions(c, g)).Members(); m != nil {
 		res = *m
 	}
+	res.NameSettings(flagName)
 	if err := groupNotFound(res); err != nil {
 		return err
 	}

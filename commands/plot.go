@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
@@ -22,7 +23,7 @@ func plotTarget(c *cli.Context) (string, error) {
 		return "", nil
 	}
 	if _, err := plot.FormatOf(path); err != nil {
-		return "", UsageErrorf("%v", err)
+		return "", UsageErrorf("--%s %w", flagPlot, err)
 	}
 	return path, nil
 }
@@ -35,7 +36,7 @@ func emitPlan(c *cli.Context, g Globals, res *plan.PlanResult) error {
 	}
 	if path != "" {
 		if err := plot.Save(path, func(w io.Writer, format string) error { return plot.WriteTimeline(w, format, res) }); err != nil {
-			return InputError(err)
+			return plotFailed(err)
 		}
 	}
 	return emit(c, g, res)
@@ -43,7 +44,10 @@ func emitPlan(c *cli.Context, g Globals, res *plan.PlanResult) error {
 
 func writeAdvisePlot(path string, res *plan.AdviseResult) error {
 	if err := plot.Save(path, func(w io.Writer, format string) error { return plot.WriteTradeoff(w, format, res) }); err != nil {
-		return InputError(err)
+		return plotFailed(err)
 	}
 	return nil
 }
+
+// plotFailed is a picture that could not be written, named by its flag.
+func plotFailed(err error) error { return InputError(fmt.Errorf("--%s: %w", flagPlot, err)) }

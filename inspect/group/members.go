@@ -5,12 +5,12 @@ package group
 
 import (
 	"encoding/base64"
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/internal/setting"
 )
 
 // MembersResult is the `inspect members` view of the Connect group
@@ -29,6 +29,18 @@ type MembersResult struct {
 	// HeldByOther says a group of another kind (consumer, share, streams)
 	// holds the id; the note names it. Not in the JSON contract.
 	HeldByOther bool `json:"-"`
+	// note is Note naming settings; NameSettings renders it in the
+	// caller's words.
+	note setting.Text
+}
+
+// NameSettings rewrites Note with the settings it names in n's words (the
+// commands give their flag names).
+func (r *MembersResult) NameSettings(n setting.Namer) {
+	if r.Note != nil && !r.note.IsZero() {
+		s := r.note.With(n)
+		r.Note = &s
+	}
 }
 
 // MemberView is one Connect worker in the group.
@@ -101,37 +113,37 @@ func Members(desc *inspect.GroupDescription) MembersResult {
 		Protocol:     desc.Protocol,
 		Members:      []MemberView{},
 	}
-	var notes []string
+	var notes []setting.Text
 	connect := desc.ProtocolType == "connect"
 	if desc.ErrorCode != 0 && !inspect.GroupMissing(desc) { // 4.x's GROUP_ID_NOT_FOUND reads as older brokers' Dead
-		notes = append(notes, fmt.Sprintf("describing the group returned error code %d", desc.ErrorCode))
+		notes = append(notes, setting.Textf("describing the group returned error code %d", desc.ErrorCode))
 	}
 	if o := desc.Other; o != nil {
-		notes = append(notes, otherGroupNote(desc.Group, o))
+		notes = append(notes, setting.Textf("%s", otherGroupNote(desc.Group, o)))
 		res.HeldByOther = true
 	}
 	switch {
 	case !connect && desc.ProtocolType == "" && len(desc.Members) == 0:
 		// An empty or unknown group has no protocol type; the state note says enough.
 	case !connect:
-		notes = append(notes, fmt.Sprintf("group %q has protocol type %q, not \"connect\": it is not a Kafka Connect group, so member bytes are shown raw and not decoded", desc.Group, desc.ProtocolType))
+		notes = append(notes, setting.Textf("group %q has protocol type %q, not \"connect\": it is not a Kafka Connect group, so member bytes are shown raw and not decoded", desc.Group, desc.ProtocolType))
 	}
 	switch desc.State {
 	case "Empty":
-		notes = append(notes, "the group is empty: no worker is a member right now")
+		notes = append(notes, setting.Textf("the group is empty: no worker is a member right now"))
 	case "Dead":
 		if desc.Other != nil {
 			break // the note on the other group says what holds the id
 		}
-		notes = append(notes, fmt.Sprintf("the group is dead or does not exist: no worker is a member (is %q the workers' group.id? set it with --group or --worker-config)", desc.Group))
+		notes = append(notes, setting.Textf("the group is dead or does not exist: no worker is a member (is %q the workers' group.id? set it with %v or %v)", desc.Group, setting.GroupID, setting.WorkerConfig))
 	case "PreparingRebalance", "CompletingRebalance":
-		notes = append(notes, fmt.Sprintf("the group is rebalancing (%s): metadata and assignments are only reliable when the group is Stable, so what is shown may be empty or stale; look again in a few seconds", desc.State))
+		notes = append(notes, setting.Textf("the group is rebalancing (%s): metadata and assignments are only reliable when the group is Stable, so what is shown may be empty or stale; look again in a few seconds", desc.State))
 	case "Stable":
 	default:
-		notes = append(notes, fmt.Sprintf("unknown group state %q", desc.State))
+		notes = append(notes, setting.Textf("unknown group state %q", desc.State))
 	}
 	if len(desc.Members) == 0 && desc.State != "Empty" && desc.State != "Dead" && desc.Other == nil {
-		notes = append(notes, "the group has no members")
+		notes = append(notes, setting.Textf("the group has no members"))
 	}
 
 	leaders := map[string]bool{}
@@ -163,10 +175,11 @@ func Members(desc *inspect.GroupDescription) MembersResult {
 			names = append(names, l)
 		}
 		slices.Sort(names)
-		notes = append(notes, fmt.Sprintf("assignments name different leaders (%s): they come from different rounds", strings.Join(names, ", ")))
+		notes = append(notes, setting.Textf("assignments name different leaders (%s): they come from different rounds", strings.Join(names, ", ")))
 	}
 	if len(notes) > 0 {
-		n := strings.Join(notes, "; ")
+		res.note = setting.Join(notes, "; ")
+		n := res.note.String()
 		res.Note = &n
 	}
 	return res

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/connectscope/connectscope/internal/setting"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
@@ -64,11 +65,11 @@ func (o ConnOptions) ClientOpts() ([]kgo.Opt, error) { return o.clientOpts(nil) 
 // SASL exchanges so that failures can be explained.
 func (o ConnOptions) clientOpts(watch *connWatch) ([]kgo.Opt, error) {
 	if len(o.Bootstrap) == 0 {
-		return nil, errors.New("no bootstrap server: give -b/--bootstrap-server or --worker-config with bootstrap.servers")
+		return nil, setting.Errorf("no bootstrap server: give %v or %v with bootstrap.servers", setting.BootstrapServers, setting.WorkerConfig)
 	}
 	seeds := seedList(o.Bootstrap)
 	if len(seeds) == 0 {
-		return nil, errors.New("no bootstrap server: -b/--bootstrap-server is empty")
+		return nil, setting.Errorf("no bootstrap server: %v is empty", setting.BootstrapServers)
 	}
 	t := o.timeout()
 	opts := []kgo.Opt{

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/connectscope/connectscope/internal/setting"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl"
@@ -21,15 +22,19 @@ import (
 // LiveError is a failed live read, worded for an operator: what failed, why,
 // and what to try. Error() is one line. Commands exit 3 on it.
 type Error struct {
-	What string // what connectscope was doing ("listing end offsets of connect-status")
-	Err  error  // the cause
-	Hint string // what to try; may be empty
+	What string       // what connectscope was doing ("listing end offsets of connect-status")
+	Err  error        // the cause
+	Hint setting.Text // what to try, naming settings, not flags; may be empty
 }
 
-func (e *Error) Error() string {
-	msg := e.What + ": " + oneLine(e.Err.Error())
-	if e.Hint != "" {
-		msg += " — " + e.Hint
+func (e *Error) Error() string { return e.ErrorWith(nil) }
+
+// ErrorWith is the message with the settings named as n says (the commands
+// name their flags).
+func (e *Error) ErrorWith(n setting.Namer) string {
+	msg := e.What + ": " + oneLine(setting.Words(e.Err, n))
+	if !e.Hint.IsZero() {
+		msg += " — " + e.Hint.With(n)
 	}
 	return msg
 }
@@ -181,13 +186,13 @@ func explain(what string, err error, o ConnOptions, w *connWatch) error {
 			// The broker hung up mid-exchange, as some do on a wrong password.
 			cause = fmt.Errorf("the broker closed the connection while authenticating (%w)", se)
 		}
-		return &Error{What: what, Err: cause, Hint: fmt.Sprintf("authentication failed for user %q with %s: check the SASL user, password and mechanism", o.SASLUser, strings.ToUpper(o.SASLMechanism))}
+		return &Error{What: what, Err: cause, Hint: setting.Textf("authentication failed for user %q with %s: check the SASL user, password and mechanism", o.SASLUser, strings.ToUpper(o.SASLMechanism))}
 	}
 	return &Error{What: what, Err: cause, Hint: hintFor(cause, timedOut, o)}
 }
 
 // hintFor picks the remedy for the most specific cause found in err.
-func hintFor(err error, timedOut bool, o ConnOptions) string {
+func hintFor(err error, timedOut bool, o ConnOptions) setting.Text {
 	bootstrap := strings.Join(o.Bootstrap, ",")
 	var (
 		unknownAuth x509.UnknownAuthorityError
@@ -200,50 +205,50 @@ func hintFor(err error, timedOut bool, o ConnOptions) string {
 	msg := err.Error()
 	switch {
 	case errors.Is(err, context.Canceled):
-		return "the read was interrupted; nothing was printed"
+		return setting.Textf("the read was interrupted; nothing was printed")
 	case errors.As(err, &unknownAuth) || strings.Contains(msg, "certificate signed by unknown authority"):
-		return "the broker's certificate is not trusted: pass its CA with --tls-ca (PEM) or set ssl.truststore.location"
+		return setting.Textf("the broker's certificate is not trusted: pass its CA with %v (PEM) or set ssl.truststore.location", setting.TLSCA)
 	case errors.As(err, &hostErr) || strings.Contains(msg, "certificate is valid for"):
-		return "the broker's certificate does not name this host: pass --tls-server-name with a name it holds"
+		return setting.Textf("the broker's certificate does not name this host: pass %v with a name it holds", setting.TLSServerName)
 	case errors.As(err, &certInvalid):
-		return "the broker's certificate is invalid (expired or not yet valid?)"
+		return setting.Textf("the broker's certificate is invalid (expired or not yet valid?)")
 	case errors.As(err, &recordHdr) || strings.Contains(msg, "first record does not look like a TLS handshake"):
-		return "the broker does not speak TLS on this port: drop --tls (security.protocol=PLAINTEXT/SASL_PLAINTEXT) or use its TLS port"
+		return setting.Textf("the broker does not speak TLS on this port: drop %v (security.protocol=PLAINTEXT/SASL_PLAINTEXT) or use its TLS port", setting.TLS)
 	case errors.As(err, &kErr) && kErr.Code == kerr.SaslAuthenticationFailed.Code:
-		return fmt.Sprintf("authentication failed for user %q with %s: check the SASL user, password and mechanism", o.SASLUser, strings.ToUpper(o.SASLMechanism))
+		return setting.Textf("authentication failed for user %q with %s: check the SASL user, password and mechanism", o.SASLUser, strings.ToUpper(o.SASLMechanism))
 	case errors.As(err, &kErr) && kErr.Code == kerr.UnsupportedSaslMechanism.Code:
-		return "the broker does not enable this SASL mechanism: try --sasl-mechanism PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512 as configured on the broker"
+		return setting.Textf("the broker does not enable this SASL mechanism: try %v PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512 as configured on the broker", setting.SASLMechanism)
 	case errors.As(err, &kErr) && kErr.Code == kerr.IllegalSaslState.Code:
-		return "the broker expects SASL: give --sasl-mechanism, --sasl-user and --sasl-password (or sasl.* in --worker-config)"
+		return setting.Textf("the broker expects SASL: give %v, %v and %v (or sasl.* in %v)", setting.SASLMechanism, setting.SASLUser, setting.SASLPassword, setting.WorkerConfig)
 	case errors.As(err, &kErr) && (kErr.Code == kerr.TopicAuthorizationFailed.Code || kErr.Code == kerr.GroupAuthorizationFailed.Code || kErr.Code == kerr.ClusterAuthorizationFailed.Code):
-		return "the principal lacks permission: grant DESCRIBE and READ on the internal topics and DESCRIBE on the groups"
+		return setting.Textf("the principal lacks permission: grant DESCRIBE and READ on the internal topics and DESCRIBE on the groups")
 	case errors.As(err, &kErr) && (kErr.Code == kerr.CoordinatorNotAvailable.Code || kErr.Code == kerr.NotCoordinator.Code || kErr.Code == kerr.CoordinatorLoadInProgress.Code):
-		return "the group coordinator is moving or loading (a broker restart?): try again in a few seconds, or raise --timeout to wait longer"
+		return setting.Textf("the group coordinator is moving or loading (a broker restart?): try again in a few seconds, or raise %v to wait longer", setting.Timeout)
 	case errors.As(err, &kErr) && (kErr.Code == kerr.NotLeaderForPartition.Code || kErr.Code == kerr.LeaderNotAvailable.Code || kErr.Code == kerr.FencedLeaderEpoch.Code):
-		return "partition leadership is moving (a broker restart?): try again in a few seconds, or raise --timeout to wait longer"
+		return setting.Textf("partition leadership is moving (a broker restart?): try again in a few seconds, or raise %v to wait longer", setting.Timeout)
 	case errors.As(err, &dnsErr):
-		return "the bootstrap host name does not resolve: check -b/--bootstrap-server (" + bootstrap + ")"
+		return setting.Textf("the bootstrap host name does not resolve: check %v (%s)", setting.BootstrapServers, bootstrap)
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return "nothing listens there: check the host and port in -b/--bootstrap-server (" + bootstrap + ") and that the broker is up"
+		return setting.Textf("nothing listens there: check the host and port in %v (%s) and that the broker is up", setting.BootstrapServers, bootstrap)
 	case errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH):
-		return "the broker's network is unreachable from here: check -b/--bootstrap-server, VPN and firewalls"
+		return setting.Textf("the broker's network is unreachable from here: check %v, VPN and firewalls", setting.BootstrapServers)
 	case strings.Contains(msg, "requires TLS but the client is using plaintext"):
-		return "the broker expects TLS on this port: add --tls with --tls-ca (or security.protocol=SSL/SASL_SSL in the worker config)"
+		return setting.Textf("the broker expects TLS on this port: add %v with %v (or security.protocol=SSL/SASL_SSL in the worker config)", setting.TLS, setting.TLSCA)
 	case strings.Contains(msg, "SASL is required but not provided"):
-		return "the broker expects SASL on this port: give --sasl-mechanism, --sasl-user and --sasl-password (or sasl.* in the worker config)"
+		return setting.Textf("the broker expects SASL on this port: give %v, %v and %v (or sasl.* in the worker config)", setting.SASLMechanism, setting.SASLUser, setting.SASLPassword)
 	case strings.Contains(msg, "invalid large response size"):
-		return "that port does not speak the Kafka protocol: check the port in -b/--bootstrap-server (" + bootstrap + ")"
+		return setting.Textf("that port does not speak the Kafka protocol: check the port in %v (%s)", setting.BootstrapServers, bootstrap)
 	case errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) || strings.Contains(msg, "connection reset"):
 		if o.TLS || o.SASLMechanism != "" {
-			return "the broker closed the connection: check that --tls and --sasl-mechanism match its listener on this port"
+			return setting.Textf("the broker closed the connection: check that %v and %v match its listener on this port", setting.TLS, setting.SASLMechanism)
 		}
-		return "the broker closed the connection: it may expect TLS or SASL on this port (--tls, --sasl-mechanism), or it is restarting"
+		return setting.Textf("the broker closed the connection: it may expect TLS or SASL on this port (%v, %v), or it is restarting", setting.TLS, setting.SASLMechanism)
 	case timedOut && o.TLS:
-		return "the broker did not answer in time: if its listener is PLAINTEXT or SASL_PLAINTEXT (no TLS), drop --tls; else check -b/--bootstrap-server (" + bootstrap + ") or raise --timeout"
+		return setting.Textf("the broker did not answer in time: if its listener is PLAINTEXT or SASL_PLAINTEXT (no TLS), drop %v; else check %v (%s) or raise %v", setting.TLS, setting.BootstrapServers, bootstrap, setting.Timeout)
 	case timedOut:
-		return "the broker did not answer in time: check -b/--bootstrap-server (" + bootstrap + "), TLS/SASL settings, or raise --timeout"
+		return setting.Textf("the broker did not answer in time: check %v (%s), TLS/SASL settings, or raise %v", setting.BootstrapServers, bootstrap, setting.Timeout)
 	}
-	return "check the connection settings and the broker, then try again"
+	return setting.Textf("check the connection settings and the broker, then try again")
 }
 
 // retriableNetError reports connection failures a retry may cure (a broker

@@ -91,7 +91,7 @@ func TestLiveFaultWrongPort(t *testing.T) {
 			c.Close()
 		}
 	}()
-	expectLiveError(t, quickOpts(l.Addr().String()), "reading cluster metadata", "does not speak the Kafka protocol", "-b/--bootstrap-server")
+	expectLiveError(t, quickOpts(l.Addr().String()), "reading cluster metadata", "does not speak the Kafka protocol", "the bootstrap servers")
 }
 
 func TestLiveFaultSilentPort(t *testing.T) {
@@ -110,7 +110,7 @@ func TestLiveFaultSilentPort(t *testing.T) {
 			defer c.Close()
 		}
 	}()
-	expectLiveError(t, quickOpts(l.Addr().String()), "timed out after 2s", "raise --timeout")
+	expectLiveError(t, quickOpts(l.Addr().String()), "timed out after 2s", "raise the timeout")
 }
 
 func TestLiveFaultMissingTopic(t *testing.T) {
@@ -120,7 +120,7 @@ func TestLiveFaultMissingTopic(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	expectLiveError(t, quickOpts(c.ListenAddrs()...), "reading topic connect-status", "does not exist", "--status-topic")
+	expectLiveError(t, quickOpts(c.ListenAddrs()...), "reading topic connect-status", "does not exist", "check the status topic name")
 	// And nothing was created by asking.
 	cl, _ := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...))
 	defer cl.Close()
@@ -196,12 +196,12 @@ func TestLiveTLS(t *testing.T) {
 	t.Run("untrusted CA", func(t *testing.T) {
 		o := good
 		o.Conn.CAFile = m.WrongCAFile
-		expectLiveError(t, o, "not trusted", "--tls-ca")
+		expectLiveError(t, o, "not trusted", "the TLS CA file")
 	})
 	t.Run("wrong server name", func(t *testing.T) {
 		o := good
 		o.Conn.ServerName = "kafka.example.com"
-		expectLiveError(t, o, "does not name this host", "--tls-server-name")
+		expectLiveError(t, o, "does not name this host", "the TLS server name")
 	})
 	t.Run("no hostname check", func(t *testing.T) {
 		o := good
@@ -213,13 +213,13 @@ func TestLiveTLS(t *testing.T) {
 		expectLiveError(t, o, "not trusted")
 	})
 	t.Run("plaintext client to TLS broker", func(t *testing.T) {
-		expectLiveError(t, quickOpts(c.Addrs...), "reading cluster metadata", "add --tls")
+		expectLiveError(t, quickOpts(c.Addrs...), "reading cluster metadata", "add TLS")
 	})
 	t.Run("TLS client to plaintext broker", func(t *testing.T) {
 		plain := kafkatest.New(t)
 		o := quickOpts(plain.Addrs...)
 		o.Conn.TLS = true
-		expectLiveError(t, o, "reading cluster metadata", "drop --tls")
+		expectLiveError(t, o, "reading cluster metadata", "drop TLS")
 	})
 }
 

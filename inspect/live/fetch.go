@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/internal/setting"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -61,7 +62,7 @@ func (r *reader) offsetRanges(ctx context.Context, l *topicLayout) ([]partRange,
 			e, ok2 := ends.Lookup(topic, p)
 			if !ok1 || !ok2 {
 				return nil, &Error{What: fmt.Sprintf("listing offsets of %s partition %d", topic, p),
-					Err: errors.New("the broker did not list this partition"), Hint: "try again; the partition may be moving"}
+					Err: errors.New("the broker did not list this partition"), Hint: setting.Textf("try again; the partition may be moving")}
 			}
 			out = append(out, partRange{topic: topic, id: d.ID, partition: p, start: s.Offset, end: e.Offset})
 		}
@@ -430,7 +431,7 @@ func (r *reader) restartBelowLogStart(ctx context.Context, c *cursor) error {
 	s, ok := starts.Lookup(c.topic, c.partition)
 	if !ok || s.Err != nil || s.Offset <= c.next {
 		return &Error{What: fmt.Sprintf("reading %s partition %d at offset %d", c.topic, c.partition, c.next),
-			Err: kerr.OffsetOutOfRange, Hint: "the log changed under the read (truncated after a leader change?); run the command again"}
+			Err: kerr.OffsetOutOfRange, Hint: setting.Textf("the log changed under the read (truncated after a leader change?); run the command again")}
 	}
 	c.next = min(s.Offset, c.end)
 	return nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/internal/setting"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -21,13 +22,13 @@ func GroupUnsettledError(g *inspect.GroupDescription) error {
 		return nil
 	case inspect.GroupMissing(g):
 		return &Error{What: "describing group " + g.Group, Err: errors.New("the group does not exist"),
-			Hint: "check -g/--group (group.id in the worker config) and that the workers are running"}
+			Hint: setting.Textf("check %v (group.id in the worker config) and that the workers are running", setting.GroupID)}
 	case inspect.GroupRebalancing(g):
 		return &Error{What: "describing group " + g.Group, Err: fmt.Errorf("the group is rebalancing (%s)", g.State),
-			Hint: "ownership is unknown until it completes: run again in a few seconds, or follow it with `connectscope watch`"}
+			Hint: setting.Textf("ownership is unknown until it completes: run again in a few seconds, or follow it with `connectscope watch`")}
 	case g.ProtocolType != "" && g.ProtocolType != "connect":
 		return &Error{What: "describing group " + g.Group, Err: fmt.Errorf("protocol type is %q, not \"connect\"", g.ProtocolType),
-			Hint: "this is not a Connect group: check -g/--group (group.id in the worker config)"}
+			Hint: setting.Textf("this is not a Connect group: check %v (group.id in the worker config)", setting.GroupID)}
 	}
 	return nil
 }

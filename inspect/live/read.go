@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/internal/setting"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -83,7 +84,7 @@ func Read(ctx context.Context, opts Options) (*inspect.Dataset, error) {
 	conn.Bootstrap = answeringSeeds(ctx, opts.Conn)
 	cl, err := newWatchedClient(conn, watch)
 	if err != nil {
-		return nil, &Error{What: "connecting", Err: err, Hint: "check the connection flags and --worker-config"}
+		return nil, &Error{What: "connecting", Err: err, Hint: setting.Textf("check %v and %v", setting.Connection, setting.WorkerConfig)}
 	}
 	defer cl.Close()
 	return readLive(ctx, cl, watch, opts.withDefaults())

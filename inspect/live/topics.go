@@ -3,10 +3,10 @@ package live
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sort"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/internal/setting"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 )
@@ -46,7 +46,7 @@ func (r *reader) topicLayout(ctx context.Context) (*topicLayout, error) {
 	if err != nil {
 		return nil, err
 	}
-	flags := map[string]string{t.Config: "--config-topic", t.Offset: "--offset-topic", t.Status: "--status-topic"}
+	settings := map[string]setting.Setting{t.Config: setting.ConfigTopic, t.Offset: setting.OffsetTopic, t.Status: setting.StatusTopic}
 	for _, name := range l.order {
 		d, ok := l.details[name]
 		switch {
@@ -54,11 +54,11 @@ func (r *reader) topicLayout(ctx context.Context) (*topicLayout, error) {
 			l.missing[name] = true // a view that does not show it can do without it
 		case !ok || errors.Is(d.Err, kerr.UnknownTopicOrPartition):
 			return nil, &Error{What: "reading topic " + name, Err: errors.New("the topic does not exist on this cluster"),
-				Hint: fmt.Sprintf("check %s (or the *.storage.topic settings in --worker-config) and -b points at the Connect cluster's Kafka", flags[name])}
+				Hint: setting.Textf("check %v (or the *.storage.topic settings in %v) and %v points at the Connect cluster's Kafka", settings[name], setting.WorkerConfig, setting.BootstrapServers)}
 		case d.Err != nil:
 			return nil, explain("reading metadata of topic "+name, d.Err, r.opts.Conn, r.watch)
 		case len(d.Partitions) == 0:
-			return nil, &Error{What: "reading topic " + name, Err: errors.New("the topic has no partitions"), Hint: "check the cluster"}
+			return nil, &Error{What: "reading topic " + name, Err: errors.New("the topic has no partitions"), Hint: setting.Textf("check the cluster")}
 		}
 	}
 	return l, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/internal/setting"
 )
 
 // WatchOptions say what to watch and how often to look at the group.
@@ -29,7 +30,7 @@ func RunWatch(ctx context.Context, opts WatchOptions, emit func(group.WatchEvent
 	opts.Live.Conn.Bootstrap = answeringSeeds(ctx, opts.Live.Conn)
 	cl, err := newWatchedClient(opts.Live.Conn, watch)
 	if err != nil {
-		return group.WatchSummary{}, &Error{What: "connecting", Err: err, Hint: "check the connection flags and --worker-config"}
+		return group.WatchSummary{}, &Error{What: "connecting", Err: err, Hint: setting.Textf("check %v and %v", setting.Connection, setting.WorkerConfig)}
 	}
 	defer cl.Close()
 	r := &reader{cl: cl, adm: newAdm(cl), watch: watch, opts: opts.Live}

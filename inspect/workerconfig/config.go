@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/internal/setting"
 	"github.com/magiconair/properties"
 )
 
@@ -186,10 +187,10 @@ func (w *Config) TopicNames() inspect.TopicNames {
 // missing or a config-provider reference connectscope cannot resolve.
 func (w *Config) Bootstrap() ([]string, error) {
 	if ref, ok := w.ProviderRefs["bootstrap.servers"]; ok {
-		return nil, fmt.Errorf("%s: bootstrap.servers = %q is a config-provider reference connectscope does not resolve; pass -b/--bootstrap-server", w.Path, providerRefsOnly(ref))
+		return nil, setting.Errorf("%s: bootstrap.servers = %q is a config-provider reference connectscope does not resolve; pass %v", w.Path, providerRefsOnly(ref), setting.BootstrapServers)
 	}
 	if len(w.BootstrapServers) == 0 {
-		return nil, fmt.Errorf("%s: bootstrap.servers is not set; pass -b/--bootstrap-server", w.Path)
+		return nil, setting.Errorf("%s: bootstrap.servers is not set; pass %v", w.Path, setting.BootstrapServers)
 	}
 	return w.BootstrapServers, nil
 }

@@ -38,7 +38,7 @@ func FormatOf(path string) (string, error) {
 	case ".png":
 		return FormatPNG, nil
 	default:
-		return "", fmt.Errorf("--plot %s: want a file name ending in .svg or .png", path)
+		return "", fmt.Errorf("%s: want a file name ending in .svg or .png", path)
 	}
 }
 
@@ -50,14 +50,14 @@ func Save(path string, write func(w io.Writer, format string) error) error {
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return fmt.Errorf("--plot: %w", err)
+		return err // names the path
 	}
 	if err := write(f, format); err != nil {
 		f.Close()
-		return fmt.Errorf("--plot %s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("--plot %s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
 }
