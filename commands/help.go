@@ -135,11 +135,11 @@ func globalPointer(app string, spec helpSpec, group bool) string {
 		return "GLOBAL OPTIONS: input, connection and output flags work anywhere; " + see + "."
 	}
 	if !spec.offline {
-		parts = append(parts, "input (-b, --worker-config, --from, -g, --*-topic, --timeout), connection (--tls*, --sasl-*, --isolation)")
+		parts = append(parts, "input (-b, --context, --worker-config, --from, -g, --*-topic, --timeout), connection (--tls*, --sasl-*, --isolation)")
 	}
 	line := "GLOBAL OPTIONS: "
 	if !spec.noFmt {
-		parts = append(parts, "output (-o "+strings.Join(spec.outputs, "|")+", --jq EXPRESSION, --no-color, --show-secrets)")
+		parts = append(parts, "output (-o "+strings.Join(spec.outputs, "|")+", --jq EXPRESSION, --no-color, --no-headers, --show-secrets)")
 		line += strings.Join(parts, " and ") + "; " + see + "."
 		if !spec.offline || len(spec.outputs) > 0 {
 			line += " With -o jsonl, --jq runs on each line."

@@ -129,3 +129,18 @@ func TestExamplesInheritedFromParent(t *testing.T) {
 		t.Errorf("examplesOf a command the parent does not show: %q", got)
 	}
 }
+
+// The one line about global flags names the ones a new user looks for
+// first: a named cluster (--context) and rows without headers for scripts.
+func TestGlobalPointerNamesContextAndNoHeaders(t *testing.T) {
+	out, stderr, code := run(t, "inspect", "members", "--help")
+	if code != 0 {
+		t.Fatalf("inspect members --help: exit %d: %s", code, stderr)
+	}
+	pointer := strings.Join(strings.Fields(strings.SplitN(out, "GLOBAL OPTIONS:", 2)[1]), " ")
+	for _, want := range []string{"--context", "--no-headers"} {
+		if !strings.Contains(pointer, want) {
+			t.Errorf("inspect members --help: the global options line does not name %s: %q", want, pointer)
+		}
+	}
+}

@@ -50,7 +50,7 @@ func planReplayCommand() *cli.Command {
 			"  connectscope plan replay scenario.json -o json --jq '.rounds[] | .generation'",
 		ArgsUsage: "FILE",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagKafkaVersion, Usage: "replay the assignor of this Kafka `VERSION` (e.g. 3.3, 2.6.1; default: current 3.9 behaviour)"},
+			&cli.StringFlag{Name: flagKafkaVersion, Usage: "replay the assignor of this Kafka `VERSION` (e.g. 3.3, 2.6.1; default: the current assignor, as in 3.7.0 to 4.4)"},
 			&cli.IntFlag{Name: flagJDK, Value: 17, Usage: "JDK `MAJOR` version whose HashSet sizing decides some tie-breaks (17 as the test vectors; 19+ differs)"},
 		},
 		Action: action(func(c *cli.Context, g Globals) error {
@@ -81,7 +81,7 @@ func planReplayCommand() *cli.Command {
 func planCommonFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: flagSynthetic, Usage: "plan on a made-up cluster `SPEC`: workers=N,connectors=M[,tasks=K][,skew=S] (skew 0..1 moves that share of everyone's work to w1)"},
-		&cli.StringFlag{Name: flagKafkaVersion, Usage: "assignor of this Kafka `VERSION` (default: current 3.9 behaviour)"},
+		&cli.StringFlag{Name: flagKafkaVersion, Usage: "assignor of this Kafka `VERSION` (default: the current assignor, as in 3.7.0 to 4.4)"},
 		&cli.IntFlag{Name: flagJDK, Value: 17, Usage: "JDK `MAJOR` version of the leader (HashSet sizing tie-breaks)"},
 		&cli.StringFlag{Name: flagProtocol, Usage: "the group's protocol `NAME`: eager|compatible|sessioned (default: the group's selected protocol, else the worker config's connect.protocol, else sessioned); both eager and cooperative are always shown"},
 		&cli.StringFlag{Name: flagMaxDelay, Usage: "scheduled.rebalance.max.delay.ms as a `DURATION` (5m) or ms (default: the worker config's, else 300000)"},

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -90,7 +91,7 @@ func Load(path string) (*File, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(f); err != nil {
-		return nil, fmt.Errorf("%s: %s", path, strings.ReplaceAll(err.Error(), "\n", "; "))
+		return nil, decodeError(path, err)
 	}
 	if f.Contexts == nil {
 		f.Contexts = map[string]*Context{}
@@ -108,6 +109,33 @@ func Load(path string) (*File, error) {
 	// A current-context that names no context fails when it is used (Get),
 	// so use-context can still repair the file.
 	return f, nil
+}
+
+// yamlLineError is one of yaml.v3's type errors: "line N: what".
+var yamlLineError = regexp.MustCompile(`^line (\d+): (.*)$`)
+
+// yamlUnknownField is yaml.v3's wording for a key KnownFields refuses.
+var yamlUnknownField = regexp.MustCompile(`^field (\S+) not found in type \S+$`)
+
+// decodeError words a decoding error as PATH:LINE: problem, with an unknown
+// key named as such (not as a Go type's missing field).
+func decodeError(path string, err error) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) || len(te.Errors) == 0 {
+		return fmt.Errorf("%s: %s", path, strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	m := yamlLineError.FindStringSubmatch(te.Errors[0])
+	if m == nil {
+		return fmt.Errorf("%s: %s", path, strings.Join(te.Errors, "; "))
+	}
+	what := m[2]
+	if u := yamlUnknownField.FindStringSubmatch(what); u != nil {
+		what = fmt.Sprintf("unknown key %s (a context holds the global flags' names: bootstrap-server, group, worker-config, …)", u[1])
+	}
+	if more := len(te.Errors) - 1; more > 0 {
+		what += fmt.Sprintf(" (and %d more)", more)
+	}
+	return fmt.Errorf("%s:%s: %s", path, m[1], what)
 }
 
 // clearPasswordKeys are keys that would hold a secret in clear; the file

@@ -66,7 +66,7 @@ func TestRefusedFiles(t *testing.T) {
 		{"contexts:\n  prod:\n    sasl-user: connect\n    sasl-password: hunter2\n",
 			":4: context prod: sasl-password holds a password in clear; keep it elsewhere and name it with sasl-password-env: VARIABLE or sasl-password-file: PATH"},
 		{"contexts:\n  prod:\n    password: hunter2\n", "context prod: password holds a password in clear"},
-		{"contexts:\n  prod:\n    bootstrap: k:9092\n", "field bootstrap not found"},
+		{"contexts:\n  prod:\n    bootstrap: k:9092\n", ":3: unknown key bootstrap"},
 		{"contexts:\n  prod:\n    sasl-password-env: A\n    sasl-password-file: b\n", "not both"},
 		{"contexts: [\n", "did not find expected"},
 	} {
@@ -179,5 +179,19 @@ func TestSetContext(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(p); string(after) != want {
 		t.Errorf("a refused change was written:\n%s", after)
+	}
+}
+
+// An unknown key is refused with the file, its line and the key, in words
+// a user knows (not yaml.v3's "field … not found in type contexts.Context").
+func TestUnknownKeyNamesFileLineAndKey(t *testing.T) {
+	p := write(t, "contexts:\n  prod:\n    bootstrap-server: k:9092\n    colour: red\n")
+	_, err := Load(p)
+	if err == nil {
+		t.Fatal("unknown key accepted")
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, p+":4: unknown key colour") || strings.Contains(msg, "contexts.Context") || strings.Contains(msg, "\n") {
+		t.Errorf("error = %q", msg)
 	}
 }

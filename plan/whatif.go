@@ -399,11 +399,14 @@ func (s ClusterState) ResolveWorker(name string) (string, error) {
 	case 1:
 		return hits[0], nil
 	case 0:
-		ids := []string{}
+		// The names the plans print (host:port where known), sorted, so the
+		// list reads like the tables and does not depend on the group's order.
+		names := []string{}
 		for _, w := range s.Workers {
-			ids = append(ids, w.ID)
+			names = append(names, s.preferredAlias(w))
 		}
-		return "", fmt.Errorf("no worker %q (members: %s)", name, strings.Join(ids, ", "))
+		sort.Strings(names)
+		return "", fmt.Errorf("no worker %q (members: %s)", name, strings.Join(names, ", "))
 	}
 	return "", fmt.Errorf("%q names several workers (%s); give the member id", name, strings.Join(hits, ", "))
 }

@@ -30,3 +30,22 @@ func TestResolveWorkerByEveryName(t *testing.T) {
 		t.Error("a host shared by both workers resolved to one")
 	}
 }
+
+// A name no worker has is refused with the names the plans print, sorted,
+// not the long member ids in the group's order.
+func TestResolveWorkerUnknownListsPrintedNames(t *testing.T) {
+	url := func(s string) *string { return &s }
+	views := []group.MemberView{
+		{MemberID: "connect-worker-2:8083-bbbb", ClientID: "connect-worker-2:8083", ClientHost: "/10.0.0.2", URL: url("http://worker-2:8083/")},
+		{MemberID: "connect-worker-1:8083-aaaa", ClientID: "connect-worker-1:8083", ClientHost: "/10.0.0.1", URL: url("http://worker-1:8083/")},
+	}
+	var st ClusterState
+	for _, v := range views {
+		st.Workers = append(st.Workers, WorkerState{ID: v.MemberID, Aliases: memberAliases(v)})
+	}
+	_, err := st.ResolveWorker("nosuch")
+	want := `no worker "nosuch" (members: worker-1:8083, worker-2:8083)`
+	if err == nil || err.Error() != want {
+		t.Errorf("ResolveWorker(nosuch) = %v, want %s", err, want)
+	}
+}
