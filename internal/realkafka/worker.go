@@ -186,6 +186,15 @@ func (w *Worker) Props() map[string]string {
 	return out
 }
 
+// SetProps changes worker properties for the next Start (a stopped
+// worker restarted with a new setting, as an operator rolls a change).
+func (w *Worker) SetProps(props map[string]string) error {
+	for k, v := range props {
+		w.props[k] = v
+	}
+	return writeProperties(filepath.Join(w.broker.dir, w.name, "worker.properties"), w.props)
+}
+
 // Running reports whether the JVM is up.
 func (w *Worker) Running() bool { return w.proc.running() }
 

@@ -56,7 +56,7 @@ func (c *cluster) predictAndCompare(p planJSON, branch int, initial map[string][
 	if rest := restOwnership(c.restConnectors()); !rest.equal(m.owned()) {
 		c.t.Errorf("after settling, REST status%s\ndiffers from inspect members%s", rest, m.owned())
 	}
-	c.t.Logf("settled as predicted (%s): %s", map[exactness]string{piecesExact: "pieces", countsExact: "counts"}[how], last)
+	c.t.Logf("settled as predicted (%s; pieces equal too: %v): %s", map[exactness]string{piecesExact: "pieces", countsExact: "counts"}[how], last.equal(want), last)
 }
 
 // liveMemberID is the member id of a worker in the live group.
@@ -113,7 +113,9 @@ func runEvents(t *testing.T, version string) {
 	c.settle(2*time.Minute, 3*time.Second, nil)
 
 	step := func(name string, f func(t *testing.T)) {
-		if !t.Run(name, func(t *testing.T) { c.t = t; f(t) }) {
+		ok := t.Run(name, func(t *testing.T) { c.t = t; f(t) })
+		c.t = t
+		if !ok {
 			// Later events start from whatever this one left; they still
 			// run on a fresh snapshot, but one failure is enough to look at.
 			t.FailNow()

@@ -29,7 +29,8 @@ const (
 // cluster is one Connect cluster (its own group and internal topics) on a
 // shared broker.
 type cluster struct {
-	t       *testing.T
+	t       *testing.T // the running (sub)test: failures go here
+	root    *testing.T // the test that owns the workers: they live until it ends
 	b       *realkafka.Broker
 	version string
 	group   string
@@ -51,7 +52,7 @@ func newCluster(t *testing.T, brokerVersion, version string, n int, props map[st
 	for k, v := range props {
 		all[k] = v
 	}
-	c := &cluster{t: t, b: b, version: version, group: newGroup("rc"), props: all, dataDir: t.TempDir()}
+	c := &cluster{t: t, root: t, b: b, version: version, group: newGroup("rc"), props: all, dataDir: t.TempDir()}
 	if n > 0 {
 		c.addWorkers(n, nil)
 	}
@@ -74,7 +75,24 @@ func (c *cluster) addWorkersOf(version string, n int, extra map[string]string) [
 	for k, v := range extra {
 		props[k] = v
 	}
-	ws := c.b.StartWorkers(c.t, n, realkafka.WorkerOptions{Version: version, Group: c.group, Props: props})
+	var ws []*realkafka.Worker
+	for i := 0; i < n; i++ {
+		w, err := c.b.NewWorker(realkafka.WorkerOptions{Version: version, Group: c.group, Props: props})
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		// Killed when the whole test ends, not the step that started it.
+		w.Watch(c.root)
+		if err := w.Start(); err != nil {
+			c.t.Fatal(err)
+		}
+		ws = append(ws, w)
+	}
+	for _, w := range ws {
+		if err := w.WaitReady(c.ctx(3 * time.Minute)); err != nil {
+			c.t.Fatal(err)
+		}
+	}
 	c.workers = append(c.workers, ws...)
 	return ws
 }
