@@ -1,7 +1,7 @@
 package check
 
 import (
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
 
 // Options are the settings shared by the checks (command-line flags).
@@ -20,7 +20,7 @@ type Options struct {
 
 // AllInput is everything `check all` may use; any part may be missing.
 type AllInput struct {
-	Workers []*inspect.WorkerConfig
+	Workers []*workerconfig.Config
 	Data    *Decoded // nil when no dataset was read
 	Options Options
 }
@@ -45,21 +45,21 @@ type AllReport struct {
 }
 
 // TimeoutsFor builds the timeouts input from files, dataset and options.
-func TimeoutsFor(workers []*inspect.WorkerConfig, d *Decoded, o Options) TimeoutsInput {
+func TimeoutsFor(workers []*workerconfig.Config, d *Decoded, o Options) TimeoutsInput {
 	in := TimeoutsInput{Workers: workers, KafkaVersion: o.KafkaVersion, WorkerVersions: o.WorkerVersions,
 		RestartTimeMs: o.RestartTimeMs, MaxDowntimeMs: o.MaxDowntimeMs, MaxPutTimeMs: o.MaxPutTimeMs}
 	if d != nil {
 		in.Connectors = d.Connectors()
 		in.TasksPerWorker = d.MaxTasksPerWorker()
-		if d.Dataset != nil {
-			in.Broker = d.Dataset.BrokerConfigs
+		if d.Loaded() {
+			in.Broker = d.BrokerConfigs
 		}
 	}
 	return in
 }
 
 // UpgradeFor builds the upgrade input.
-func UpgradeFor(workers []*inspect.WorkerConfig, d *Decoded, o Options) UpgradeInput {
+func UpgradeFor(workers []*workerconfig.Config, d *Decoded, o Options) UpgradeInput {
 	in := UpgradeInput{Workers: workers, Target: o.Target, ExactlyOnce: o.ExactlyOnce, KafkaVersion: o.KafkaVersion, WorkerVersions: o.WorkerVersions}
 	if in.Target == "" {
 		in.Target = "sessioned"
@@ -98,9 +98,8 @@ func All(in AllInput) (*AllReport, error) {
 	} else {
 		skip("upgrade", "neither worker files nor the group")
 	}
-	if in.Data != nil && in.Data.Dataset != nil {
-		group := in.Options.Group
-		ti := in.Data.TopicsInput(group)
+	if in.Data != nil && in.Data.Loaded() {
+		ti := in.Data.TopicsInput(in.Options.Group)
 		ti.Workers = in.Workers
 		t := Topics(ti)
 		rep.Topics = t

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // BalanceInput is what `check balance` audits: who owns what in the group,
@@ -119,7 +119,7 @@ func Balance(in BalanceInput) *BalanceReport {
 		checkZones(&f, in, workers, totalTasks)
 	}
 	checkOwnership(&f, in, workers)
-	if max := brokerValue(in.Broker, "group.max.size", Version{}); n > 0 && int64(n) > max.N {
+	if max := brokerValue(in.Broker, "group.max.size", kafkaversion.Version{}); n > 0 && int64(n) > max.N {
 		f.Add("K8", "group", fmt.Sprintf("%d workers but group.max.size is %d", n, max.N), map[string]any{"workers": n, "group.max.size": max.N})
 	}
 	rep.Findings = f.List()
@@ -136,24 +136,24 @@ func span(lo, hi int) string {
 
 // simulate asks the assignor (package plan) what it would settle on from the
 // current ownership; nil when it cannot run on this input.
-func simulate(in BalanceInput, workers []WorkerLoad) map[string]plan.Pieces {
+func simulate(in BalanceInput, workers []WorkerLoad) map[string]assignor.Pieces {
 	protocol := in.Protocol
 	if protocol == "" {
 		protocol = "sessioned"
 	}
-	sim, err := plan.NewSim(plan.SimConfig{Protocol: protocol, MaxDelayMs: in.MaxDelayMs})
+	sim, err := assignor.NewSim(assignor.SimConfig{Protocol: protocol, MaxDelayMs: in.MaxDelayMs})
 	if err != nil || len(workers) == 0 {
 		return nil
 	}
-	specs := make([]plan.ConnectorSpec, 0, len(in.Configured))
+	specs := make([]assignor.ConnectorSpec, 0, len(in.Configured))
 	for _, c := range in.Configured {
-		specs = append(specs, plan.ConnectorSpec{Name: c.Name, Tasks: c.Tasks})
+		specs = append(specs, assignor.ConnectorSpec{Name: c.Name, Tasks: c.Tasks})
 	}
 	sim.SetConnectors(specs)
 	for _, w := range workers {
-		owned := plan.Pieces{Connectors: append([]string{}, w.Connectors...)}
+		owned := assignor.Pieces{Connectors: append([]string{}, w.Connectors...)}
 		for _, t := range w.Tasks {
-			id, err := plan.ParseTaskID(t)
+			id, err := assignor.ParseTaskID(t)
 			if err != nil {
 				return nil
 			}
@@ -164,7 +164,7 @@ func simulate(in BalanceInput, workers []WorkerLoad) map[string]plan.Pieces {
 		}
 	}
 	sim.Settle(20)
-	out := map[string]plan.Pieces{}
+	out := map[string]assignor.Pieces{}
 	for _, w := range workers {
 		out[w.ID] = sim.Owned(w.ID)
 	}
@@ -303,26 +303,4 @@ func ParseZones(name string, data []byte) (map[string]string, error) {
 		zones[strings.ReplaceAll(k, `\:`, ":")] = v
 	}
 	return zones, nil
-}
-
-// WorkerIDFromMember derives a worker id (host:port) from a member's REST URL
-// or, failing that, its client id connect-host:port.
-func WorkerIDFromMember(m inspect.MemberView) string {
-	if m.URL != nil {
-		u := *m.URL
-		if i := strings.Index(u, "://"); i >= 0 {
-			u = u[i+3:]
-		}
-		u = strings.TrimSuffix(u, "/")
-		if j := strings.IndexByte(u, '/'); j >= 0 {
-			u = u[:j]
-		}
-		if u != "" {
-			return u
-		}
-	}
-	if id, ok := strings.CutPrefix(m.ClientID, "connect-"); ok && strings.Contains(id, ":") {
-		return id
-	}
-	return m.MemberID
 }

@@ -5,16 +5,17 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
 
 // checkAcrossWorkers applies the rules on what must match across the workers
 // of one Connect cluster (same group.id), and K4/K10 across clusters.
-func checkAcrossWorkers(f *Findings, workers []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]Version) {
+func checkAcrossWorkers(f *Findings, workers []*workerconfig.Config, versions map[*workerconfig.Config]kafkaversion.Version) {
 	if len(workers) == 0 {
 		return
 	}
-	groups := map[string][]*inspect.WorkerConfig{}
+	groups := map[string][]*workerconfig.Config{}
 	var ids []string
 	for _, w := range workers {
 		if _, ok := groups[w.GroupID]; !ok {
@@ -51,11 +52,11 @@ func checkAcrossWorkers(f *Findings, workers []*inspect.WorkerConfig, versions m
 		if len(ws) < 2 {
 			continue
 		}
-		differ(f, "K4", subject, ws, "topic names differ between workers of one group", func(w *inspect.WorkerConfig) string {
+		differ(f, "K4", subject, ws, "topic names differ between workers of one group", func(w *workerconfig.Config) string {
 			t := w.TopicNames()
 			return t.Config + "," + t.Offset + "," + t.Status
 		})
-		differ(f, "P1", subject, ws, "connect.protocol differs", func(w *inspect.WorkerConfig) string {
+		differ(f, "P1", subject, ws, "connect.protocol differs", func(w *workerconfig.Config) string {
 			return effectiveProtocol(w, versions[w])
 		})
 		eos := map[string]bool{}
@@ -67,7 +68,7 @@ func checkAcrossWorkers(f *Findings, workers []*inspect.WorkerConfig, versions m
 		} else if len(eos) > 1 {
 			differ(f, "P11", subject, ws, "exactly.once.source.support differs", eosOf)
 		}
-		differ(f, "P7", subject, ws, "session key generation differs", func(w *inspect.WorkerConfig) string {
+		differ(f, "P7", subject, ws, "session key generation differs", func(w *workerconfig.Config) string {
 			alg := w.Str("inter.worker.key.generation.algorithm")
 			if alg == "" {
 				alg = "HmacSHA256"
@@ -79,7 +80,7 @@ func checkAcrossWorkers(f *Findings, workers []*inspect.WorkerConfig, versions m
 			return alg + "/" + size
 		})
 		if !allAtLeast(ws, versions, ver(2, 0, 0)) {
-			d := differ(f, "K9", subject, ws, "internal converters differ", func(w *inspect.WorkerConfig) string {
+			d := differ(f, "K9", subject, ws, "internal converters differ", func(w *workerconfig.Config) string {
 				return orUnset(w.Str("internal.key.converter")) + " " + orUnset(w.Str("internal.value.converter"))
 			})
 			if d != nil && !allKnown(ws, versions) {
@@ -93,7 +94,7 @@ func checkAcrossWorkers(f *Findings, workers []*inspect.WorkerConfig, versions m
 
 // differ adds one finding of rule id when key gives different values for
 // the workers, with each file's value.
-func differ(f *Findings, id, subject string, ws []*inspect.WorkerConfig, what string, key func(*inspect.WorkerConfig) string) *Finding {
+func differ(f *Findings, id, subject string, ws []*workerconfig.Config, what string, key func(*workerconfig.Config) string) *Finding {
 	values := map[string]any{}
 	distinct := map[string]bool{}
 	for _, w := range ws {
@@ -112,7 +113,7 @@ func differ(f *Findings, id, subject string, ws []*inspect.WorkerConfig, what st
 	return f.Add(id, subject, fmt.Sprintf("%s: %s", what, strings.Join(keys, " / ")), values)
 }
 
-func eosOf(w *inspect.WorkerConfig) string {
+func eosOf(w *workerconfig.Config) string {
 	if w.ExactlyOnceSourceSupport == "" {
 		return "disabled"
 	}
@@ -121,14 +122,14 @@ func eosOf(w *inspect.WorkerConfig) string {
 
 // checkSignatures applies P6: every worker's signature algorithm must be
 // accepted by every other worker.
-func checkSignatures(f *Findings, ws []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]Version) {
-	sig := func(w *inspect.WorkerConfig) string {
+func checkSignatures(f *Findings, ws []*workerconfig.Config, versions map[*workerconfig.Config]kafkaversion.Version) {
+	sig := func(w *workerconfig.Config) string {
 		if s := w.Str("inter.worker.signature.algorithm"); s != "" {
 			return s
 		}
 		return "HmacSHA256"
 	}
-	accepts := func(w *inspect.WorkerConfig) []string {
+	accepts := func(w *workerconfig.Config) []string {
 		if l := w.List("inter.worker.verification.algorithms"); len(l) > 0 {
 			return l
 		}
@@ -150,7 +151,7 @@ func checkSignatures(f *Findings, ws []*inspect.WorkerConfig, versions map[*insp
 				fd := f.Add("P6", from.Name()+" → "+to.Name(),
 					fmt.Sprintf("%s signs with %s; %s accepts only %s", from.Name(), s, to.Name(), strings.Join(acc, ", ")),
 					map[string]any{"inter.worker.signature.algorithm": s, "inter.worker.verification.algorithms": acc})
-				if !allKnown([]*inspect.WorkerConfig{from, to}, versions) {
+				if !allKnown([]*workerconfig.Config{from, to}, versions) {
 					a := "2.4.0 and later"
 					fd.AppliesTo = &a
 				}
@@ -159,7 +160,7 @@ func checkSignatures(f *Findings, ws []*inspect.WorkerConfig, versions map[*insp
 	}
 }
 
-func fileNames(ws []*inspect.WorkerConfig) []string {
+func fileNames(ws []*workerconfig.Config) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
 		out[i] = w.Name()
@@ -168,7 +169,7 @@ func fileNames(ws []*inspect.WorkerConfig) []string {
 	return out
 }
 
-func topicSet(ws []*inspect.WorkerConfig) []string {
+func topicSet(ws []*workerconfig.Config) []string {
 	set := map[string]bool{}
 	for _, w := range ws {
 		t := w.TopicNames()
@@ -182,7 +183,7 @@ func topicSet(ws []*inspect.WorkerConfig) []string {
 	return out
 }
 
-func allKnown(ws []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]Version) bool {
+func allKnown(ws []*workerconfig.Config, versions map[*workerconfig.Config]kafkaversion.Version) bool {
 	for _, w := range ws {
 		if !versions[w].Known {
 			return false
@@ -191,10 +192,10 @@ func allKnown(ws []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]Ver
 	return true
 }
 
-func allAtLeast(ws []*inspect.WorkerConfig, versions map[*inspect.WorkerConfig]Version, min Version) bool {
+func allAtLeast(ws []*workerconfig.Config, versions map[*workerconfig.Config]kafkaversion.Version, min kafkaversion.Version) bool {
 	for _, w := range ws {
 		v := versions[w]
-		if !v.Known || v.less(min) {
+		if !v.Known || v.Less(min) {
 			return false
 		}
 	}

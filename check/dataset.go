@@ -4,40 +4,30 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/store"
 )
 
-// Decoded is a dataset decoded once for all checks.
+// Decoded is the dataset the checks read, decoded once (decoded.Decode with
+// ShowSecrets: the rules look at values; findings redact what they show).
 type Decoded struct {
-	Dataset *inspect.Dataset
-	Configs *inspect.ConfigsResult
-	Status  *inspect.StatusResult
-	Members *inspect.MembersResult // nil when the dataset has no group
+	*decoded.Dataset
 }
 
-// Decode decodes the dataset's records and group.
+// Decode wraps a dataset for the checks; nil stays nil (no dataset read).
 func Decode(ds *inspect.Dataset) *Decoded {
-	d := &Decoded{Dataset: ds}
-	if ds == nil {
-		return d
-	}
-	cfg, st, _, _ := inspect.SplitTopics(ds.Records, ds.Topics)
-	d.Configs = inspect.DecodeConfigs(cfg, inspect.DecodeOptions{ShowSecrets: true, Topic: ds.Topics.Config})
-	d.Status = inspect.DecodeStatus(st, inspect.DecodeOptions{Topic: ds.Topics.Status})
-	if ds.Group != nil {
-		m := inspect.Members(ds.Group)
-		d.Members = &m
-	}
-	return d
+	return &Decoded{Dataset: decoded.Decode(ds, store.DecodeOptions{ShowSecrets: true})}
 }
 
 // Connectors lists the configured connectors with flattened configs.
 func (d *Decoded) Connectors() []ConnectorInfo {
-	if d == nil || d.Configs == nil {
+	if d == nil || d.Configs() == nil {
 		return nil
 	}
-	out := make([]ConnectorInfo, 0, len(d.Configs.Connectors))
-	for _, c := range d.Configs.Connectors {
-		out = append(out, ConnectorInfo{Name: c.Name, Type: inspect.ConnectorType(c.Config), Config: inspect.ConfigStrings(c.Config)})
+	out := make([]ConnectorInfo, 0, len(d.Configs().Connectors))
+	for _, c := range d.Configs().Connectors {
+		out = append(out, ConnectorInfo{Name: c.Name, Type: store.ConnectorType(c.Config), Config: store.ConfigStrings(c.Config)})
 	}
 	return out
 }
@@ -45,10 +35,10 @@ func (d *Decoded) Connectors() []ConnectorInfo {
 // MaxTasksPerWorker is the most tasks any member owns (0 when unknown).
 func (d *Decoded) MaxTasksPerWorker() int {
 	max := 0
-	if d == nil || d.Members == nil {
+	if d == nil || d.Members() == nil {
 		return 0
 	}
-	for _, m := range d.Members.Members {
+	for _, m := range d.Members().Members {
 		if m.Owned != nil && len(m.Owned.Tasks) > max {
 			max = len(m.Owned.Tasks)
 		}
@@ -58,35 +48,35 @@ func (d *Decoded) MaxTasksPerWorker() int {
 
 // UpgradeGroup fills the group part of an upgrade input.
 func (d *Decoded) UpgradeGroup(in *UpgradeInput) {
-	if d == nil || d.Members == nil {
+	if d == nil || d.Members() == nil {
 		return
 	}
-	if d.Members.State == "Stable" {
-		in.GroupProtocol = d.Members.Protocol
+	if d.Members().State == "Stable" {
+		in.GroupProtocol = d.Members().Protocol
 	}
-	in.GroupState = d.Members.State
-	for _, m := range d.Members.Members {
+	in.GroupState = d.Members().State
+	for _, m := range d.Members().Members {
 		v := -1
 		if m.Version != nil {
 			v = int(*m.Version)
 		}
-		in.Members = append(in.Members, UpgradeMember{MemberID: m.MemberID, WorkerID: WorkerIDFromMember(m), MetadataVersion: v})
+		in.Members = append(in.Members, UpgradeMember{MemberID: m.MemberID, WorkerID: group.WorkerID(m), MetadataVersion: v})
 	}
 }
 
 // TopicsInput builds the topics check's input from the dataset.
-func (d *Decoded) TopicsInput(group string) TopicsInput {
-	in := TopicsInput{Group: group}
-	if d == nil || d.Dataset == nil {
+func (d *Decoded) TopicsInput(groupID string) TopicsInput {
+	in := TopicsInput{Group: groupID}
+	if d == nil || !d.Loaded() {
 		return in
 	}
-	ds := d.Dataset
+	ds := d.Dataset.Dataset
 	in.ConfigTopic, in.OffsetTopic, in.StatusTopic = ds.Topics.Config, ds.Topics.Offset, ds.Topics.Status
 	in.Descriptions = ds.TopicDescriptions
 	in.Connectors = d.Connectors()
-	if d.Members != nil {
-		for _, m := range d.Members.Members {
-			in.Members = append(in.Members, WorkerIDFromMember(m))
+	if d.Members() != nil {
+		for _, m := range d.Members().Members {
+			in.Members = append(in.Members, group.WorkerID(m))
 		}
 	}
 	for _, r := range ds.Records {
@@ -106,29 +96,29 @@ func (d *Decoded) TopicsInput(group string) TopicsInput {
 // BalanceInput builds the balance check's input from the dataset.
 func (d *Decoded) BalanceInput() BalanceInput {
 	in := BalanceInput{Protocol: "sessioned"}
-	if d == nil || d.Dataset == nil {
+	if d == nil || !d.Loaded() {
 		return in
 	}
-	in.Broker = d.Dataset.BrokerConfigs
-	if d.Configs != nil {
-		for _, c := range d.Configs.Connectors {
+	in.Broker = d.BrokerConfigs
+	if d.Configs() != nil {
+		for _, c := range d.Configs().Connectors {
 			in.Configured = append(in.Configured, ConfiguredConnector{Name: c.Name, Tasks: len(c.Tasks)})
 		}
 	}
-	if d.Status != nil {
-		for _, c := range d.Status.Connectors {
+	if d.Status() != nil {
+		for _, c := range d.Status().Connectors {
 			in.Status = append(in.Status, PieceStatus{ID: c.Name, State: c.State, WorkerID: deref(c.WorkerID), Generation: int64(c.Generation)})
 		}
-		for _, t := range d.Status.Tasks {
+		for _, t := range d.Status().Tasks {
 			in.Status = append(in.Status, PieceStatus{ID: t.ID, Task: true, State: t.State, WorkerID: deref(t.WorkerID), Generation: int64(t.Generation)})
 		}
 	}
-	if d.Members != nil {
-		if p := settingName(d.Members.Protocol); p != "" {
+	if d.Members() != nil {
+		if p := settingName(d.Members().Protocol); p != "" {
 			in.Protocol = p
 		}
-		for _, m := range d.Members.Members {
-			wl := WorkerLoad{ID: WorkerIDFromMember(m), MemberID: m.MemberID, Connectors: []string{}, Tasks: []string{}}
+		for _, m := range d.Members().Members {
+			wl := WorkerLoad{ID: group.WorkerID(m), MemberID: m.MemberID, Connectors: []string{}, Tasks: []string{}}
 			if m.Owned != nil {
 				wl.Connectors = append(wl.Connectors, m.Owned.Connectors...)
 				wl.Tasks = append(wl.Tasks, m.Owned.Tasks...)
@@ -143,15 +133,17 @@ func (d *Decoded) BalanceInput() BalanceInput {
 }
 
 // HasGroup reports whether the dataset described the Connect group.
-func (d *Decoded) HasGroup() bool { return d != nil && d.Members != nil && len(d.Members.Members) > 0 }
+func (d *Decoded) HasGroup() bool {
+	return d != nil && d.Members() != nil && len(d.Members().Members) > 0
+}
 
 // MemberURL returns the REST URL of the member whose worker id is id.
 func (d *Decoded) MemberURL(id string) string {
-	if d == nil || d.Members == nil || id == "" {
+	if d == nil || d.Members() == nil || id == "" {
 		return ""
 	}
-	for _, m := range d.Members.Members {
-		if m.URL != nil && WorkerIDFromMember(m) == id {
+	for _, m := range d.Members().Members {
+		if m.URL != nil && group.WorkerID(m) == id {
 			return *m.URL
 		}
 	}

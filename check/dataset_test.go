@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
 
 // testDataset is a small sessioned cluster: w1 owns connector a and a-0, a-1;
@@ -13,12 +15,12 @@ import (
 func testDataset(t *testing.T) *inspect.Dataset {
 	t.Helper()
 	names := inspect.DefaultTopicNames()
-	member := func(id, url string, assigned []inspect.ConnectorEntry, delay int32) inspect.GroupMember {
-		meta, err := inspect.EncodeMetadata(&inspect.MemberMetadata{Version: 2, URL: url, ConfigOffset: 9})
+	member := func(id, url string, assigned []protocol.ConnectorEntry, delay int32) inspect.GroupMember {
+		meta, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 2, URL: url, ConfigOffset: 9})
 		if err != nil {
 			t.Fatal(err)
 		}
-		asg, err := inspect.EncodeAssignment(&inspect.Assignment{Version: 2, Leader: "m1", LeaderURL: "http://10.0.0.1:8083/", ConfigOffset: 9, Assigned: assigned, DelayMs: delay})
+		asg, err := protocol.EncodeAssignment(&protocol.Assignment{Version: 2, Leader: "m1", LeaderURL: "http://10.0.0.1:8083/", ConfigOffset: 9, Assigned: assigned, DelayMs: delay})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,8 +48,8 @@ func testDataset(t *testing.T) *inspect.Dataset {
 			rec(names.Status, "status-task-b-0", `{"state":"RUNNING","trace":null,"worker_id":"10.0.0.2:8083","generation":7}`, 1, 1),
 		},
 		Group: &inspect.GroupDescription{Group: "connect-cluster", State: "Stable", ProtocolType: "connect", Protocol: "sessioned", Members: []inspect.GroupMember{
-			member("m1", "http://10.0.0.1:8083/", []inspect.ConnectorEntry{{Connector: "a", Tasks: []int32{-1, 0, 1}}}, 0),
-			member("m2", "http://10.0.0.2:8083/", []inspect.ConnectorEntry{{Connector: "b", Tasks: []int32{-1, 0}}, {Connector: "a", Tasks: []int32{1}}}, 0),
+			member("m1", "http://10.0.0.1:8083/", []protocol.ConnectorEntry{{Connector: "a", Tasks: []int32{-1, 0, 1}}}, 0),
+			member("m2", "http://10.0.0.2:8083/", []protocol.ConnectorEntry{{Connector: "b", Tasks: []int32{-1, 0}}, {Connector: "a", Tasks: []int32{1}}}, 0),
 		}},
 		TopicDescriptions: []inspect.TopicDescription{
 			{Name: names.Config, Exists: true, Partitions: 1, ReplicationFactor: 3, Configs: map[string]string{"cleanup.policy": "compact", "min.insync.replicas": "2"}},
@@ -105,7 +107,7 @@ func TestTopicsFromDataset(t *testing.T) {
 func TestAllFromDataset(t *testing.T) {
 	d := Decode(testDataset(t))
 	w := worker(t, "w1.properties", "rest.advertised.host.name=10.0.0.1\nrest.advertised.port=8083\n")
-	rep, err := All(AllInput{Workers: []*inspect.WorkerConfig{w}, Data: d, Options: Options{Group: "connect-cluster"}})
+	rep, err := All(AllInput{Workers: []*workerconfig.Config{w}, Data: d, Options: Options{Group: "connect-cluster"}})
 	if err != nil {
 		t.Fatal(err)
 	}

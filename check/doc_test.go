@@ -1,17 +1,16 @@
 package check
 
 import (
-	"flag"
 	"os"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite check/RULES.md from the catalogue")
+	"github.com/connectscope/connectscope/internal/golden"
+)
 
 // RULES.md is the catalogue the README links to; it must match the code.
 func TestRulesDoc(t *testing.T) {
 	want := CatalogueMarkdown()
-	if *update {
+	if golden.Update() {
 		if err := os.WriteFile("RULES.md", []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}

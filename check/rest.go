@@ -9,7 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
 
 // FetchWorkerVersion asks a worker's REST root (GET /) for its Kafka version,
@@ -38,7 +39,7 @@ func FetchWorkerVersion(ctx context.Context, client *http.Client, url string) (s
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&body); err != nil {
 		return "", fmt.Errorf("worker REST %s: %w", root, err)
 	}
-	if _, err := ParseVersion(body.Version); err != nil || body.Version == "" {
+	if _, err := kafkaversion.Parse(body.Version); err != nil || body.Version == "" {
 		return "", fmt.Errorf("worker REST %s: version %q not understood", root, body.Version)
 	}
 	return body.Version, nil
@@ -48,7 +49,7 @@ func FetchWorkerVersion(ctx context.Context, client *http.Client, url string) (s
 // where the group names the worker's URL. Workers that do not answer within
 // timeout are left out (their version stays unknown); the errors are returned
 // for the report's notes.
-func FetchWorkerVersions(ctx context.Context, client *http.Client, workers []*inspect.WorkerConfig, d *Decoded, timeout time.Duration) (map[string]string, []string) {
+func FetchWorkerVersions(ctx context.Context, client *http.Client, workers []*workerconfig.Config, d *Decoded, timeout time.Duration) (map[string]string, []string) {
 	out := map[string]string{}
 	var notes []string
 	for _, w := range workers {

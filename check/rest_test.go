@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
 
 func TestFetchWorkerVersion(t *testing.T) {
@@ -50,35 +52,20 @@ func TestFetchWorkerVersion(t *testing.T) {
 	w1 := worker(t, "w1.properties", "rest.advertised.host.name="+host+"\nrest.advertised.port="+port+"\n")
 	w2 := worker(t, "w2.properties", "rest.advertised.host.name=10.255.0.1\nrest.advertised.port=1\n")
 	memberURL := srv.URL + "/"
-	d := &Decoded{Members: &inspect.MembersResult{Members: []inspect.MemberView{{MemberID: "m1", URL: &memberURL}}}}
-	got, notes := FetchWorkerVersions(ctx, srv.Client(), []*inspect.WorkerConfig{w1, w2}, d, time.Second)
+	meta, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 1, URL: memberURL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Decode(&inspect.Dataset{Group: &inspect.GroupDescription{Group: "connect-cluster", State: inspect.GroupStable, ProtocolType: "connect",
+		Protocol: "sessioned", Members: []inspect.GroupMember{{MemberID: "m1", Metadata: meta}}}})
+	got, notes := FetchWorkerVersions(ctx, srv.Client(), []*workerconfig.Config{w1, w2}, d, time.Second)
 	if got[w1.Path] != "3.9.0-ccs" || len(got) != 1 || len(notes) != 0 {
 		t.Errorf("versions %v notes %v", got, notes)
 	}
 	// The fetched version reaches the version-dependent rules.
-	rep, err := Timeouts(TimeoutsInput{Workers: []*inspect.WorkerConfig{w1}, WorkerVersions: got})
+	rep, err := Timeouts(TimeoutsInput{Workers: []*workerconfig.Config{w1}, WorkerVersions: got})
 	if err != nil || rep.Workers[0].KafkaVersion == nil || *rep.Workers[0].KafkaVersion != "3.9.0" {
 		t.Errorf("version not used: %+v %v", rep.Workers, err)
-	}
-}
-
-func TestParseVersion(t *testing.T) {
-	for in, want := range map[string]string{"3.9.0": "3.9.0", "3.4": "3.4.0", "2": "2.0.0", "3.7.1-ccs": "3.7.1", "v3.6.0-SNAPSHOT": "3.6.0", "": "unknown"} {
-		v, err := ParseVersion(in)
-		if err != nil || v.String() != want {
-			t.Errorf("%q: %v %v", in, v, err)
-		}
-	}
-	for _, bad := range []string{"x", "3.x", "1.2.3.4", "-1"} {
-		if _, err := ParseVersion(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-	fixed := []Version{ver(3, 5, 2), ver(3, 6, 1), ver(3, 7, 0)}
-	for v, want := range map[Version]bool{ver(3, 5, 1): false, ver(3, 5, 2): true, ver(3, 6, 0): false, ver(3, 6, 1): true, ver(3, 7, 0): true, ver(4, 0, 0): true, ver(3, 4, 9): false} {
-		if v.AtLeast(fixed...) != want {
-			t.Errorf("%v AtLeast = %v", v, !want)
-		}
 	}
 }
 

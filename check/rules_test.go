@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -70,7 +70,7 @@ func runCase(t *testing.T, c ruleCase) []Finding {
 		}
 		return n
 	}
-	var workers []*inspect.WorkerConfig
+	var workers []*workerconfig.Config
 	var broker map[string]string
 	names := make([]string, 0, len(c.files))
 	for n := range c.files {
@@ -85,7 +85,7 @@ func runCase(t *testing.T, c ruleCase) []Finding {
 		if err := os.WriteFile(path, c.files[n], 0o644); err != nil {
 			t.Fatal(err)
 		}
-		w, err := inspect.LoadWorkerConfig(path)
+		w, err := workerconfig.Load(path)
 		if err != nil {
 			t.Fatalf("%s: %v", n, err)
 		}

@@ -3,7 +3,8 @@ package check
 import (
 	"strconv"
 
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
 
 // numericSetting is a numeric Kafka setting with its Java type and default.
@@ -12,18 +13,18 @@ type numericSetting struct {
 	Bits int // 32 = Java int, 64 = Java long
 	// Default returns Kafka's default for a version (unknown = current); ok
 	// false when the setting has no default (null).
-	Default func(v Version) (int64, bool)
+	Default func(v kafkaversion.Version) (int64, bool)
 }
 
-func always(n int64) func(Version) (int64, bool) {
-	return func(Version) (int64, bool) { return n, true }
+func always(n int64) func(kafkaversion.Version) (int64, bool) {
+	return func(kafkaversion.Version) (int64, bool) { return n, true }
 }
 
 // workerNumeric are the worker's own (top-level) settings the checks read
 // (configs.md §1).
 var workerNumeric = []numericSetting{
-	{"session.timeout.ms", 32, func(v Version) (int64, bool) {
-		if v.Known && v.less(ver(0, 10, 1)) {
+	{"session.timeout.ms", 32, func(v kafkaversion.Version) (int64, bool) {
+		if v.Known && v.Less(ver(0, 10, 1)) {
 			return 30000, true
 		}
 		return 10000, true
@@ -39,7 +40,7 @@ var workerNumeric = []numericSetting{
 	{"request.timeout.ms", 32, always(40000)},
 	{"connections.max.idle.ms", 64, always(540000)},
 	{"inter.worker.key.ttl.ms", 32, always(3600000)},
-	{"inter.worker.key.size", 32, func(Version) (int64, bool) { return 0, false }},
+	{"inter.worker.key.size", 32, func(kafkaversion.Version) (int64, bool) { return 0, false }},
 	{"transaction.timeout.ms", 32, always(60000)},
 	{"config.storage.replication.factor", 16, always(3)},
 	{"offset.storage.partitions", 32, always(25)},
@@ -51,8 +52,8 @@ var workerNumeric = []numericSetting{
 // consumerNumeric are sink-task consumer settings (configs.md §2), read from
 // the worker's consumer.* and a connector's consumer.override.*.
 var consumerNumeric = []numericSetting{
-	{"session.timeout.ms", 32, func(v Version) (int64, bool) {
-		if v.Known && v.less(ver(3, 0, 0)) {
+	{"session.timeout.ms", 32, func(v kafkaversion.Version) (int64, bool) {
+		if v.Known && v.Less(ver(3, 0, 0)) {
 			return 10000, true
 		}
 		return 45000, true
@@ -70,11 +71,11 @@ var producerNumeric = []numericSetting{
 // brokerNumeric are the broker settings of configs.md §4.
 var brokerNumeric = []numericSetting{
 	{"group.min.session.timeout.ms", 32, always(6000)},
-	{"group.max.session.timeout.ms", 32, func(v Version) (int64, bool) {
+	{"group.max.session.timeout.ms", 32, func(v kafkaversion.Version) (int64, bool) {
 		switch {
-		case v.Known && v.less(ver(0, 10, 0)):
+		case v.Known && v.Less(ver(0, 10, 0)):
 			return 30000, true
-		case v.Known && v.less(ver(2, 3, 0)):
+		case v.Known && v.Less(ver(2, 3, 0)):
 			return 300000, true
 		}
 		return 1800000, true
@@ -91,7 +92,7 @@ func lookup(list []numericSetting, key string) numericSetting {
 			return s
 		}
 	}
-	return numericSetting{Key: key, Bits: 64, Default: func(Version) (int64, bool) { return 0, false }}
+	return numericSetting{Key: key, Bits: 64, Default: func(kafkaversion.Version) (int64, bool) { return 0, false }}
 }
 
 // Value is an effective numeric setting and where it came from.
@@ -104,13 +105,13 @@ type Value struct {
 }
 
 // workerValue returns a worker's effective top-level setting.
-func workerValue(w *inspect.WorkerConfig, key string, v Version) Value {
+func workerValue(w *workerconfig.Config, key string, v kafkaversion.Version) Value {
 	return prefixedValue(w, "", lookup(workerNumeric, key), v)
 }
 
-func prefixedValue(w *inspect.WorkerConfig, prefix string, s numericSetting, v Version) Value {
+func prefixedValue(w *workerconfig.Config, prefix string, s numericSetting, v kafkaversion.Version) Value {
 	if raw, ok := w.Props[prefix+s.Key]; ok {
-		n, reason := inspect.ParseJavaInt(raw, bitsOf(s))
+		n, reason := workerconfig.ParseJavaInt(raw, bitsOf(s))
 		if reason != "" || (s.Bits == 16 && (n < -32768 || n > 32767)) {
 			return Value{Invalid: true, Source: w.Name()}
 		}
@@ -130,10 +131,10 @@ func bitsOf(s numericSetting) int {
 }
 
 // brokerValue returns a broker setting from what was read live, else Kafka's default.
-func brokerValue(broker map[string]string, key string, v Version) Value {
+func brokerValue(broker map[string]string, key string, v kafkaversion.Version) Value {
 	s := lookup(brokerNumeric, key)
 	if raw, ok := broker[key]; ok && raw != "" {
-		if n, reason := inspect.ParseJavaInt(raw, bitsOf(s)); reason == "" {
+		if n, reason := workerconfig.ParseJavaInt(raw, bitsOf(s)); reason == "" {
 			return Value{N: n, Set: true, Source: "broker"}
 		}
 	}
@@ -148,7 +149,7 @@ func overrideValue(base Value, cfg map[string]string, key, connector string) Val
 	if !ok {
 		return base
 	}
-	n, reason := inspect.ParseJavaInt(raw, 32)
+	n, reason := workerconfig.ParseJavaInt(raw, 32)
 	if reason != "" {
 		return Value{Invalid: true, Source: connector}
 	}

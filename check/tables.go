@@ -88,11 +88,11 @@ func (r *UpgradeReport) Tables() []format.Table {
 		Rows: [][]string{{r.ProtocolNow, group, r.Target, r.ProtocolFinal, held}}, Footer: []string{"why: " + r.Reason}}
 	workers := format.Table{Title: "WORKERS", Header: []string{"WORKER", "KAFKA", "CONNECT.PROTOCOL", "OFFERS", "EXACTLY-ONCE", "MEMBER"}, Wide: []int{5}}
 	for _, w := range r.Workers {
-		workers.Rows = append(workers.Rows, []string{w.Worker, orDash(w.KafkaVersion), orDash(w.ConnectProtocol), strings.Join(w.Offers, ","), orDash(w.ExactlyOnce), orDash(w.MemberID)})
+		workers.Rows = append(workers.Rows, []string{w.Worker, format.TextOr(w.KafkaVersion, "-"), format.TextOr(w.ConnectProtocol, "-"), strings.Join(w.Offers, ","), format.TextOr(w.ExactlyOnce, "-"), format.TextOr(w.MemberID, "-")})
 	}
 	plan := format.Table{Title: "ROLLING PLAN (one worker restart per step)", Header: []string{"STEP", "WORKER", "SETTING", "FROM", "TO", "KAFKA AT LEAST", "PROTOCOL AFTER", "EXACTLY-ONCE AFTER", "NOTE"}}
 	for _, s := range r.Steps {
-		plan.Rows = append(plan.Rows, []string{strconv.Itoa(s.Step), s.Worker, s.Setting, s.From, s.To, orDash(s.KafkaAtLeast), s.ProtocolAfter, s.ExactlyOnceAfter, orDash(s.Note)})
+		plan.Rows = append(plan.Rows, []string{strconv.Itoa(s.Step), s.Worker, s.Setting, s.From, s.To, format.TextOr(s.KafkaAtLeast, "-"), s.ProtocolAfter, s.ExactlyOnceAfter, format.TextOr(s.Note, "-")})
 	}
 	if len(r.Steps) == 0 {
 		plan.Footer = []string{"nothing to change"}
@@ -107,7 +107,7 @@ func (r *UpgradeReport) Items() []any { return findingItems(r.Findings) }
 func (r *TopicsReport) Tables() []format.Table {
 	t := format.Table{Title: "INTERNAL TOPICS", Header: []string{"ROLE", "TOPIC", "EXISTS", "PARTITIONS", "RF", "CLEANUP.POLICY", "MIN.ISR"}}
 	for _, v := range r.Topics {
-		t.Rows = append(t.Rows, []string{v.Role, v.Name, boolOr(v.Exists), intOr(v.Partitions), intOr(v.ReplicationFactor), orDash(v.CleanupPolicy), orDash(v.MinInsyncReplicas)})
+		t.Rows = append(t.Rows, []string{v.Role, v.Name, boolOr(v.Exists), intOr(v.Partitions), intOr(v.ReplicationFactor), format.TextOr(v.CleanupPolicy, "-"), format.TextOr(v.MinInsyncReplicas, "-")})
 	}
 	return []format.Table{t, findingsTable(r.Findings, r.Summary)}
 }
@@ -119,7 +119,7 @@ func (r *TopicsReport) Items() []any { return findingItems(r.Findings) }
 func (r *BalanceReport) Tables() []format.Table {
 	t := format.Table{Title: "LOAD PER WORKER", Header: []string{"WORKER", "ZONE", "CONNECTORS", "TASKS", "ASSIGNOR CONNECTORS", "ASSIGNOR TASKS"}}
 	for _, w := range r.Workers {
-		t.Rows = append(t.Rows, []string{w.Worker, orDash(w.Zone), strconv.Itoa(w.Connectors), strconv.Itoa(w.Tasks), intOr(w.ExpectedConnectors), intOr(w.ExpectedTasks)})
+		t.Rows = append(t.Rows, []string{w.Worker, format.TextOr(w.Zone, "-"), strconv.Itoa(w.Connectors), strconv.Itoa(w.Tasks), intOr(w.ExpectedConnectors), intOr(w.ExpectedTasks)})
 	}
 	return []format.Table{t, findingsTable(r.Findings, r.Summary)}
 }
@@ -131,7 +131,7 @@ func (r *BalanceReport) Items() []any { return findingItems(r.Findings) }
 func (r *AllReport) Tables() []format.Table {
 	t := format.Table{Title: "CHECKS", Header: []string{"CHECK", "RAN", "WHY NOT"}}
 	for _, c := range r.Checks {
-		t.Rows = append(t.Rows, []string{c.Check, strconv.FormatBool(c.Ran), orDash(c.Reason)})
+		t.Rows = append(t.Rows, []string{c.Check, strconv.FormatBool(c.Ran), format.TextOr(c.Reason, "-")})
 	}
 	t.Footer = r.Notes
 	out := []format.Table{t}
@@ -153,7 +153,7 @@ type Catalogue struct {
 func (c *Catalogue) Tables() []format.Table {
 	t := format.Table{Title: "RULES", Header: []string{"ID", "SEVERITY", "CHECK", "ENFORCED BY", "TITLE", "APPLIES TO", "WHY", "FIX"}, Wide: []int{5, 6, 7}}
 	for _, r := range c.Rules {
-		t.Rows = append(t.Rows, []string{r.ID, string(r.Severity), r.Check, r.Enforced, r.Title, orDash(r.AppliesTo), r.Why, r.Fix})
+		t.Rows = append(t.Rows, []string{r.ID, string(r.Severity), r.Check, r.Enforced, r.Title, format.TextOr(r.AppliesTo, "-"), r.Why, r.Fix})
 	}
 	t.Footer = []string{fmt.Sprintf("%d rules; -o wide adds why and fix; `connectscope check explain ID` shows one", len(c.Rules))}
 	return []format.Table{t}
@@ -177,16 +177,9 @@ type Explanation struct {
 func (e *Explanation) Tables() []format.Table {
 	t := format.Table{Title: "RULE " + e.ID, Header: []string{"FIELD", "VALUE"}, Rows: [][]string{
 		{"id", e.ID}, {"severity", string(e.Severity)}, {"check", e.Check}, {"enforced by", e.Enforced},
-		{"title", e.Title}, {"applies to", orDash(e.AppliesTo)}, {"why", e.Why}, {"fix", e.Fix},
+		{"title", e.Title}, {"applies to", format.TextOr(e.AppliesTo, "-")}, {"why", e.Why}, {"fix", e.Fix},
 	}}
 	return []format.Table{t}
-}
-
-func orDash(s *string) string {
-	if s == nil || *s == "" {
-		return "-"
-	}
-	return *s
 }
 
 func intOr(n *int) string {
@@ -215,7 +208,7 @@ func CatalogueMarkdown() string {
 	b.WriteString("*Enforced by kafka*: Kafka itself fails; *audit*: only connectscope checks it.\n\n")
 	b.WriteString("| ID | Severity | Check | Enforced by | Rule | Applies to |\n| --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range Rules() {
-		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID), r.Severity, r.Check, r.Enforced, mdEscape(r.Title), mdEscape(orDash(r.AppliesTo)))
+		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID), r.Severity, r.Check, r.Enforced, mdEscape(r.Title), mdEscape(format.TextOr(r.AppliesTo, "-")))
 	}
 	for _, r := range Rules() {
 		fmt.Fprintf(&b, "\n## %s\n\n**%s** (%s, `check %s`, enforced by %s)", r.ID, mdEscape(r.Title), r.Severity, r.Check, r.Enforced)

@@ -5,12 +5,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
 
 // TimeoutsInput is what `check timeouts` audits.
 type TimeoutsInput struct {
-	Workers []*inspect.WorkerConfig
+	Workers []*workerconfig.Config
 	// Broker holds broker settings read live (Dataset.BrokerConfigs); nil
 	// means unknown, and Kafka's defaults are assumed.
 	Broker map[string]string
@@ -78,7 +79,7 @@ var timeoutKeys = []string{
 
 // Timeouts runs every timing and consistency rule over the worker files.
 func Timeouts(in TimeoutsInput) (*TimeoutsReport, error) {
-	global, err := ParseVersion(in.KafkaVersion)
+	global, err := kafkaversion.Parse(in.KafkaVersion)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +88,7 @@ func Timeouts(in TimeoutsInput) (*TimeoutsReport, error) {
 	for _, key := range []string{"group.min.session.timeout.ms", "group.max.session.timeout.ms", "transaction.max.timeout.ms", "connections.max.idle.ms"} {
 		rep.Broker = append(rep.Broker, settingValue(key, brokerValue(in.Broker, key, global)))
 	}
-	versions := map[*inspect.WorkerConfig]Version{}
+	versions := map[*workerconfig.Config]kafkaversion.Version{}
 	for _, w := range in.Workers {
 		v := workerVersion(in, w, global)
 		versions[w] = v
@@ -116,9 +117,9 @@ func Timeouts(in TimeoutsInput) (*TimeoutsReport, error) {
 }
 
 // workerVersion is the version the worker's REST root reported, else --kafka-version.
-func workerVersion(in TimeoutsInput, w *inspect.WorkerConfig, global Version) Version {
+func workerVersion(in TimeoutsInput, w *workerconfig.Config, global kafkaversion.Version) kafkaversion.Version {
 	if s, ok := in.WorkerVersions[w.Path]; ok && s != "" {
-		if v, err := ParseVersion(s); err == nil {
+		if v, err := kafkaversion.Parse(s); err == nil {
 			return v
 		}
 	}
@@ -148,7 +149,7 @@ func vals(pairs ...any) (map[string]any, []string) {
 }
 
 // add records a finding with values built by vals, marking version scope.
-func add(f *Findings, id, subject string, v Version, msg string, pairs ...any) {
+func add(f *Findings, id, subject string, v kafkaversion.Version, msg string, pairs ...any) {
 	m, defaults := vals(pairs...)
 	fd := f.Add(id, subject, msg, m)
 	fd.Defaults = defaults
@@ -160,13 +161,13 @@ func add(f *Findings, id, subject string, v Version, msg string, pairs ...any) {
 
 // checkValues reports numeric settings Kafka cannot parse (T11) and enum
 // settings with values it rejects (P10).
-func checkValues(f *Findings, w *inspect.WorkerConfig) {
+func checkValues(f *Findings, w *workerconfig.Config) {
 	report := func(key string, s numericSetting) {
 		raw, ok := w.Props[key]
 		if !ok {
 			return
 		}
-		n, reason := inspect.ParseJavaInt(raw, bitsOf(s))
+		n, reason := workerconfig.ParseJavaInt(raw, bitsOf(s))
 		if reason == "" && s.Bits == 16 && (n < -32768 || n > 32767) {
 			reason = "out of range for a Java short"
 		}
@@ -201,7 +202,7 @@ func checkValues(f *Findings, w *inspect.WorkerConfig) {
 	}
 }
 
-func checkWorkerTiming(f *Findings, in TimeoutsInput, w *inspect.WorkerConfig, v Version) {
+func checkWorkerTiming(f *Findings, in TimeoutsInput, w *workerconfig.Config, v kafkaversion.Version) {
 	name := w.Name()
 	session := workerValue(w, "session.timeout.ms", v)
 	hb := workerValue(w, "heartbeat.interval.ms", v)
@@ -266,7 +267,7 @@ func checkWorkerTiming(f *Findings, in TimeoutsInput, w *inspect.WorkerConfig, v
 
 // checkSessionRange applies the broker's group session range (T3 for the
 // worker, T4 for sink consumers).
-func checkSessionRange(f *Findings, in TimeoutsInput, subject, rule, key string, session Value, v Version) {
+func checkSessionRange(f *Findings, in TimeoutsInput, subject, rule, key string, session Value, v kafkaversion.Version) {
 	lo := brokerValue(in.Broker, "group.min.session.timeout.ms", v)
 	hi := brokerValue(in.Broker, "group.max.session.timeout.ms", v)
 	values := []any{key, session, "group.min.session.timeout.ms", lo, "group.max.session.timeout.ms", hi}
@@ -285,7 +286,7 @@ func checkSessionRange(f *Findings, in TimeoutsInput, subject, rule, key string,
 	}
 }
 
-func checkWorkerDelay(f *Findings, in TimeoutsInput, w *inspect.WorkerConfig, v Version) {
+func checkWorkerDelay(f *Findings, in TimeoutsInput, w *workerconfig.Config, v kafkaversion.Version) {
 	name := w.Name()
 	delay := workerValue(w, "scheduled.rebalance.max.delay.ms", v)
 	session := workerValue(w, "session.timeout.ms", v)
@@ -346,7 +347,7 @@ func BackoffSeries(maxDelay int64) []int64 {
 	return append(out, maxDelay)
 }
 
-func checkWorkerShutdown(f *Findings, w *inspect.WorkerConfig, v Version) {
+func checkWorkerShutdown(f *Findings, w *workerconfig.Config, v kafkaversion.Version) {
 	name := w.Name()
 	shutdown := workerValue(w, "task.shutdown.graceful.timeout.ms", v)
 	flushTimeout := workerValue(w, "offset.flush.timeout.ms", v)
@@ -369,7 +370,7 @@ func checkWorkerShutdown(f *Findings, w *inspect.WorkerConfig, v Version) {
 
 // checkSinkConsumers applies T4, T5 and S3 to the worker's consumer.* settings
 // and to every sink connector that overrides them.
-func checkSinkConsumers(f *Findings, in TimeoutsInput, w *inspect.WorkerConfig, v Version) {
+func checkSinkConsumers(f *Findings, in TimeoutsInput, w *workerconfig.Config, v kafkaversion.Version) {
 	base := map[string]Value{}
 	for _, s := range consumerNumeric {
 		base[s.Key] = prefixedValue(w, "consumer.", s, v)
@@ -412,16 +413,16 @@ func checkSinkConsumers(f *Findings, in TimeoutsInput, w *inspect.WorkerConfig, 
 
 // overridePolicyNone reports whether connectors may not override client
 // settings (policy None, the default before 3.0.0).
-func overridePolicyNone(w *inspect.WorkerConfig, v Version) bool {
+func overridePolicyNone(w *workerconfig.Config, v kafkaversion.Version) bool {
 	p := strings.ToLower(w.Str("connector.client.config.override.policy"))
 	if p == "" {
-		return v.Known && v.less(ver(3, 0, 0))
+		return v.Known && v.Less(ver(3, 0, 0))
 	}
 	return p == "none" || strings.HasSuffix(p, ".noneconnectorclientconfigoverridepolicy")
 }
 
 // checkTransactions applies P8 and P9 (exactly-once source, 3.3.0+).
-func checkTransactions(f *Findings, in TimeoutsInput, w *inspect.WorkerConfig, v Version) {
+func checkTransactions(f *Findings, in TimeoutsInput, w *workerconfig.Config, v kafkaversion.Version) {
 	eos := w.ExactlyOnceSourceSupport
 	if eos != "preparing" && eos != "enabled" {
 		return
@@ -460,7 +461,7 @@ func checkTransactions(f *Findings, in TimeoutsInput, w *inspect.WorkerConfig, v
 		}
 		interval := flushInterval
 		if raw, ok := c.Config["transaction.boundary.interval.ms"]; ok {
-			if n, reason := inspect.ParseJavaInt(raw, 64); reason == "" {
+			if n, reason := workerconfig.ParseJavaInt(raw, 64); reason == "" {
 				interval = Value{N: n, Set: true, Source: "connector " + c.Name}
 			}
 		}
@@ -472,7 +473,7 @@ func checkTransactions(f *Findings, in TimeoutsInput, w *inspect.WorkerConfig, v
 }
 
 // checkIdentity applies K11 (required keys) and K3 (distinct topic names).
-func checkIdentity(f *Findings, w *inspect.WorkerConfig) {
+func checkIdentity(f *Findings, w *workerconfig.Config) {
 	var missing []string
 	for _, k := range []string{"group.id", "config.storage.topic", "offset.storage.topic", "status.storage.topic"} {
 		if w.Str(k) == "" {
@@ -490,21 +491,21 @@ func checkIdentity(f *Findings, w *inspect.WorkerConfig) {
 }
 
 // effectiveProtocol is the worker's connect.protocol, or its version's default.
-func effectiveProtocol(w *inspect.WorkerConfig, v Version) string {
+func effectiveProtocol(w *workerconfig.Config, v kafkaversion.Version) string {
 	switch w.ConnectProtocol {
 	case "eager", "compatible", "sessioned":
-		if v.Known && v.less(ver(2, 3, 0)) {
+		if v.Known && v.Less(ver(2, 3, 0)) {
 			return "eager" // the setting does not exist before 2.3.0
 		}
-		if v.Known && v.less(ver(2, 4, 0)) && w.ConnectProtocol == "sessioned" {
+		if v.Known && v.Less(ver(2, 4, 0)) && w.ConnectProtocol == "sessioned" {
 			return "compatible" // unknown value to 2.3 would fail; treat as its best
 		}
 		return w.ConnectProtocol
 	}
 	switch {
-	case v.Known && v.less(ver(2, 3, 0)):
+	case v.Known && v.Less(ver(2, 3, 0)):
 		return "eager"
-	case v.Known && v.less(ver(2, 4, 0)):
+	case v.Known && v.Less(ver(2, 4, 0)):
 		return "compatible"
 	}
 	return "sessioned"

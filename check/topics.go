@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
 
 // TopicsInput is what `check topics` audits.
@@ -19,7 +21,7 @@ type TopicsInput struct {
 	Group        string                     `json:"group"`        // the Connect group.id
 	Members      []string                   `json:"members"`      // worker ids (host:port) of current members
 	Records      []KeyRecord                `json:"records"`      // status and offsets records in read order
-	Workers      []*inspect.WorkerConfig    `json:"-"`
+	Workers      []*workerconfig.Config     `json:"-"`
 	Connectors   []ConnectorInfo            `json:"-"`
 }
 
@@ -68,8 +70,8 @@ func Topics(in TopicsInput) *TopicsReport {
 	wantPartitions := map[string]int64{"offsets": 25, "status": 5}
 	if len(in.Workers) > 0 {
 		w := in.Workers[0]
-		wantPartitions["offsets"] = workerValue(w, "offset.storage.partitions", Version{}).N
-		wantPartitions["status"] = workerValue(w, "status.storage.partitions", Version{}).N
+		wantPartitions["offsets"] = workerValue(w, "offset.storage.partitions", kafkaversion.Version{}).N
+		wantPartitions["status"] = workerValue(w, "status.storage.partitions", kafkaversion.Version{}).N
 	}
 	roles := []struct{ role, name string }{{"config", names.Config}, {"offsets", names.Offset}, {"status", names.Status}}
 	for _, r := range roles {
@@ -127,7 +129,7 @@ func checkTopic(f *Findings, in TopicsInput, role string, d *inspect.TopicDescri
 			map[string]any{"replication_factor": d.ReplicationFactor, "brokers": in.BrokerCount})
 	}
 	if raw, ok := d.Configs["min.insync.replicas"]; ok {
-		if isr, reason := inspect.ParseJavaInt(raw, 32); reason == "" {
+		if isr, reason := workerconfig.ParseJavaInt(raw, 32); reason == "" {
 			values := map[string]any{"min.insync.replicas": isr, "replication_factor": d.ReplicationFactor}
 			switch {
 			case isr >= int64(d.ReplicationFactor):

@@ -5,17 +5,20 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
+	"github.com/connectscope/connectscope/internal/field"
 )
 
 // UpgradeInput is what `check upgrade` plans from: the worker files and,
 // when read, the group.
 type UpgradeInput struct {
-	Workers        []*inspect.WorkerConfig `json:"-"`
-	Target         string                  `json:"-"` // eager, compatible or sessioned
-	ExactlyOnce    string                  `json:"-"` // wanted exactly.once.source.support; "" = keep
-	KafkaVersion   string                  `json:"-"`
-	WorkerVersions map[string]string       `json:"-"` // file path → version (REST root)
+	Workers        []*workerconfig.Config `json:"-"`
+	Target         string                 `json:"-"` // eager, compatible or sessioned
+	ExactlyOnce    string                 `json:"-"` // wanted exactly.once.source.support; "" = keep
+	KafkaVersion   string                 `json:"-"`
+	WorkerVersions map[string]string      `json:"-"` // file path → version (REST root)
 	// GroupProtocol is the protocol DescribeGroups reports (default,
 	// compatible, sessioned); "" when unknown.
 	GroupProtocol string          `json:"group_protocol"`
@@ -71,31 +74,31 @@ type UpgradeStep struct {
 var protocolRank = map[string]int{"eager": 0, "compatible": 1, "sessioned": 2}
 
 // offersFor is what a worker with this effective connect.protocol offers in JoinGroup.
-func offersFor(protocol string) []string {
-	switch protocol {
+func offersFor(connectProtocol string) []string {
+	switch connectProtocol {
 	case "eager":
-		return []string{inspect.ProtocolEager}
+		return []string{protocol.ProtocolEager}
 	case "compatible":
-		return []string{inspect.ProtocolCompatible, inspect.ProtocolEager}
+		return []string{protocol.ProtocolCompatible, protocol.ProtocolEager}
 	}
-	return []string{inspect.ProtocolSessioned, inspect.ProtocolCompatible, inspect.ProtocolEager}
+	return []string{protocol.ProtocolSessioned, protocol.ProtocolCompatible, protocol.ProtocolEager}
 }
 
 // settingName maps a JoinGroup protocol name to its connect.protocol value.
 func settingName(joinName string) string {
 	switch joinName {
-	case inspect.ProtocolEager:
+	case protocol.ProtocolEager:
 		return "eager"
-	case inspect.ProtocolCompatible:
+	case protocol.ProtocolCompatible:
 		return "compatible"
-	case inspect.ProtocolSessioned:
+	case protocol.ProtocolSessioned:
 		return "sessioned"
 	}
 	return ""
 }
 
 // minVersionFor is the first Kafka release that knows a protocol.
-func minVersionFor(protocol string) Version {
+func minVersionFor(protocol string) kafkaversion.Version {
 	switch protocol {
 	case "compatible":
 		return ver(2, 3, 0)
@@ -107,9 +110,9 @@ func minVersionFor(protocol string) Version {
 
 type planWorker struct {
 	name     string
-	file     *inspect.WorkerConfig
+	file     *workerconfig.Config
 	member   *UpgradeMember
-	version  Version
+	version  kafkaversion.Version
 	protocol string // effective connect.protocol; for a member without file: assumed
 	eos      string
 	assumed  bool
@@ -120,18 +123,18 @@ type planWorker struct {
 func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 	target := strings.ToLower(strings.TrimSpace(in.Target))
 	if _, ok := protocolRank[target]; !ok {
-		return nil, fmt.Errorf("--target %q: want eager, compatible or sessioned", in.Target)
+		return nil, field.Errorf("Target", " %q: want eager, compatible or sessioned", in.Target)
 	}
 	eosTarget := strings.ToLower(strings.TrimSpace(in.ExactlyOnce))
 	switch eosTarget {
 	case "", "disabled", "preparing", "enabled":
 	default:
-		return nil, fmt.Errorf("--exactly-once %q: want disabled, preparing or enabled", in.ExactlyOnce)
+		return nil, field.Errorf("ExactlyOnce", " %q: want disabled, preparing or enabled", in.ExactlyOnce)
 	}
 	if eosTarget != "" && eosTarget != "disabled" && target != "sessioned" {
-		return nil, fmt.Errorf("--exactly-once %s needs --target sessioned (fencing requests are only signed under sessioned)", eosTarget)
+		return nil, field.Errorf("ExactlyOnce", " %s needs the target protocol sessioned (fencing requests are only signed under sessioned)", eosTarget)
 	}
-	global, err := ParseVersion(in.KafkaVersion)
+	global, err := kafkaversion.Parse(in.KafkaVersion)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +148,7 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 		}
 		return out
 	}
-	computed := settingName(inspect.SelectProtocol(offers()))
+	computed := settingName(protocol.SelectProtocol(offers()))
 	rep.ProtocolNow = computed
 	if in.GroupProtocol != "" {
 		gp := in.GroupProtocol
@@ -180,10 +183,10 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 	// Rolling plan: raise workers below the target first, then lower the
 	// ones above it, so the group never runs below min(now, target).
 	step := 0
-	emit := func(w *planWorker, setting, from, to string, atLeast *Version, note string) {
+	emit := func(w *planWorker, setting, from, to string, atLeast *kafkaversion.Version, note string) {
 		step++
 		s := UpgradeStep{Step: step, Worker: w.name, Setting: setting, From: from, To: to,
-			ProtocolAfter: settingName(inspect.SelectProtocol(offers())), ExactlyOnceAfter: eosSummary(workers)}
+			ProtocolAfter: settingName(protocol.SelectProtocol(offers())), ExactlyOnceAfter: eosSummary(workers)}
 		if atLeast != nil {
 			v := atLeast.String()
 			s.KafkaAtLeast = &v
@@ -205,8 +208,8 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 			continue
 		}
 		from := w.protocol
-		var atLeast *Version
-		if min := minVersionFor(target); w.version.Known && w.version.less(min) {
+		var atLeast *kafkaversion.Version
+		if min := minVersionFor(target); w.version.Known && w.version.Less(min) {
 			atLeast = &min
 			w.version = min
 		}
@@ -224,7 +227,7 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 	if protocolRank[target] == protocolRank["sessioned"] {
 		planEOS(workers, eosTarget, emit)
 	}
-	rep.ProtocolFinal = settingName(inspect.SelectProtocol(offers()))
+	rep.ProtocolFinal = settingName(protocol.SelectProtocol(offers()))
 	rep.Findings = f.List()
 	rep.Summary = Summarize(rep.Findings)
 	return rep, nil
@@ -232,7 +235,7 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 
 // planEOS adds the rolls that bring exactly.once.source.support to want
 // without ever mixing enabled with disabled.
-func planEOS(workers []*planWorker, want string, emit func(*planWorker, string, string, string, *Version, string)) {
+func planEOS(workers []*planWorker, want string, emit func(*planWorker, string, string, string, *kafkaversion.Version, string)) {
 	if want == "" {
 		return
 	}
@@ -241,8 +244,8 @@ func planEOS(workers []*planWorker, want string, emit func(*planWorker, string, 
 			if w.file == nil || w.eos != from {
 				continue
 			}
-			var atLeast *Version
-			if min := ver(3, 3, 0); to != "disabled" && w.version.Known && w.version.less(min) {
+			var atLeast *kafkaversion.Version
+			if min := ver(3, 3, 0); to != "disabled" && w.version.Known && w.version.Less(min) {
 				atLeast = &min
 				w.version = min
 			}
@@ -307,13 +310,13 @@ func sortedWorkers(ws []*planWorker) []*planWorker {
 
 // matchWorkers pairs worker files with group members (by REST host:port);
 // members without a file are kept, assumed to offer the target.
-func matchWorkers(in UpgradeInput, global Version, target string) []*planWorker {
+func matchWorkers(in UpgradeInput, global kafkaversion.Version, target string) []*planWorker {
 	var out []*planWorker
 	used := map[int]bool{}
 	for _, w := range in.Workers {
 		v := global
 		if s, ok := in.WorkerVersions[w.Path]; ok {
-			if pv, err := ParseVersion(s); err == nil && pv.Known {
+			if pv, err := kafkaversion.Parse(s); err == nil && pv.Known {
 				v = pv
 			}
 		}
@@ -346,7 +349,7 @@ func matchWorkers(in UpgradeInput, global Version, target string) []*planWorker 
 
 // WorkerIDOf is the worker id (advertised host:port) a worker file gives its
 // worker, or "" when the file does not say.
-func WorkerIDOf(w *inspect.WorkerConfig) string {
+func WorkerIDOf(w *workerconfig.Config) string {
 	host := w.Str("rest.advertised.host.name")
 	port := w.Str("rest.advertised.port")
 	if host == "" || port == "" {
@@ -414,8 +417,8 @@ func upgradeFindings(f *Findings, workers []*planWorker, now, target, eosTarget 
 			anySessioned = true
 		}
 	}
-	var files []*inspect.WorkerConfig
-	versions := map[*inspect.WorkerConfig]Version{}
+	var files []*workerconfig.Config
+	versions := map[*workerconfig.Config]kafkaversion.Version{}
 	for _, w := range sortedWorkers(workers) {
 		if w.assumed {
 			f.Add("P13", w.name, fmt.Sprintf("member %s has no worker file; assumed to offer %s", w.member.MemberID, target),
@@ -425,7 +428,7 @@ func upgradeFindings(f *Findings, workers []*planWorker, now, target, eosTarget 
 		files = append(files, w.file)
 		versions[w.file] = w.version
 		reason := "connect.protocol=eager"
-		if w.version.Known && w.version.less(ver(2, 3, 0)) {
+		if w.version.Known && w.version.Less(ver(2, 3, 0)) {
 			reason = "Kafka " + w.version.String() + " (before 2.3.0)"
 		}
 		if w.protocol == "eager" {
@@ -442,11 +445,11 @@ func upgradeFindings(f *Findings, workers []*planWorker, now, target, eosTarget 
 				fd.AppliesTo = &s
 			}
 		}
-		if min := minVersionFor(target); w.version.Known && w.version.less(min) {
+		if min := minVersionFor(target); w.version.Known && w.version.Less(min) {
 			f.Add("P12", w.name, fmt.Sprintf("%s runs Kafka %s; %s needs %s or later", w.name, w.version, target, min),
 				map[string]any{"kafka_version": w.version.String(), "needs": min.String()})
 		}
-		if eosTarget != "" && eosTarget != "disabled" && w.version.Known && w.version.less(ver(3, 3, 0)) {
+		if eosTarget != "" && eosTarget != "disabled" && w.version.Known && w.version.Less(ver(3, 3, 0)) {
 			f.Add("P12", w.name, fmt.Sprintf("%s runs Kafka %s; exactly-once source needs 3.3.0 or later", w.name, w.version),
 				map[string]any{"kafka_version": w.version.String(), "needs": "3.3.0"})
 		}

@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/format"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
 
-func worker(t *testing.T, name, extra string) *inspect.WorkerConfig {
+func worker(t *testing.T, name, extra string) *workerconfig.Config {
 	t.Helper()
-	w, err := inspect.ParseWorkerConfig(name, []byte("group.id=connect-cluster\nconfig.storage.topic=c\noffset.storage.topic=o\nstatus.storage.topic=s\n"+extra))
+	w, err := workerconfig.Parse(name, []byte("group.id=connect-cluster\nconfig.storage.topic=c\noffset.storage.topic=o\nstatus.storage.topic=s\n"+extra))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,7 +20,7 @@ func worker(t *testing.T, name, extra string) *inspect.WorkerConfig {
 }
 
 func TestUpgradeEagerToSessioned(t *testing.T) {
-	ws := []*inspect.WorkerConfig{
+	ws := []*workerconfig.Config{
 		worker(t, "w3.properties", ""),
 		worker(t, "w1.properties", "connect.protocol=eager\n"),
 		worker(t, "w2.properties", "connect.protocol=eager\n"),
@@ -51,7 +52,7 @@ func TestUpgradeEagerToSessioned(t *testing.T) {
 }
 
 func TestUpgradeDowngradeTurnsExactlyOnceOffFirst(t *testing.T) {
-	ws := []*inspect.WorkerConfig{
+	ws := []*workerconfig.Config{
 		worker(t, "a.properties", "exactly.once.source.support=enabled\n"),
 		worker(t, "b.properties", "exactly.once.source.support=enabled\n"),
 	}
@@ -81,14 +82,14 @@ func TestUpgradeDowngradeTurnsExactlyOnceOffFirst(t *testing.T) {
 }
 
 func TestUpgradeEnablesExactlyOnceInTwoRolls(t *testing.T) {
-	ws := []*inspect.WorkerConfig{worker(t, "a.properties", "connect.protocol=compatible\n"), worker(t, "b.properties", "")}
+	ws := []*workerconfig.Config{worker(t, "a.properties", "connect.protocol=compatible\n"), worker(t, "b.properties", "")}
 	rep, err := Upgrade(UpgradeInput{Workers: ws, Target: "sessioned", ExactlyOnce: "enabled", KafkaVersion: "3.2.0"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var seq []string
 	for _, s := range rep.Steps {
-		seq = append(seq, fmt.Sprintf("%s:%s=%s(%s,%s,%v)", s.Worker, s.Setting, s.To, s.ProtocolAfter, s.ExactlyOnceAfter, orDash(s.KafkaAtLeast)))
+		seq = append(seq, fmt.Sprintf("%s:%s=%s(%s,%s,%v)", s.Worker, s.Setting, s.To, s.ProtocolAfter, s.ExactlyOnceAfter, format.TextOr(s.KafkaAtLeast, "-")))
 	}
 	want := []string{
 		"a.properties:connect.protocol=sessioned(sessioned,disabled,-)",
@@ -106,17 +107,17 @@ func TestUpgradeEnablesExactlyOnceInTwoRolls(t *testing.T) {
 }
 
 func TestUpgradeNeedsNewerKafka(t *testing.T) {
-	rep, err := Upgrade(UpgradeInput{Workers: []*inspect.WorkerConfig{worker(t, "a.properties", "")}, Target: "sessioned", KafkaVersion: "2.3.1"})
+	rep, err := Upgrade(UpgradeInput{Workers: []*workerconfig.Config{worker(t, "a.properties", "")}, Target: "sessioned", KafkaVersion: "2.3.1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.ProtocolNow != "compatible" || len(rep.Steps) != 1 || orDash(rep.Steps[0].KafkaAtLeast) != "2.4.0" {
+	if rep.ProtocolNow != "compatible" || len(rep.Steps) != 1 || format.TextOr(rep.Steps[0].KafkaAtLeast, "-") != "2.4.0" {
 		t.Errorf("now %s steps %+v", rep.ProtocolNow, rep.Steps)
 	}
 }
 
 func TestUpgradeGroupSaysOtherwise(t *testing.T) {
-	in := UpgradeInput{Workers: []*inspect.WorkerConfig{worker(t, "a.properties", "")}, Target: "sessioned", GroupProtocol: "default",
+	in := UpgradeInput{Workers: []*workerconfig.Config{worker(t, "a.properties", "")}, Target: "sessioned", GroupProtocol: "default",
 		Members: []UpgradeMember{{MemberID: "m1", WorkerID: "10.0.0.5:8083", MetadataVersion: 0}}}
 	rep, err := Upgrade(in)
 	if err != nil {
@@ -148,7 +149,7 @@ func TestUpgradeNeverWorsens(t *testing.T) {
 	eos := []string{"", "disabled", "preparing", "enabled"}
 	targets := []string{"eager", "compatible", "sessioned"}
 	for i := 0; i < 500; i++ {
-		var ws []*inspect.WorkerConfig
+		var ws []*workerconfig.Config
 		for j := 0; j < 1+r.Intn(5); j++ {
 			extra := ""
 			if p := protocols[r.Intn(4)]; p != "" {
@@ -183,7 +184,7 @@ func TestUpgradeNeverWorsens(t *testing.T) {
 	}
 }
 
-func startsMixed(ws []*inspect.WorkerConfig) bool {
+func startsMixed(ws []*workerconfig.Config) bool {
 	seen := map[string]bool{}
 	for _, w := range ws {
 		seen[eosOf(w)] = true

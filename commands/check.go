@@ -9,10 +9,9 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/check"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/urfave/cli/v2"
 )
-
-func init() { register(checkCommand()) }
 
 // Flag names of the check commands (--kafka-version is shared with plan).
 const (
@@ -114,7 +113,7 @@ func checkOptions(c *cli.Context, g Globals) (check.Options, check.Severity, err
 		return o, "", UsageErrorf("--fail-on %q: use error, warn or info", c.String(flagFailOn))
 	}
 	if v := c.String(flagKafkaVersion); v != "" {
-		if _, err := check.ParseVersion(v); err != nil {
+		if _, err := kafkaversion.Parse(v); err != nil {
 			return o, "", UsageErrorf("--kafka-version: %v", err)
 		}
 		o.KafkaVersion = v
@@ -160,7 +159,7 @@ func checkOptions(c *cli.Context, g Globals) (check.Options, check.Severity, err
 			return o, "", InputError(fmt.Errorf("reading zones: %w", err))
 		}
 		if o.Zones, err = check.ParseZones(path, data); err != nil {
-			return o, "", Exit(ExitUsage, err)
+			return o, "", Exit(ExitUsage, inFlagTerms(err))
 		}
 	}
 	o.Group = g.Group
@@ -223,7 +222,7 @@ func checkData(c *cli.Context, g Globals, required bool) (*check.Decoded, error)
 	if !required && g.From == "" && !g.Explicit(flagBootstrap) {
 		return nil, nil
 	}
-	ds, err := loadDataset(c, g)
+	ds, err := loadDataset(c, g, readAll)
 	if err != nil {
 		return nil, err
 	}
@@ -270,7 +269,7 @@ func runCheckTimeouts(c *cli.Context, g Globals) error {
 	workerVersions(c, g, d, &o)
 	rep, err := check.Timeouts(check.TimeoutsFor(g.WorkerConfigs, d, o))
 	if err != nil {
-		return Exit(ExitUsage, err)
+		return Exit(ExitUsage, inFlagTerms(err))
 	}
 	return finish(c, g, rep, rep.Findings, failOn)
 }
@@ -286,7 +285,7 @@ func runCheckUpgrade(c *cli.Context, g Globals) error {
 	workerVersions(c, g, d, &o)
 	rep, err := check.Upgrade(check.UpgradeFor(g.WorkerConfigs, d, o))
 	if err != nil {
-		return Exit(ExitUsage, err)
+		return Exit(ExitUsage, inFlagTerms(err))
 	}
 	return finish(c, g, rep, rep.Findings, failOn)
 }
@@ -328,7 +327,7 @@ func runCheckAll(c *cli.Context, g Globals) error {
 	workerVersions(c, g, d, &o)
 	rep, err := check.All(check.AllInput{Workers: g.WorkerConfigs, Data: d, Options: o})
 	if err != nil {
-		return Exit(ExitUsage, err)
+		return Exit(ExitUsage, inFlagTerms(err))
 	}
 	return finish(c, g, rep, rep.Findings, failOn)
 }

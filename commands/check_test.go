@@ -14,7 +14,7 @@ import (
 )
 
 const (
-	workersDir   = "../inspect/testdata/workers"
+	workersDir   = "../inspect/workerconfig/testdata/workers"
 	clusterSnap  = "../check/testdata/cluster.snapshot.json"
 	apacheWorker = workersDir + "/apache-kafka-connect-distributed.properties"
 )

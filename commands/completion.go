@@ -7,8 +7,9 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-func init() {
-	register(&cli.Command{
+// completionCommand is the `completion` command.
+func completionCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "completion",
 		Usage:     "print the shell completion script for bash, zsh, fish or powershell",
 		ArgsUsage: strings.Join(completions.Shells(), "|"),
@@ -34,5 +35,5 @@ func init() {
 			_, err = c.App.Writer.Write(script)
 			return err
 		},
-	})
+	}
 }

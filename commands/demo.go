@@ -13,15 +13,16 @@ import (
 
 const demoTimeout = 60 * time.Second
 
-func init() {
-	register(&cli.Command{
+// demoCommand is the `demo` command.
+func demoCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "demo",
 		Usage: "a short tour on an embedded Kafka with 3 simulated Connect workers (no cluster needed)",
 		Description: "Starts the sandbox in this process (3 workers, sources and sinks, one failed task), waits until\n" +
 			"the group is stable, then runs inspect, plan and check against it, each headed by the command\n" +
 			"you would type against your own cluster. Everything stops when the tour ends.",
 		Action: action(runDemo),
-	})
+	}
 }
 
 // demoConnectors is the tour's cluster: sources and sinks, one task failing.
@@ -47,10 +48,10 @@ func demoSteps() []demoStep {
 	return append(steps, demoStep{[]string{"check", "all"}, "every check whose inputs are available: misconfigurations and risks"})
 }
 
-// hasCommand says whether args (up to the first flag) name a registered
+// hasCommand says whether args (up to the first flag) name one of connectscope's
 // command and subcommands.
 func hasCommand(args []string) bool {
-	cmds := registered
+	cmds := topCommands()
 	for _, a := range args {
 		if strings.HasPrefix(a, "-") {
 			break

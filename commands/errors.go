@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/format"
+	"github.com/connectscope/connectscope/internal/field"
+	"github.com/connectscope/connectscope/plan"
 	"github.com/urfave/cli/v2"
 )
 
@@ -86,4 +88,51 @@ func oneLine(msg string) string {
 		msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", " ")), " ")
 	}
 	return msg
+}
+
+// inputFlags are the flags that give the deep packages' named inputs
+// (field.Error names): check and plan name their inputs, commands name the
+// flags.
+var inputFlags = map[string]string{
+	"Target":       flagTarget,
+	"ExactlyOnce":  flagExactlyOnce,
+	"NewWorkers":   "add",
+	"Worker":       "worker",
+	"ReturnsAfter": "returns-after",
+	"Stop":         flagStop,
+	"Set":          "set",
+	"Add":          "add",
+	"Remove":       "remove",
+	"RestartTime":  "restart-time",
+	"Order":        "order",
+}
+
+// flagWordsError is an error of a deep package reworded with the flags the
+// user typed; the original stays reachable with errors.As.
+type flagWordsError struct {
+	msg string
+	err error
+}
+
+func (e *flagWordsError) Error() string { return e.msg }
+func (e *flagWordsError) Unwrap() error { return e.err }
+
+// inFlagTerms rewords an error of check or plan so that it names the
+// command-line flags behind the inputs it is about; other errors pass
+// unchanged.
+func inFlagTerms(err error) error {
+	var fe *field.Error
+	var se *plan.SyntheticError
+	var ss *plan.StartingStateError
+	switch {
+	case errors.As(err, &fe) && inputFlags[fe.Name] != "":
+		return &flagWordsError{msg: "--" + inputFlags[fe.Name] + fe.Detail, err: err}
+	case errors.As(err, &se):
+		return &flagWordsError{msg: "--" + flagSynthetic + ": " + se.Problem(), err: err}
+	case errors.As(err, &ss):
+		return &flagWordsError{msg: ss.Msg + " (--" + flagSynthetic + ")", err: err}
+	case errors.Is(err, plan.ErrNothingToChange):
+		return &flagWordsError{msg: "nothing to change: give --set, --add or --remove", err: err}
+	}
+	return err
 }

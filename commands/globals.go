@@ -10,6 +10,8 @@ import (
 
 	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/live"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 	"github.com/urfave/cli/v2"
 )
 
@@ -21,7 +23,7 @@ type Globals struct {
 	Bootstrap []string
 	// WorkerConfigs are the --worker-config files (globs expanded), parsed, in
 	// the order given. Connection settings and names come from the first.
-	WorkerConfigs []*inspect.WorkerConfig
+	WorkerConfigs []*workerconfig.Config
 	Group         string
 	Topics        inspect.TopicNames
 	From          string // --from FILE; "" = read live
@@ -116,7 +118,7 @@ func globalsFrom(c *cli.Context) (Globals, error) {
 		if len(g.WorkerConfigs) > 0 {
 			eos = g.WorkerConfigs[0].ExactlyOnceSourceSupport
 		}
-		g.Isolation = inspect.IsolationFor(eos)
+		g.Isolation = live.IsolationFor(eos)
 	}
 	return g, nil
 }
@@ -161,9 +163,9 @@ func (g Globals) validate() error {
 		return UsageErrorf("--sasl-user and --sasl-password need --sasl-mechanism")
 	}
 	switch g.Isolation {
-	case "", inspect.ReadCommitted, inspect.ReadUncommitted:
+	case "", live.ReadCommitted, live.ReadUncommitted:
 	default:
-		return UsageErrorf("--isolation %q: use %s or %s", g.Isolation, inspect.ReadCommitted, inspect.ReadUncommitted)
+		return UsageErrorf("--isolation %q: use %s or %s", g.Isolation, live.ReadCommitted, live.ReadUncommitted)
 	}
 	return nil
 }
@@ -174,12 +176,12 @@ func (g *Globals) loadWorkerConfigs(patterns []string) error {
 	if len(patterns) == 0 {
 		return nil
 	}
-	paths, err := inspect.ExpandWorkerConfigPaths(patterns)
+	paths, err := workerconfig.ExpandPaths(patterns)
 	if err != nil {
 		return InputError(err)
 	}
 	for _, p := range paths {
-		w, err := inspect.LoadWorkerConfig(p)
+		w, err := workerconfig.Load(p)
 		if err != nil {
 			var pe *fs.PathError
 			if errors.As(err, &pe) {
@@ -213,8 +215,8 @@ func (g *Globals) loadWorkerConfigs(patterns []string) error {
 // over the first worker config's security settings. Errors (a JKS store, a
 // config-provider reference, an unsupported SASL mechanism) are usage errors
 // worded by the worker config reader.
-func (g Globals) ConnOptions() (inspect.ConnOptions, error) {
-	o := inspect.ConnOptions{
+func (g Globals) ConnOptions() (live.ConnOptions, error) {
+	o := live.ConnOptions{
 		Bootstrap:          g.Bootstrap,
 		TLS:                g.TLS.Enabled || g.TLS.CAFile != "" || g.TLS.CertFile != "" || g.TLS.InsecureSkipVerify || g.TLS.ServerName != "",
 		CAFile:             g.TLS.CAFile,
@@ -281,7 +283,7 @@ func (g Globals) ConnOptions() (inspect.ConnOptions, error) {
 
 // saslComplete refuses a SASL mechanism without both credentials before
 // anything is dialled: it is a usage error, not a failed login.
-func saslComplete(o inspect.ConnOptions) error {
+func saslComplete(o live.ConnOptions) error {
 	if o.SASLMechanism != "" && (o.SASLUser == "" || o.SASLPassword == "") {
 		return UsageErrorf("--sasl-mechanism %s needs a user and a password: give --sasl-user and --sasl-password (better: the CONNECTSCOPE_SASL_PASSWORD variable), or a --worker-config whose sasl.jaas.config holds them", o.SASLMechanism)
 	}

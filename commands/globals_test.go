@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/live"
 )
 
 func TestGlobalFlagsBeforeOrAfterCommand(t *testing.T) {
@@ -31,7 +32,7 @@ func TestDefaults(t *testing.T) {
 	if g.Topics != want || g.Group != "connect-cluster" || g.Output != "table" || g.Timeout != 30*time.Second {
 		t.Errorf("defaults: %+v", g)
 	}
-	if g.Isolation != inspect.ReadUncommitted || g.Live() || len(g.Bootstrap) != 0 {
+	if g.Isolation != live.ReadUncommitted || g.Live() || len(g.Bootstrap) != 0 {
 		t.Errorf("isolation %q live %v bootstrap %v", g.Isolation, g.Live(), g.Bootstrap)
 	}
 }
@@ -99,12 +100,12 @@ func TestWorkerConfigUnderFlags(t *testing.T) {
 	if g.Group != "payments-connect" || g.Topics != want || !reflect.DeepEqual(g.Bootstrap, []string{"w1:9092", "w2:9092"}) {
 		t.Errorf("from the worker config: %+v", g)
 	}
-	if !g.Live() || g.Isolation != inspect.ReadCommitted {
+	if !g.Live() || g.Isolation != live.ReadCommitted {
 		t.Errorf("live %v isolation %q (exactly.once.source.support=enabled reads committed)", g.Live(), g.Isolation)
 	}
 	g = probe(t, "--worker-config", w, "probe", "leaf", "-g", "other", "--status-topic", "st", "-b", "flag:9092", "--isolation", "read_uncommitted")
 	if g.Group != "other" || g.Topics.Status != "st" || g.Topics.Config != "payments-configs" ||
-		!reflect.DeepEqual(g.Bootstrap, []string{"flag:9092"}) || g.Isolation != inspect.ReadUncommitted {
+		!reflect.DeepEqual(g.Bootstrap, []string{"flag:9092"}) || g.Isolation != live.ReadUncommitted {
 		t.Errorf("flags should override the worker config: %+v", g)
 	}
 }

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"strings"
 	"syscall"
@@ -14,12 +13,10 @@ import (
 // probed is what the hidden probe command saw on its last run.
 var probed Globals
 
-var update = flag.Bool("update", false, "rewrite expected output in testdata/script/*.txtar")
-
 // The probe command lets tests look at the resolved Globals; it is hidden
 // and only exists in test binaries.
 func init() {
-	register(&cli.Command{
+	testCommands = append(testCommands, &cli.Command{
 		Name:   "probe",
 		Hidden: true,
 		Subcommands: []*cli.Command{{

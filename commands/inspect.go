@@ -2,6 +2,10 @@ package commands
 
 import (
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/live"
+	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/urfave/cli/v2"
 )
 
@@ -11,8 +15,9 @@ func connectorFlag() cli.Flag {
 	return &cli.StringFlag{Name: flagConnector, Usage: "only this connector `NAME` (records of all are still read and counted)"}
 }
 
-func init() {
-	register(&cli.Command{
+// inspectCommand is the `inspect` command.
+func inspectCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "inspect",
 		Usage: "show what Connect stores: configs, status, offsets, connectors, members, sinks",
 		Description: "Examples:\n" +
@@ -53,39 +58,7 @@ func init() {
 			},
 			inspectSinksCommand(),
 		},
-	})
-}
-
-// topicsOf is the dataset's records split by topic, with the records that
-// fit no topic (and input entries that never became records) turned into
-// problems, so every view accounts for everything it could have shown.
-type topicsOf struct {
-	config, status, offsets []inspect.Record
-	unplaced                []inspect.Problem
-	names                   inspect.TopicNames
-	inputProblems           []inspect.Problem
-}
-
-func splitDataset(ds *inspect.Dataset) topicsOf {
-	cfg, st, off, unknown := inspect.SplitTopics(ds.Records, ds.Topics)
-	return topicsOf{config: cfg, status: st, offsets: off, unplaced: inspect.UnclassifiedProblems(unknown), names: ds.Topics, inputProblems: ds.Problems}
-}
-
-// extraProblems are the problems a view on topics must also report: records
-// that fit no topic, and bad input entries of these topics or of none known.
-func (t topicsOf) extraProblems(topics ...string) []inspect.Problem {
-	out := append([]inspect.Problem{}, t.unplaced...)
-	known := map[string]bool{t.names.Config: true, t.names.Status: true, t.names.Offset: true}
-	mine := map[string]bool{}
-	for _, n := range topics {
-		mine[n] = true
 	}
-	for _, p := range t.inputProblems {
-		if mine[p.Topic] || !known[p.Topic] {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 func addProblems(counts *inspect.RecordCounts, problems *[]inspect.Problem, extra []inspect.Problem) {
@@ -94,39 +67,41 @@ func addProblems(counts *inspect.RecordCounts, problems *[]inspect.Problem, extr
 	*problems = append(*problems, extra...)
 }
 
-func decodeOptions(c *cli.Context, g Globals, topic string) inspect.DecodeOptions {
-	return inspect.DecodeOptions{ShowSecrets: g.ShowSecrets, Topic: topic, Connector: c.String(flagConnector)}
+// viewOptions are the decode options of the inspect views: --show-secrets
+// and --connector.
+func viewOptions(c *cli.Context, g Globals) store.DecodeOptions {
+	return store.DecodeOptions{ShowSecrets: g.ShowSecrets, Connector: c.String(flagConnector)}
 }
 
-// loadTopics reads the input of a topic view and sorts its records by topic.
-func loadTopics(c *cli.Context, g Globals) (topicsOf, *inspect.Dataset, error) {
+// loadDecoded reads the input of a view and wraps it for decoding.
+func loadDecoded(c *cli.Context, g Globals, spec readSpec) (*decoded.Dataset, error) {
 	if err := noArgs(c); err != nil {
-		return topicsOf{}, nil, err
+		return nil, err
 	}
-	ds, err := loadDataset(c, g)
+	ds, err := loadDataset(c, g, spec)
 	if err != nil {
-		return topicsOf{}, nil, err
+		return nil, err
 	}
-	return splitDataset(ds), ds, nil
+	return decoded.Decode(ds, viewOptions(c, g)), nil
 }
 
 func runInspectConfigs(c *cli.Context, g Globals) error {
-	t, ds, err := loadTopics(c, g)
+	d, err := loadDecoded(c, g, readConfigs)
 	if err != nil {
 		return err
 	}
-	res := inspect.DecodeConfigs(t.config, decodeOptions(c, g, ds.Topics.Config))
-	addProblems(&res.Records, &res.Problems, t.extraProblems(ds.Topics.Config))
+	res := d.Configs()
+	addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Config))
 	return emit(c, g, res)
 }
 
 func runInspectStatus(c *cli.Context, g Globals) error {
-	t, ds, err := loadTopics(c, g)
+	d, err := loadDecoded(c, g, readStatus)
 	if err != nil {
 		return err
 	}
-	res := inspect.DecodeStatus(t.status, decodeOptions(c, g, ds.Topics.Status))
-	addProblems(&res.Records, &res.Problems, t.extraProblems(ds.Topics.Status))
+	res := d.Status()
+	addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Status))
 	return emit(c, g, res)
 }
 
@@ -136,7 +111,7 @@ func runInspectOffsets(c *cli.Context, g Globals) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
-	res, err := loadOffsets(c, g, decodeOptions(c, g, g.Topics.Offset))
+	res, err := loadOffsets(c, g)
 	if err != nil {
 		return err
 	}
@@ -144,13 +119,11 @@ func runInspectOffsets(c *cli.Context, g Globals) error {
 }
 
 func runInspectConnectors(c *cli.Context, g Globals) error {
-	t, ds, err := loadTopics(c, g)
+	d, err := loadDecoded(c, g, readConnectors)
 	if err != nil {
 		return err
 	}
-	cfg := inspect.DecodeConfigs(t.config, decodeOptions(c, g, ds.Topics.Config))
-	st := inspect.DecodeStatus(t.status, decodeOptions(c, g, ds.Topics.Status))
-	res := inspect.Connectors(cfg, st)
+	res := store.Connectors(d.Configs(), d.Status())
 	if name := c.String(flagConnector); name != "" {
 		kept := res.Connectors[:0]
 		for _, s := range res.Connectors {
@@ -160,7 +133,7 @@ func runInspectConnectors(c *cli.Context, g Globals) error {
 		}
 		res.Connectors = kept
 	}
-	addProblems(&res.Records, &res.Problems, t.extraProblems(ds.Topics.Config, ds.Topics.Status))
+	addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Config, d.Topics.Status))
 	return emit(c, g, res)
 }
 
@@ -168,18 +141,21 @@ func runInspectMembers(c *cli.Context, g Globals) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
-	ds, err := loadDataset(c, g)
+	ds, err := loadDataset(c, g, readMembers)
 	if err != nil {
 		return err
 	}
 	if ds.Group == nil && g.From != "" {
 		return UsageErrorf("%s holds no Connect group description (a kcat dump holds topic records only); inspect members needs a snapshot file or a live cluster", g.From)
 	}
-	res := inspect.Members(ds.Group)
+	res := group.Members(nil) // "no group description was read"
+	if m := decoded.Decode(ds, viewOptions(c, g)).Members(); m != nil {
+		res = *m
+	}
 	if end, ok := ds.EndOffsets[ds.Topics.Config][0]; ok {
-		res.ConfigEnd(end, ds.Isolation == inspect.ReadCommitted)
+		res.ConfigEnd(end, ds.Isolation == live.ReadCommitted)
 		if configRead(ds) {
-			res.ConfigRejoin(inspect.ConfigRejoinFrom(ds.Records, ds.Topics.Config))
+			res.ConfigRejoin(group.ConfigRejoinFrom(ds.Records, ds.Topics.Config))
 		}
 	}
 	return emit(c, g, res)

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"bytes"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
@@ -10,10 +11,14 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/connectscope/connectscope/internal/kafkatest"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -51,11 +56,11 @@ func joinWorkers(t *testing.T, c *kafkatest.Cluster, hosts ...string) []*kafkate
 	var members []*kafkatest.Member
 	for _, h := range hosts {
 		url := "http://" + h + "/"
-		meta, err := inspect.EncodeMetadata(&inspect.MemberMetadata{Version: 2, URL: url, ConfigOffset: 11})
+		meta, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 2, URL: url, ConfigOffset: 11})
 		if err != nil {
 			t.Fatal(err)
 		}
-		assign := func(protocol string, ms map[string][]byte) map[string][]byte {
+		assign := func(groupProtocol string, ms map[string][]byte) map[string][]byte {
 			ids := make([]string, 0, len(ms))
 			for id := range ms {
 				ids = append(ids, id)
@@ -63,11 +68,11 @@ func joinWorkers(t *testing.T, c *kafkatest.Cluster, hosts ...string) []*kafkate
 			sort.Strings(ids)
 			out := map[string][]byte{}
 			for i, id := range ids {
-				a := &inspect.Assignment{Version: 2, Leader: ids[0], LeaderURL: url, ConfigOffset: 11}
+				a := &protocol.Assignment{Version: 2, Leader: ids[0], LeaderURL: url, ConfigOffset: 11}
 				if i == 0 {
-					a.Assigned = []inspect.ConnectorEntry{{Connector: "src", Tasks: []int32{-1, 0, 1}}}
+					a.Assigned = []protocol.ConnectorEntry{{Connector: "src", Tasks: []int32{-1, 0, 1}}}
 				}
-				b, err := inspect.EncodeAssignment(a)
+				b, err := protocol.EncodeAssignment(a)
 				if err != nil {
 					t.Error(err)
 				}
@@ -122,6 +127,7 @@ func liveCommands(t *testing.T) [][]string {
 // logs each request it receives, and fails on any request that would join a
 // group, commit, produce, or create, alter or delete anything.
 func TestLiveReadOnly(t *testing.T) {
+	t.Parallel()
 	log := kafkatest.NewRequestLog()
 	c := liveClusterLogged(t, log)
 	for _, args := range liveCommands(t) {
@@ -159,6 +165,7 @@ func TestLiveReadOnly(t *testing.T) {
 }
 
 func TestLiveInspectOutputs(t *testing.T) {
+	t.Parallel()
 	c := liveCluster(t)
 	b := []string{"-b", c.Bootstrap(), "--timeout", "10s"}
 
@@ -228,6 +235,7 @@ func TestLiveInspectOutputs(t *testing.T) {
 // TestLiveFaultsExit3 checks the command-line end of the fault handling:
 // one line on stderr, nothing on stdout, exit status 3.
 func TestLiveFaultsExit3(t *testing.T) {
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -245,7 +253,7 @@ func TestLiveFaultsExit3(t *testing.T) {
 
 	// A group mid-rebalance: a hung worker and a newcomer waiting for it.
 	rebalancing := kafkatest.New(t)
-	meta, _ := inspect.EncodeMetadata(&inspect.MemberMetadata{Version: 0, URL: "http://w:8083/", ConfigOffset: 0})
+	meta, _ := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 0, URL: "http://w:8083/", ConfigOffset: 0})
 	none := func(string, map[string][]byte) map[string][]byte { return nil }
 	hung := rebalancing.JoinMember(t, kafkatest.Group, "connect", "w1", []kafkatest.Protocol{{Name: "default", Metadata: meta}}, none, kafkatest.SessionTimeout(30*time.Second))
 	hung.Pause()
@@ -285,17 +293,27 @@ func TestLiveFaultsExit3(t *testing.T) {
 }
 
 func TestLiveWatch(t *testing.T) {
+	t.Parallel()
 	c := liveCluster(t)
 	type result struct {
 		out, errOut string
 		code        int
 	}
 	done := make(chan result, 1)
+	watchOut := newFirstLineWriter()
 	go func() {
-		o, e, code := run(t, "-b", c.Bootstrap(), "watch", "--duration", "4s", "--interval", "100ms", "-o", "jsonl")
-		done <- result{o, e, code}
+		var errb bytes.Buffer
+		code := Main([]string{"connectscope", "-b", c.Bootstrap(), "watch", "--duration", "4s", "--interval", "100ms", "-o", "jsonl"},
+			Streams{In: strings.NewReader(""), Out: watchOut, Err: &errb}, BuildInfo{Version: "v9.9.9-test"})
+		done <- result{watchOut.String(), errb.String(), code}
 	}()
-	time.Sleep(1200 * time.Millisecond)
+	// The first event is watch's description of the group: from then on it
+	// sees what changes.
+	select {
+	case <-watchOut.first:
+	case <-time.After(3 * time.Second):
+		t.Fatal("watch printed no event within 3s")
+	}
 	joinWorkers(t, c, "10.0.0.3:8083")
 	c.ProduceKeyed(t, &kgo.Record{Topic: kafkatest.StatusTopic, Partition: -1, Key: []byte("status-task-src-1"),
 		Value: []byte(`{"state":"RUNNING","trace":null,"worker_id":"10.0.0.3:8083","generation":4}`)})
@@ -325,7 +343,7 @@ func TestLiveWatch(t *testing.T) {
 			t.Errorf("no %s event in:\n%s", want, res.out)
 		}
 	}
-	var summary inspect.WatchSummary
+	var summary group.WatchSummary
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &summary); err != nil || summary.Type != "summary" {
 		t.Fatalf("last line %q", lines[len(lines)-1])
 	}
@@ -347,6 +365,7 @@ func TestLiveWatch(t *testing.T) {
 // TestLiveWorkerConfigSecurity reads a broker that wants TLS with a client
 // certificate and SCRAM, configured only through a worker .properties file.
 func TestLiveWorkerConfigSecurity(t *testing.T) {
+	t.Parallel()
 	m := kafkatest.NewTLS(t)
 	c := kafkatest.New(t, kfake.TLS(m.Mutual), kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-256", "connect", "s3cret"))
 	cert, err := tls.LoadX509KeyPair(m.ClientCertFile, m.ClientKeyFile)
@@ -400,7 +419,7 @@ func TestLiveWorkerConfigSecurity(t *testing.T) {
 var offsetsProbe func(c *cli.Context, g Globals) error
 
 func init() {
-	register(&cli.Command{Name: "probe-offsets", Hidden: true,
+	testCommands = append(testCommands, &cli.Command{Name: "probe-offsets", Hidden: true,
 		Action: action(func(c *cli.Context, g Globals) error { return offsetsProbe(c, g) })})
 }
 
@@ -415,17 +434,16 @@ func TestLoadOffsetsStreams(t *testing.T) {
 	c.ProduceKeyed(t, recs...)
 	var streamed, whole []byte
 	offsetsProbe = func(cc *cli.Context, g Globals) error {
-		res, err := loadOffsets(cc, g, inspect.DecodeOptions{})
+		res, err := loadOffsets(cc, g)
 		if err != nil {
 			return err
 		}
 		streamed, _ = json.Marshal(res)
-		ds, err := loadDataset(cc, g)
+		ds, err := loadDataset(cc, g, readAll)
 		if err != nil {
 			return err
 		}
-		_, _, offsets, _ := inspect.SplitTopics(ds.Records, ds.Topics)
-		whole, _ = json.Marshal(inspect.DecodeOffsets(offsets, inspect.DecodeOptions{}))
+		whole, _ = json.Marshal(decoded.Decode(ds, store.DecodeOptions{}).Offsets())
 		return nil
 	}
 	if _, stderr, code := run(t, "-b", c.Bootstrap(), "probe-offsets"); code != 0 {
@@ -434,4 +452,31 @@ func TestLoadOffsetsStreams(t *testing.T) {
 	if len(streamed) < 1000 || string(streamed) != string(whole) {
 		t.Errorf("streamed and whole decodes differ:\n%.300s\n%.300s", streamed, whole)
 	}
+}
+
+// firstLineWriter collects output written from another goroutine and closes
+// first when the first complete line arrives.
+type firstLineWriter struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	first chan struct{}
+	once  sync.Once
+}
+
+func newFirstLineWriter() *firstLineWriter { return &firstLineWriter{first: make(chan struct{})} }
+
+func (w *firstLineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n, err := w.buf.Write(p)
+	if bytes.IndexByte(w.buf.Bytes(), '\n') >= 0 {
+		w.once.Do(func() { close(w.first) })
+	}
+	return n, err
+}
+
+func (w *firstLineWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
 }

@@ -9,11 +9,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/assignor"
 	"github.com/urfave/cli/v2"
 )
-
-func init() { register(planCommand()) }
 
 // Flag names of the plan commands.
 const (
@@ -142,7 +143,7 @@ func planJoinCommand() *cli.Command {
 			}
 			res, err := plan.JoinPlan(state, opts, names)
 			if err != nil {
-				return Exit(ExitUsage, err)
+				return Exit(ExitUsage, inFlagTerms(err))
 			}
 			return emit(c, g, res)
 		}),
@@ -176,7 +177,7 @@ func planLeaveCommand() *cli.Command {
 			}
 			res, err := plan.LeavePlan(state, opts, c.String("worker"), c.String(flagStop), back)
 			if err != nil {
-				return Exit(ExitUsage, err)
+				return Exit(ExitUsage, inFlagTerms(err))
 			}
 			return emit(c, g, res)
 		}),
@@ -210,7 +211,7 @@ func planConnectorCommand() *cli.Command {
 			}
 			res, err := plan.ConnectorPlan(state, opts, plan.ConnectorChange{Set: set, Add: add, Remove: splitList(c.StringSlice("remove"))})
 			if err != nil {
-				return Exit(ExitUsage, err)
+				return Exit(ExitUsage, inFlagTerms(err))
 			}
 			return emit(c, g, res)
 		}),
@@ -244,7 +245,7 @@ func planRollingRestartCommand() *cli.Command {
 			}
 			res, err := plan.RollingRestartPlan(state, opts, restart, c.String(flagStop), order)
 			if err != nil {
-				return Exit(ExitUsage, err)
+				return Exit(ExitUsage, inFlagTerms(err))
 			}
 			return emit(c, g, res)
 		}),
@@ -287,17 +288,17 @@ func planInputs(c *cli.Context, g Globals) (plan.ClusterState, plan.PlanOptions,
 		}
 		s, err := plan.ParseSynthetic(spec)
 		if err != nil {
-			return state, plan.PlanOptions{}, Exit(ExitUsage, err)
+			return state, plan.PlanOptions{}, Exit(ExitUsage, inFlagTerms(err))
 		}
 		state = plan.SyntheticState(s)
 	} else {
-		ds, err := loadDataset(c, g)
+		ds, err := loadDataset(c, g, readPlan)
 		if err != nil {
 			return state, plan.PlanOptions{}, err
 		}
-		state, err = plan.StateFromDataset(ds)
+		state, err = plan.StateFromDataset(decoded.Decode(ds, store.DecodeOptions{}))
 		if err != nil {
-			return state, plan.PlanOptions{}, Exit(ExitUsage, err)
+			return state, plan.PlanOptions{}, Exit(ExitUsage, inFlagTerms(err))
 		}
 	}
 	opts := plan.PlanOptions{KafkaVersion: c.String(flagKafkaVersion), JDK: c.Int(flagJDK)}
@@ -331,13 +332,13 @@ func planInputs(c *cli.Context, g Globals) (plan.ClusterState, plan.PlanOptions,
 	// Each setting alone, so the error names the flag that is wrong.
 	for _, s := range []struct {
 		flag string
-		cfg  plan.SimConfig
+		cfg  assignor.SimConfig
 	}{
-		{flagKafkaVersion, plan.SimConfig{KafkaVersion: opts.KafkaVersion}},
-		{flagJDK, plan.SimConfig{JDK: opts.JDK}},
-		{flagMaxDelay, plan.SimConfig{MaxDelayMs: opts.MaxDelayMs, KafkaVersion: opts.KafkaVersion}},
+		{flagKafkaVersion, assignor.SimConfig{KafkaVersion: opts.KafkaVersion}},
+		{flagJDK, assignor.SimConfig{JDK: opts.JDK}},
+		{flagMaxDelay, assignor.SimConfig{MaxDelayMs: opts.MaxDelayMs, KafkaVersion: opts.KafkaVersion}},
 	} {
-		if _, err := plan.NewSim(s.cfg); err != nil {
+		if _, err := assignor.NewSim(s.cfg); err != nil {
 			return state, opts, UsageErrorf("--%s: %v", s.flag, err)
 		}
 	}
@@ -410,7 +411,7 @@ func parseNameTasks(flag string, vals []string) (map[string]int, error) {
 // verified assignor is replayed with 3.9's behaviour, so nobody takes the
 // preview for a verified 4.x answer.
 func warnUnverifiedVersion(c *cli.Context, version string) {
-	if plan.BeyondVerified(version) {
+	if assignor.BeyondVerified(version) {
 		fmt.Fprintf(c.App.ErrWriter, "connectscope: warning: --kafka-version %s is newer than the assignor connectscope was checked against (3.9); replaying 3.9's behaviour\n", version)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/source"
 )
 
 const assignorVectors = "../../shared/vectors/assignor/public"
@@ -86,6 +88,10 @@ func TestPlanReplayBadScenarios(t *testing.T) {
 	}
 	if _, _, code := run(t, "plan", "replay", filepath.Join(assignorVectors, "ops-connector-replaced.scenario.json"), "--kafka-version", "abc"); code != ExitUsage {
 		t.Errorf("unknown Kafka version: exit %d, want 2", code)
+	}
+	// plan and check read --kafka-version alike (one version type).
+	if _, stderr, code := run(t, "plan", "replay", filepath.Join(assignorVectors, "ops-connector-replaced.scenario.json"), "--kafka-version", "v3.4"); code != ExitOK {
+		t.Errorf("--kafka-version v3.4: exit %d, want 0 (%s)", code, stderr)
 	}
 }
 
@@ -194,7 +200,7 @@ func TestPlanFromSnapshotFile(t *testing.T) {
 	var members []inspect.GroupMember
 	for i, id := range []string{"connect-1-a", "connect-2-b"} {
 		url := []string{"http://10.0.0.1:8083/", "http://10.0.0.2:8083/"}[i]
-		meta, err := inspect.EncodeMetadata(&inspect.MemberMetadata{Version: 2, URL: url, ConfigOffset: 3})
+		meta, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 2, URL: url, ConfigOffset: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,8 +208,8 @@ func TestPlanFromSnapshotFile(t *testing.T) {
 		if i == 1 {
 			conns = nil
 		}
-		asg, err := inspect.EncodeAssignment(&inspect.Assignment{Version: 2, Leader: "connect-1-a", ConfigOffset: 3,
-			Assigned: inspect.EntriesFor(conns, []inspect.TaskRef{{Connector: "orders", Task: int32(i)}})})
+		asg, err := protocol.EncodeAssignment(&protocol.Assignment{Version: 2, Leader: "connect-1-a", ConfigOffset: 3,
+			Assigned: protocol.EntriesFor(conns, []protocol.TaskRef{{Connector: "orders", Task: int32(i)}})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +221,7 @@ func TestPlanFromSnapshotFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := inspect.WriteSnapshot(f, ds); err != nil {
+	if err := source.WriteSnapshot(f, ds); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

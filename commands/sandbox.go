@@ -26,9 +26,10 @@ const (
 	sandboxShutdownLimit = 15 * time.Second
 )
 
-func init() {
+// sandboxCommand is the `sandbox` command.
+func sandboxCommand() *cli.Command {
 	d := sandbox.DefaultConfig()
-	register(&cli.Command{
+	return &cli.Command{
 		Name:      "sandbox",
 		Usage:     "run an embedded Kafka broker with simulated Connect workers, driven from standard input",
 		UsageText: "connectscope sandbox [--listen ADDR] [--workers N] [--connectors N] [--tasks N]",
@@ -50,7 +51,7 @@ func init() {
 			&cli.DurationFlag{Name: sbFlagScheduledDelay, Value: d.ScheduledRebalanceMaxDelay, Usage: "scheduled.rebalance.max.delay.ms (0 = none)"},
 		},
 		Action: action(runSandbox),
-	})
+	}
 }
 
 func sandboxConfig(c *cli.Context, g Globals) (sandbox.Config, error) {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/connectscope/connectscope/internal/golden"
 )
 
 // TestMain lets the test binary act as connectscope inside scripts.
@@ -26,7 +28,7 @@ func TestScripts(t *testing.T) {
 	}
 	testscript.Run(t, testscript.Params{
 		Dir:           filepath.Join("testdata", "script"),
-		UpdateScripts: *update,
+		UpdateScripts: golden.Update(),
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("REPO", repo) // for examples/; scripts copy what they read
 			env.Setenv("NO_COLOR", "")

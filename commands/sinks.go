@@ -1,12 +1,12 @@
 package commands
 
 import (
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/urfave/cli/v2"
 )
 
-// `inspect sinks` joins the inspect command registered in inspect.go (whose
-// init runs first: files initialise in name order).
+// `inspect sinks` is a subcommand of the inspect command built in
+// inspect.go.
 func inspectSinksCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "sinks",
@@ -26,9 +26,9 @@ func runInspectSinks(c *cli.Context, g Globals) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
-	ds, err := loadDataset(c, g)
+	ds, err := loadDataset(c, g, readSinks)
 	if err != nil {
 		return err
 	}
-	return emit(c, g, inspect.Sinks(ds, c.String(flagConnector)))
+	return emit(c, g, group.Sinks(ds, c.String(flagConnector)))
 }

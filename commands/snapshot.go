@@ -6,12 +6,13 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/urfave/cli/v2"
 )
 
-func init() {
-	register(&cli.Command{
+// snapshotCommand is the `snapshot` command.
+func snapshotCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "snapshot",
 		Usage: "save the cluster's internal topics and groups to a file that every command reads with --from",
 		Description: "Reads the three internal topics (to the end offsets of when reading began), the Connect\n" +
@@ -25,26 +26,26 @@ func init() {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "write the snapshot to `FILE` (- for standard output)"},
 		},
 		Action: action(runSnapshot),
-	})
+	}
 }
 
 func runSnapshot(c *cli.Context, g Globals) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
-	ds, err := loadDataset(c, g)
+	ds, err := loadDataset(c, g, readAll)
 	if err != nil {
 		return err
 	}
 	path := c.String("output")
 	if path == "-" {
 		w := bufio.NewWriterSize(c.App.Writer, 1<<20)
-		if err := inspect.WriteSnapshot(w, ds); err != nil {
+		if err := source.WriteSnapshot(w, ds); err != nil {
 			return InputError(fmt.Errorf("writing snapshot: %w", err))
 		}
 		return w.Flush()
 	}
-	return writeFileAtomically(path, func(w *bufio.Writer) error { return inspect.WriteSnapshot(w, ds) })
+	return writeFileAtomically(path, func(w *bufio.Writer) error { return source.WriteSnapshot(w, ds) })
 }
 
 // writeFileAtomically writes to a temporary file beside path and renames it

@@ -1,104 +1,95 @@
 package commands
 
 import (
-	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/live"
+	"github.com/connectscope/connectscope/inspect/source"
+	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/urfave/cli/v2"
+)
+
+// readSpec is what a command reads from a live cluster; from a file the
+// whole file is read whatever the spec. The zero spec reads everything
+// (snapshot, check).
+type readSpec struct {
+	// topics picks the internal topics to read; nil reads all three.
+	topics func(inspect.TopicNames) []string
+	// skipSinkGroups leaves the sink connectors' consumer groups unread.
+	skipSinkGroups bool
+	// settleGroup waits a little for a rebalancing group to settle
+	// (commands that show or plan from ownership).
+	settleGroup bool
+	// needsStableGroup refuses a group that is still rebalancing (exit 3,
+	// one line) instead of showing half-known ownership.
+	needsStableGroup bool
+}
+
+// Read specs of the commands that do not read everything.
+var (
+	readConfigs    = readSpec{topics: func(t inspect.TopicNames) []string { return []string{t.Config} }, skipSinkGroups: true}
+	readStatus     = readSpec{topics: func(t inspect.TopicNames) []string { return []string{t.Status} }, skipSinkGroups: true}
+	readConnectors = readSpec{topics: func(t inspect.TopicNames) []string { return []string{t.Config, t.Status} }, skipSinkGroups: true}
+	// The group, and the config topic to tell which members missed a record
+	// that rebalances from those that only missed a session key.
+	readMembers = readSpec{topics: readConfigs.topics, skipSinkGroups: true, settleGroup: true, needsStableGroup: true}
+	// Sink connectors are found in their configs.
+	readSinks = readSpec{topics: readConfigs.topics}
+	// Plans start from the configs and the group.
+	readPlan = readSpec{topics: readConfigs.topics, skipSinkGroups: true, settleGroup: true}
+	readAll  = readSpec{}
 )
 
 // loadDataset reads what the global flags point at: --from FILE (a snapshot
 // or a kcat -J dump) or a live cluster (-b, or --worker-config with
-// bootstrap.servers).
-func loadDataset(c *cli.Context, g Globals) (*inspect.Dataset, error) {
+// bootstrap.servers), the latter as spec says.
+func loadDataset(c *cli.Context, g Globals, spec readSpec) (*inspect.Dataset, error) {
 	if g.From != "" {
-		ds, err := inspect.LoadFile(g.From, g.Topics)
+		ds, err := source.LoadFile(g.From, g.Topics)
 		if err != nil {
 			return nil, InputError(err)
 		}
 		return ds, nil
 	}
 	if g.Live() {
-		return loadLive(c, g)
+		return loadLive(c, g, spec)
 	}
 	return nil, UsageErrorf("nothing to read: give --from FILE (a snapshot or kcat -J dump), -b HOST:PORT, or --worker-config FILE")
 }
 
 // liveOptions builds the live read's options from the resolved globals.
-func liveOptions(g Globals) (inspect.LiveOptions, error) {
+func liveOptions(c *cli.Context, g Globals) (live.Options, error) {
 	conn, err := g.ConnOptions()
 	if err != nil {
-		return inspect.LiveOptions{}, err
+		return live.Options{}, err
 	}
-	// A live read holds the topics' bytes and decodes them in one go; a
-	// collector that lets the heap grow by half, not double, keeps peak
-	// memory near what is really held (BENCHMARKS.md: under 3x the topic).
-	debug.SetGCPercent(liveGCPercent)
-	return inspect.LiveOptions{Conn: conn, Group: g.Group, Topics: g.Topics, Isolation: g.Isolation}, nil
+	useLiveMemory(c)
+	return live.Options{Conn: conn, Group: g.Group, Topics: g.Topics, Isolation: g.Isolation}, nil
 }
 
-// liveGCPercent is the collector's target for the rest of a command that
-// reads a live cluster.
-const liveGCPercent = 50
-
-// loadLive reads the cluster. Commands that show or plan from ownership wait
-// a little for a rebalancing group to settle; `inspect members` refuses to
-// print a rebalancing group's half-known ownership (exit 3, one line). Views
-// read only the topics and groups they show; everything else (snapshot,
-// plan, check) reads it all.
-func loadLive(c *cli.Context, g Globals) (*inspect.Dataset, error) {
-	opts, err := liveOptions(g)
+// loadLive reads the cluster as spec says.
+func loadLive(c *cli.Context, g Globals, spec readSpec) (*inspect.Dataset, error) {
+	opts, err := liveOptions(c, g)
 	if err != nil {
 		return nil, err
 	}
-	name := commandPath(c)
-	needsOwnership := name == "inspect members" || strings.HasPrefix(name, "plan ")
-	if needsOwnership {
+	if spec.settleGroup {
 		opts.GroupSettle = min(5*time.Second, g.Timeout/2)
 	}
-	// Read only the topics the view shows: a view of the status topic has no
-	// use for a million offsets records.
-	t := g.Topics
-	switch name {
-	case "inspect configs":
-		opts.Read, opts.SkipSinkGroups = []string{t.Config}, true
-	case "inspect status":
-		opts.Read, opts.SkipSinkGroups = []string{t.Status}, true
-	case "inspect offsets":
-		opts.Read, opts.SkipSinkGroups = []string{t.Offset}, true
-	case "inspect connectors":
-		opts.Read, opts.SkipSinkGroups = []string{t.Config, t.Status}, true
-	case "inspect members":
-		// The group, and the config topic to tell which members missed a
-		// record that rebalances from those that only missed a session key.
-		opts.Read, opts.SkipSinkGroups = []string{t.Config}, true
-	case "inspect sinks":
-		opts.Read = []string{t.Config} // sink connectors are found in their configs
+	if spec.topics != nil {
+		opts.Read = spec.topics(g.Topics)
 	}
-	if strings.HasPrefix(name, "plan ") { // plans start from the configs and the group
-		opts.Read, opts.SkipSinkGroups = []string{t.Config}, true
-	}
-	ds, err := inspect.ReadLive(c.Context, opts)
+	opts.SkipSinkGroups = spec.skipSinkGroups
+	ds, err := live.Read(c.Context, opts)
 	if err != nil {
 		return nil, InputError(err)
 	}
-	if name == "inspect members" && inspect.GroupRebalancing(ds.Group) {
-		return nil, InputError(inspect.GroupUnsettledError(ds.Group))
+	if spec.needsStableGroup && inspect.GroupRebalancing(ds.Group) {
+		return nil, InputError(live.GroupUnsettledError(ds.Group))
 	}
 	return ds, nil
-}
-
-// commandPath is the command's name below the application: "inspect members".
-func commandPath(c *cli.Context) string {
-	var parts []string
-	for _, ctx := range c.Lineage() {
-		if ctx.Command != nil && ctx.Command.Name != "" && ctx.Command.Name != c.App.Name {
-			parts = append([]string{ctx.Command.Name}, parts...)
-		}
-	}
-	return strings.Join(parts, " ")
 }
 
 // loadOffsets gives `inspect offsets` its decoded result. From a file the
@@ -106,25 +97,27 @@ func commandPath(c *cli.Context) string {
 // streamed into the decoder as it is read, so its records are never all
 // held at once (a million small records cost more as Record structs than
 // as bytes).
-func loadOffsets(c *cli.Context, g Globals, opts inspect.DecodeOptions) (*inspect.OffsetsResult, error) {
+func loadOffsets(c *cli.Context, g Globals) (*store.OffsetsResult, error) {
 	if !g.Live() || g.From != "" {
-		ds, err := loadDataset(c, g)
+		ds, err := loadDataset(c, g, readAll)
 		if err != nil {
 			return nil, err
 		}
-		t := splitDataset(ds)
-		res := inspect.DecodeOffsets(t.offsets, opts)
-		addProblems(&res.Records, &res.Problems, t.extraProblems(ds.Topics.Offset))
+		d := decoded.Decode(ds, viewOptions(c, g))
+		res := d.Offsets()
+		addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Offset))
 		return res, nil
 	}
-	live, err := liveOptions(g)
+	opts := viewOptions(c, g)
+	opts.Topic = g.Topics.Offset
+	liveOpts, err := liveOptions(c, g)
 	if err != nil {
 		return nil, err
 	}
-	dec := inspect.NewOffsetsDecoder(opts)
-	live.Read, live.SkipSinkGroups = []string{g.Topics.Offset}, true
-	live.Stream, live.StreamTopic = dec.Add, g.Topics.Offset
-	if _, err := inspect.ReadLive(c.Context, live); err != nil {
+	dec := store.NewOffsetsDecoder(opts)
+	liveOpts.Read, liveOpts.SkipSinkGroups = []string{g.Topics.Offset}, true
+	liveOpts.Stream, liveOpts.StreamTopic = dec.Add, g.Topics.Offset
+	if _, err := live.Read(c.Context, liveOpts); err != nil {
 		return nil, InputError(err)
 	}
 	return dec.Result(), nil

@@ -72,8 +72,9 @@ func (v versionResult) Tables() []format.Table {
 	}}}
 }
 
-func init() {
-	register(&cli.Command{
+// versionCommand is the `version` command.
+func versionCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "version",
 		Usage: "print connectscope's version, commit and build date",
 		Action: action(func(c *cli.Context, g Globals) error {
@@ -83,5 +84,5 @@ func init() {
 			info, _ := c.App.Metadata[buildInfoKey].(BuildInfo)
 			return emit(c, g, versionResult{BuildInfo: info, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH})
 		}),
-	})
+	}
 }

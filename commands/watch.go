@@ -10,12 +10,14 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/format"
-	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/live"
 	"github.com/urfave/cli/v2"
 )
 
-func init() {
-	register(&cli.Command{
+// watchCommand is the `watch` command.
+func watchCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "watch",
 		Usage: "follow the Connect group and the status topic and print events as they happen",
 		Description: "Describes the Connect group every --interval and follows the status topic from its end, printing\n" +
@@ -31,13 +33,13 @@ func init() {
 			&cli.DurationFlag{Name: "interval", Value: time.Second, Usage: "describe the group every `DURATION`"},
 		},
 		Action: action(runWatch),
-	})
+	}
 }
 
 // watchResult is what -o json/yaml print at the end of a watch.
 type watchResult struct {
-	Events  []inspect.WatchEvent `json:"events"`
-	Summary inspect.WatchSummary `json:"summary"`
+	Events  []group.WatchEvent `json:"events"`
+	Summary group.WatchSummary `json:"summary"`
 }
 
 func runWatch(c *cli.Context, g Globals) error {
@@ -45,12 +47,12 @@ func runWatch(c *cli.Context, g Globals) error {
 		return err
 	}
 	if g.From != "" || !g.Live() {
-		return UsageErrorf("watch follows a live cluster: give -b HOST:PORT or --worker-config FILE (not --from)")
+		return UsageErrorf("watch follows a liveOpts cluster: give -b HOST:PORT or --worker-config FILE (not --from)")
 	}
 	if c.Duration("interval") <= 0 || c.Duration("duration") < 0 {
 		return UsageErrorf("--interval must be positive and --duration not negative")
 	}
-	live, err := liveOptions(g)
+	liveOpts, err := liveOptions(c, g)
 	if err != nil {
 		return err
 	}
@@ -64,8 +66,8 @@ func runWatch(c *cli.Context, g Globals) error {
 	opts := g.FormatOptions()
 	streaming := opts.Output == format.OutputJSONL
 	textual := opts.Output == format.OutputTable || opts.Output == format.OutputWide
-	var collected []inspect.WatchEvent
-	emitEvent := func(e inspect.WatchEvent) error {
+	var collected []group.WatchEvent
+	emitEvent := func(e group.WatchEvent) error {
 		switch {
 		case streaming:
 			return format.Write(out, e, opts)
@@ -76,7 +78,7 @@ func runWatch(c *cli.Context, g Globals) error {
 		collected = append(collected, e)
 		return nil
 	}
-	summary, watchErr := inspect.RunWatch(ctx, inspect.WatchOptions{Live: live, Interval: c.Duration("interval")}, emitEvent)
+	summary, watchErr := live.RunWatch(ctx, live.WatchOptions{Live: liveOpts, Interval: c.Duration("interval")}, emitEvent)
 	if summary.Type == "" { // the watch never started: nothing to sum up
 		return InputError(watchErr)
 	}
@@ -88,7 +90,7 @@ func runWatch(c *cli.Context, g Globals) error {
 		writeErr = writeWatchSummary(out, summary)
 	default:
 		if collected == nil {
-			collected = []inspect.WatchEvent{}
+			collected = []group.WatchEvent{}
 		}
 		writeErr = emit(c, g, watchResult{Events: collected, Summary: summary})
 	}
@@ -98,7 +100,7 @@ func runWatch(c *cli.Context, g Globals) error {
 	return writeErr
 }
 
-func writeWatchSummary(w io.Writer, s inspect.WatchSummary) error {
+func writeWatchSummary(w io.Writer, s group.WatchSummary) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nsummary: watched %s, %d events, %d rebalances", msDuration(s.DurationMs), s.Events, s.RebalanceCount)
 	var ds []string

@@ -4,16 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"github.com/connectscope/connectscope/internal/golden"
+)
 
 // sample is a small result shaped like connectscope's: nested lists, a map,
 // a null, strings YAML must quote, and a multi-line trace.
@@ -26,7 +25,7 @@ type sample struct {
 	Leader     *taskID           `json:"leader"`
 }
 
-// taskID writes itself as text, like plan.TaskID.
+// taskID writes itself as text, like assignor.TaskID (plan/assignor).
 type taskID struct {
 	connector string
 	task      int
@@ -97,11 +96,11 @@ func (s sample) Items() []any {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// golden compares got with testdata/NAME, or rewrites it under -update.
-func golden(t *testing.T, name string, got []byte) {
+// checkGolden compares got with testdata/NAME, or rewrites it under -update.
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
+	if golden.Update() {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -140,7 +139,7 @@ func TestGoldenFormats(t *testing.T) {
 			if err := Write(&buf, ptrSample(), c.opts); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, c.golden, buf.Bytes())
+			checkGolden(t, c.golden, buf.Bytes())
 		})
 	}
 }

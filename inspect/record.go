@@ -1,6 +1,9 @@
-// Package inspect decodes what Kafka Connect stores about itself: the group
-// protocol bytes, the config, status and offsets topics, snapshot files and
-// worker config files, and reads them from live clusters.
+// Package inspect is connectscope's model of what was read about one Connect
+// cluster: the Dataset (records of the internal topics, the group
+// description, sink groups, topic descriptions), Record and Problem, and the
+// group states. Decoding lives in the sub-packages: protocol (group
+// protocol bytes), store (the config, status and offsets topics), group
+// (members, sinks, watch events), source (files) and live (a cluster).
 package inspect
 
 import "encoding/json"

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // ReplayOptions choose the assignor variant a replay runs.
@@ -55,7 +57,7 @@ type NameList []string
 
 // TaskList is a list of tasks that marshals as a JSON array of "CONNECTOR-N"
 // strings (never null); written directly because replays can hold millions.
-type TaskList []TaskID
+type TaskList []assignor.TaskID
 
 // MarshalJSON writes the names as a JSON array.
 func (l NameList) MarshalJSON() ([]byte, error) {
@@ -128,13 +130,13 @@ func Replay(sc *Scenario, opts ReplayOptions) (*ReplayResult, error) {
 	if sc == nil {
 		return nil, &ScenarioError{Step: -1, Msg: "no scenario"}
 	}
-	sim, err := NewSim(SimConfig{Protocol: sc.Protocol, MaxDelayMs: sc.MaxDelayMs, KafkaVersion: opts.KafkaVersion, JDK: opts.JDK})
+	sim, err := assignor.NewSim(assignor.SimConfig{Protocol: sc.Protocol, MaxDelayMs: sc.MaxDelayMs, KafkaVersion: opts.KafkaVersion, JDK: opts.JDK})
 	if err != nil {
 		return nil, fmt.Errorf("replaying scenario: %w", err)
 	}
 	res := &ReplayResult{Name: sc.Name, Rounds: []ReplayRound{}}
 	total := configuredTotals{}
-	record := func(step int, rounds ...Round) {
+	record := func(step int, rounds ...assignor.Round) {
 		for _, r := range rounds {
 			res.Rounds = append(res.Rounds, replayRound(step, r))
 			res.totals = append(res.totals, total)
@@ -151,7 +153,7 @@ func Replay(sc *Scenario, opts ReplayOptions) (*ReplayResult, error) {
 			}
 		case StepJoin:
 			for _, w := range st.Workers {
-				if err := sim.Join(w, Pieces{}); err != nil {
+				if err := sim.Join(w, assignor.Pieces{}); err != nil {
 					return nil, stepErr(i, st.Kind, "%v", err)
 				}
 			}
@@ -173,15 +175,16 @@ func Replay(sc *Scenario, opts ReplayOptions) (*ReplayResult, error) {
 			return nil, stepErr(i, st.Kind, "unknown step")
 		}
 	}
-	res.Final = make(map[string]Owned, len(sim.workers))
-	for _, w := range sim.Members() {
+	members := sim.Members()
+	res.Final = make(map[string]Owned, len(members))
+	for _, w := range members {
 		p := sim.Owned(w)
 		res.Final[w] = Owned{Connectors: NameList(p.Connectors), Tasks: TaskList(p.Tasks)}
 	}
 	return res, nil
 }
 
-func replayRound(step int, r Round) ReplayRound {
+func replayRound(step int, r assignor.Round) ReplayRound {
 	rr := ReplayRound{Step: step, Generation: r.Generation, TimeMs: r.TimeMs, Workers: make(map[string]ReplayWorker, len(r.Workers))}
 	for id, w := range r.Workers {
 		rr.Workers[id] = ReplayWorker{

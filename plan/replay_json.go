@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strconv"
+
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // The replay output can be tens of megabytes (1,000 workers x 100,000
@@ -77,7 +79,7 @@ func (w *jsonWriter) names(l []string) {
 	w.b = append(w.b, ']')
 }
 
-func (w *jsonWriter) tasks(l []TaskID) {
+func (w *jsonWriter) tasks(l []assignor.TaskID) {
 	w.b = append(w.b, '[')
 	for i, t := range l {
 		if i > 0 {

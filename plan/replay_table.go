@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/format"
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // Tables shows one table per round (worker, what it owns, what it was sent)
@@ -85,7 +86,7 @@ func countPair(c, t int) string {
 	return strconv.Itoa(c) + "/" + strconv.Itoa(t)
 }
 
-func joinTasks(ts []TaskID) string {
+func joinTasks(ts []assignor.TaskID) string {
 	var b strings.Builder
 	for i, t := range ts {
 		if i > 0 {
@@ -96,7 +97,7 @@ func joinTasks(ts []TaskID) string {
 	return b.String()
 }
 
-func joinPieces(cs []string, ts []TaskID) string {
+func joinPieces(cs []string, ts []assignor.TaskID) string {
 	c, t := strings.Join(cs, " "), joinTasks(ts)
 	if c != "" && t != "" {
 		return c + " " + t

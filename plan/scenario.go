@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // Scenario is a what-if scenario file, format 1 (scenario-format.md).
@@ -36,11 +38,11 @@ const (
 // Step is one scenario step; Kind says which fields apply.
 type Step struct {
 	Kind               string
-	Connectors         []ConnectorSpec // connectors (sorted by name)
-	Workers            []string        // join, leave
-	SleepMs            int64           // sleep_ms
-	GenerationMismatch bool            // rebalance
-	MaxRounds          int             // settle (20 when not given)
+	Connectors         []assignor.ConnectorSpec // connectors (sorted by name)
+	Workers            []string                 // join, leave
+	SleepMs            int64                    // sleep_ms
+	GenerationMismatch bool                     // rebalance
+	MaxRounds          int                      // settle (20 when not given)
 }
 
 // maxScenarioTasks bounds one connector's task count so a typo cannot
@@ -248,9 +250,9 @@ func parseStep(i int, raw json.RawMessage, members map[string]bool) (Step, error
 			if n > maxScenarioTasks {
 				return st, stepErr(i, kind, "connector %q: task count %d is too large (limit %d)", name, n, maxScenarioTasks)
 			}
-			st.Connectors = append(st.Connectors, ConnectorSpec{Name: name, Tasks: int(n)})
+			st.Connectors = append(st.Connectors, assignor.ConnectorSpec{Name: name, Tasks: int(n)})
 		}
-		slices.SortFunc(st.Connectors, func(a, b ConnectorSpec) int { return strings.Compare(a.Name, b.Name) })
+		slices.SortFunc(st.Connectors, func(a, b assignor.ConnectorSpec) int { return strings.Compare(a.Name, b.Name) })
 	case StepJoin, StepLeave:
 		if err := json.Unmarshal(body, &st.Workers); err != nil {
 			return st, stepErr(i, kind, "want a list of worker names")

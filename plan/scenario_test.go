@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 func TestParseScenarioErrors(t *testing.T) {
@@ -62,7 +64,7 @@ func TestParseScenarioDefaults(t *testing.T) {
 		t.Errorf("defaults: protocol %q max delay %d name %q", sc.Protocol, sc.MaxDelayMs, sc.Name)
 	}
 	want := []Step{
-		{Kind: StepConnectors, Connectors: []ConnectorSpec{{"a", 0}, {"b", 2}}},
+		{Kind: StepConnectors, Connectors: []assignor.ConnectorSpec{{Name: "a", Tasks: 0}, {Name: "b", Tasks: 2}}},
 		{Kind: StepJoin, Workers: []string{"w1", "w2"}},
 		{Kind: StepSettle, MaxRounds: 20},
 		{Kind: StepRebalance, GenerationMismatch: true},

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // SyntheticSpec describes a made-up cluster for --synthetic.
@@ -20,17 +22,20 @@ const (
 	maxSyntheticPieces  = 2000000
 )
 
-// SyntheticError names the field of a bad --synthetic spec.
+// SyntheticError names the field of a bad synthetic spec.
 type SyntheticError struct {
 	Field string
 	Msg   string
 }
 
-func (e *SyntheticError) Error() string {
+func (e *SyntheticError) Error() string { return "synthetic spec: " + e.Problem() }
+
+// Problem is the error without naming the spec: "field F: MSG" or "MSG".
+func (e *SyntheticError) Problem() string {
 	if e.Field == "" {
-		return "--synthetic: " + e.Msg
+		return e.Msg
 	}
-	return fmt.Sprintf("--synthetic: field %s: %s", e.Field, e.Msg)
+	return fmt.Sprintf("field %s: %s", e.Field, e.Msg)
 }
 
 // ParseSynthetic parses "workers=N,connectors=M[,tasks=K][,skew=S]".
@@ -116,21 +121,21 @@ func SyntheticState(s SyntheticSpec) ClusterState {
 	if width < 2 {
 		width = 2
 	}
-	owned := make([]Pieces, s.Workers)
+	owned := make([]assignor.Pieces, s.Workers)
 	for i := range owned {
-		owned[i] = Pieces{Connectors: []string{}, Tasks: []TaskID{}}
+		owned[i] = assignor.Pieces{Connectors: []string{}, Tasks: []assignor.TaskID{}}
 	}
 	next := 0
 	for c := 0; c < s.Connectors; c++ {
 		name := fmt.Sprintf("conn-%0*d", width, c)
-		st.Connectors = append(st.Connectors, ConnectorSpec{Name: name, Tasks: s.Tasks})
+		st.Connectors = append(st.Connectors, assignor.ConnectorSpec{Name: name, Tasks: s.Tasks})
 		owned[next%s.Workers].Connectors = append(owned[next%s.Workers].Connectors, name)
 		next++
 	}
 	for _, c := range st.Connectors {
 		for t := 0; t < c.Tasks; t++ {
 			w := next % s.Workers
-			owned[w].Tasks = append(owned[w].Tasks, TaskID{Connector: c.Name, Task: t})
+			owned[w].Tasks = append(owned[w].Tasks, assignor.TaskID{Connector: c.Name, Task: t})
 			next++
 		}
 	}

@@ -3,6 +3,8 @@ package plan
 import (
 	"fmt"
 	"sort"
+
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // The time model of the what-if plans (documented in the README):
@@ -47,10 +49,10 @@ const (
 type Event struct {
 	AfterMs    int64
 	Kind       EventKind
-	Worker     string          // member id (stop, crash, join)
-	Host       string          // join: the machine this member runs on ("" = Worker)
-	Replaces   string          // join: the member id this one restarts (its departure must be noticed first)
-	Connectors []ConnectorSpec // EventConnectors
+	Worker     string                   // member id (stop, crash, join)
+	Host       string                   // join: the machine this member runs on ("" = Worker)
+	Replaces   string                   // join: the member id this one restarts (its departure must be noticed first)
+	Connectors []assignor.ConnectorSpec // EventConnectors
 	Then       []Event
 }
 
@@ -82,7 +84,7 @@ type queuedEvent struct {
 
 // engine runs one timeline on one Sim.
 type engine struct {
-	sim    *Sim
+	sim    *assignor.Sim
 	eager  bool
 	model  TimeModel
 	base   int64 // Sim clock at plan time 0
@@ -270,7 +272,7 @@ func (e *engine) apply(ev Event) error {
 		if e.isMember(ev.Worker) {
 			return fmt.Errorf("worker %q is already a member", ev.Worker)
 		}
-		if err := e.sim.Join(ev.Worker, Pieces{Connectors: []string{}, Tasks: []TaskID{}}); err != nil {
+		if err := e.sim.Join(ev.Worker, assignor.Pieces{Connectors: []string{}, Tasks: []assignor.TaskID{}}); err != nil {
 			return fmt.Errorf("joining %s: %w", ev.Worker, err)
 		}
 		h := ev.Host
@@ -438,7 +440,7 @@ func uniqueJoin(parts []string) string {
 	return out
 }
 
-func describeSpecs(specs []ConnectorSpec) string {
+func describeSpecs(specs []assignor.ConnectorSpec) string {
 	tasks := 0
 	for _, c := range specs {
 		tasks += c.Tasks

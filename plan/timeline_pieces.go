@@ -1,6 +1,10 @@
 package plan
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/connectscope/connectscope/plan/assignor"
+)
 
 // pieceKey names one piece of work: a connector instance (Task == -1) or a task.
 type pieceKey struct {
@@ -20,7 +24,7 @@ func (k pieceKey) less(o pieceKey) bool {
 }
 
 // keysOf flattens Pieces into keys, connectors first.
-func keysOf(p Pieces) []pieceKey {
+func keysOf(p assignor.Pieces) []pieceKey {
 	out := make([]pieceKey, 0, len(p.Connectors)+len(p.Tasks))
 	for _, c := range p.Connectors {
 		out = append(out, pieceKey{Connector: c, Task: -1})
@@ -32,13 +36,13 @@ func keysOf(p Pieces) []pieceKey {
 }
 
 // piecesOf builds sorted Pieces from keys.
-func piecesOf(keys []pieceKey) Pieces {
-	p := Pieces{Connectors: []string{}, Tasks: []TaskID{}}
+func piecesOf(keys []pieceKey) assignor.Pieces {
+	p := assignor.Pieces{Connectors: []string{}, Tasks: []assignor.TaskID{}}
 	for _, k := range keys {
 		if k.isConnector() {
 			p.Connectors = append(p.Connectors, k.Connector)
 		} else {
-			p.Tasks = append(p.Tasks, TaskID{Connector: k.Connector, Task: k.Task})
+			p.Tasks = append(p.Tasks, assignor.TaskID{Connector: k.Connector, Task: k.Task})
 		}
 	}
 	sort.Strings(p.Connectors)
@@ -55,7 +59,7 @@ func piecesOf(keys []pieceKey) Pieces {
 // pieceSet is a set of pieces with sorted extraction.
 type pieceSet map[pieceKey]bool
 
-func setOf(p Pieces) pieceSet {
+func setOf(p assignor.Pieces) pieceSet {
 	s := pieceSet{}
 	for _, k := range keysOf(p) {
 		s[k] = true
@@ -85,7 +89,7 @@ func (s pieceSet) minus(o pieceSet) []pieceKey {
 }
 
 // configuredKeys lists every piece the connectors define, sorted.
-func configuredKeys(specs []ConnectorSpec) []pieceKey {
+func configuredKeys(specs []assignor.ConnectorSpec) []pieceKey {
 	out := []pieceKey{}
 	for _, c := range specs {
 		out = append(out, pieceKey{Connector: c.Name, Task: -1})
@@ -117,7 +121,7 @@ func names(keys []pieceKey) (conns, tasks []string) {
 		if k.isConnector() {
 			conns = append(conns, k.Connector)
 		} else {
-			tasks = append(tasks, TaskID{Connector: k.Connector, Task: k.Task}.String())
+			tasks = append(tasks, assignor.TaskID{Connector: k.Connector, Task: k.Task}.String())
 		}
 	}
 	return conns, tasks

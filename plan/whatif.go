@@ -1,10 +1,14 @@
 package plan
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/connectscope/connectscope/internal/field"
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // StopMode says how a worker goes away.
@@ -16,7 +20,7 @@ const (
 // JoinPlan previews workers joining the group. names are the new member ids.
 func JoinPlan(state ClusterState, opts PlanOptions, names []string) (*PlanResult, error) {
 	if len(names) == 0 {
-		return nil, fmt.Errorf("--add: no worker to add")
+		return nil, field.Errorf("NewWorkers", ": no worker to add")
 	}
 	seen := map[string]bool{}
 	for _, w := range state.Workers {
@@ -25,7 +29,7 @@ func JoinPlan(state ClusterState, opts PlanOptions, names []string) (*PlanResult
 	events := []Event{}
 	for _, n := range names {
 		if n == "" || seen[n] {
-			return nil, fmt.Errorf("--add: worker %q is already a member", n)
+			return nil, field.Errorf("NewWorkers", ": worker %q is already a member", n)
 		}
 		seen[n] = true
 		events = append(events, Event{Kind: EventJoin, Worker: n})
@@ -80,7 +84,7 @@ func NewWorkerNames(state ClusterState, n int) []string {
 func LeavePlan(state ClusterState, opts PlanOptions, worker, stop string, returnsAfterMs *int64) (*PlanResult, error) {
 	w, err := state.ResolveWorker(worker)
 	if err != nil {
-		return nil, fmt.Errorf("--worker: %w", err)
+		return nil, field.Errorf("Worker", ": %w", err)
 	}
 	kind, err := stopKind(stop)
 	if err != nil {
@@ -91,7 +95,7 @@ func LeavePlan(state ClusterState, opts PlanOptions, worker, stop string, return
 	res.Assumptions.Stop = &stop
 	if returnsAfterMs != nil {
 		if *returnsAfterMs < 0 {
-			return nil, fmt.Errorf("--returns-after: must not be negative")
+			return nil, field.Errorf("ReturnsAfter", ": must not be negative")
 		}
 		res.Assumptions.ReturnsAfterMs = returnsAfterMs
 		back := incarnation(w, state)
@@ -123,6 +127,10 @@ type ConnectorChange struct {
 	Remove []string       // connectors to delete
 }
 
+// ErrNothingToChange is ConnectorPlan's answer to a change that sets, adds
+// and removes nothing.
+var ErrNothingToChange = errors.New("nothing to change: no connector is set, added or removed")
+
 // ConnectorPlan previews changes of the configured connectors (task counts,
 // new and removed connectors), applied at once in one config change.
 func ConnectorPlan(state ClusterState, opts PlanOptions, ch ConnectorChange) (*PlanResult, error) {
@@ -133,37 +141,37 @@ func ConnectorPlan(state ClusterState, opts PlanOptions, ch ConnectorChange) (*P
 	var what []string
 	for _, name := range sortedSpecNames(ch.Set) {
 		if _, ok := next[name]; !ok {
-			return nil, fmt.Errorf("--set %s: no such connector (use --add to create one)", name)
+			return nil, field.Errorf("Set", " %s: no such connector (add it to create one)", name)
 		}
 		if ch.Set[name] < 0 {
-			return nil, fmt.Errorf("--set %s: task count must not be negative", name)
+			return nil, field.Errorf("Set", " %s: task count must not be negative", name)
 		}
 		what = append(what, fmt.Sprintf("%s: %d -> %d tasks", name, next[name], ch.Set[name]))
 		next[name] = ch.Set[name]
 	}
 	for _, name := range ch.Remove {
 		if _, ok := next[name]; !ok {
-			return nil, fmt.Errorf("--remove %s: no such connector", name)
+			return nil, field.Errorf("Remove", " %s: no such connector", name)
 		}
 		delete(next, name)
 		what = append(what, name+" removed")
 	}
 	for _, name := range sortedSpecNames(ch.Add) {
 		if _, ok := next[name]; ok {
-			return nil, fmt.Errorf("--add %s: connector already exists (use --set to change its tasks)", name)
+			return nil, field.Errorf("Add", " %s: connector already exists (set its tasks to change them)", name)
 		}
 		if ch.Add[name] < 0 {
-			return nil, fmt.Errorf("--add %s: task count must not be negative", name)
+			return nil, field.Errorf("Add", " %s: task count must not be negative", name)
 		}
 		next[name] = ch.Add[name]
 		what = append(what, fmt.Sprintf("%s added with %d tasks", name, ch.Add[name]))
 	}
 	if len(what) == 0 {
-		return nil, fmt.Errorf("nothing to change: give --set, --add or --remove")
+		return nil, ErrNothingToChange
 	}
-	specs := []ConnectorSpec{}
+	specs := []assignor.ConnectorSpec{}
 	for _, name := range sortedSpecNames(next) {
-		specs = append(specs, ConnectorSpec{Name: name, Tasks: next[name]})
+		specs = append(specs, assignor.ConnectorSpec{Name: name, Tasks: next[name]})
 	}
 	desc := strings.Join(what, "; ")
 	res := newResult("connector", state, opts, desc)
@@ -176,7 +184,7 @@ func ConnectorPlan(state ClusterState, opts PlanOptions, ch ConnectorChange) (*P
 // order lists the workers (empty = members in order, the leader last).
 func RollingRestartPlan(state ClusterState, opts PlanOptions, restartMs int64, stop string, order []string) (*PlanResult, error) {
 	if restartMs < 0 {
-		return nil, fmt.Errorf("--restart-time: must not be negative")
+		return nil, field.Errorf("RestartTime", ": must not be negative")
 	}
 	kind, err := stopKind(stop)
 	if err != nil {
@@ -227,10 +235,10 @@ func restartOrder(state ClusterState, order []string) ([]string, error) {
 	for _, o := range order {
 		w, err := state.ResolveWorker(o)
 		if err != nil {
-			return nil, fmt.Errorf("--order: %w", err)
+			return nil, field.Errorf("Order", ": %w", err)
 		}
 		if seen[w] {
-			return nil, fmt.Errorf("--order: worker %s listed twice", w)
+			return nil, field.Errorf("Order", ": worker %s listed twice", w)
 		}
 		seen[w] = true
 		out = append(out, w)
@@ -245,7 +253,7 @@ func stopKind(stop string) (EventKind, error) {
 	case StopCrash:
 		return EventCrash, nil
 	}
-	return 0, fmt.Errorf("--stop: must be %s or %s, got %q", StopClean, StopCrash, stop)
+	return 0, field.Errorf("Stop", ": must be %s or %s, got %q", StopClean, StopCrash, stop)
 }
 
 // incarnation names a restarted worker's new member id: w1 -> w1.2.

@@ -5,23 +5,34 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/plan/assignor"
 )
+
+// StartingStateError is StateFromDataset's error when the dataset cannot
+// give the workers and what they own (a synthetic cluster can).
+type StartingStateError struct{ Msg string }
+
+func (e *StartingStateError) Error() string { return e.Msg }
 
 // StateFromDataset builds a plan's starting point from what was read: the
 // configured connectors from the config topic (Kafka's own rules: an
 // inconsistent connector has no tasks, a STOPPED one is configured with none)
 // and the members with what they own from the group description, in the
 // broker's member order.
-func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
+func StateFromDataset(d *decoded.Dataset) (ClusterState, error) {
+	if !d.Loaded() {
+		return ClusterState{}, fmt.Errorf("no dataset was read: nothing to plan from")
+	}
 	st := ClusterState{Source: d.Source}
-	cfgRecords, _, _, _ := inspect.SplitTopics(d.Records, d.Topics)
-	configs := inspect.DecodeConfigs(cfgRecords, inspect.DecodeOptions{Topic: d.Topics.Config})
+	configs := d.Configs()
 	for _, c := range configs.Connectors {
 		tasks := len(c.Tasks)
 		if c.TargetState == "STOPPED" {
 			tasks = 0
 		}
-		st.Connectors = append(st.Connectors, ConnectorSpec{Name: c.Name, Tasks: tasks})
+		st.Connectors = append(st.Connectors, assignor.ConnectorSpec{Name: c.Name, Tasks: tasks})
 		if !c.Consistent {
 			st.Notes = append(st.Notes, fmt.Sprintf("connector %s is inconsistent (incomplete task commit): the assignor sees no tasks for it", c.Name))
 		}
@@ -30,10 +41,10 @@ func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 		st.Notes = append(st.Notes, fmt.Sprintf("%d config record(s) could not be decoded and were left out (see inspect configs)", p))
 	}
 	if d.Group == nil {
-		return st, fmt.Errorf("%s has no description of the Connect group, so the workers and what they own are unknown: take a snapshot that includes the group, or use --synthetic", sourceName(d))
+		return st, &StartingStateError{fmt.Sprintf("%s has no description of the Connect group, so the workers and what they own are unknown: take a snapshot that includes the group, or start from a synthetic cluster", sourceName(d.Dataset))}
 	}
-	members := inspect.Members(d.Group)
-	views := map[string]inspect.MemberView{}
+	members := d.Members()
+	views := map[string]group.MemberView{}
 	for _, m := range members.Members {
 		views[m.MemberID] = m
 	}
@@ -46,7 +57,7 @@ func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 	}
 	for _, gm := range d.Group.Members {
 		v := views[gm.MemberID]
-		w := WorkerState{ID: gm.MemberID, Aliases: memberAliases(v), Owned: Pieces{Connectors: []string{}, Tasks: []TaskID{}}}
+		w := WorkerState{ID: gm.MemberID, Aliases: memberAliases(v), Owned: assignor.Pieces{Connectors: []string{}, Tasks: []assignor.TaskID{}}}
 		if v.Owned == nil {
 			st.Notes = append(st.Notes, fmt.Sprintf("what %s owns could not be decoded: it is taken as owning nothing", gm.MemberID))
 		} else if v.Held != nil {
@@ -54,12 +65,12 @@ func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 			// Kafka's would (assignor.md §6.3).
 			w.Owned.Connectors = append(w.Owned.Connectors, v.Held.Connectors...)
 			for _, t := range v.Held.Tasks {
-				w.Owned.Tasks = append(w.Owned.Tasks, TaskID{Connector: t.Connector, Task: int(t.Task)})
+				w.Owned.Tasks = append(w.Owned.Tasks, assignor.TaskID{Connector: t.Connector, Task: int(t.Task)})
 			}
 		} else {
 			w.Owned.Connectors = append(w.Owned.Connectors, v.Owned.Connectors...)
 			for _, t := range v.Owned.Tasks {
-				id, err := ParseTaskID(t)
+				id, err := assignor.ParseTaskID(t)
 				if err != nil {
 					st.Notes = append(st.Notes, fmt.Sprintf("%s owns an unreadable task id %q: left out", gm.MemberID, t))
 					continue
@@ -70,7 +81,7 @@ func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 		st.Workers = append(st.Workers, w)
 	}
 	if len(st.Workers) == 0 {
-		return st, fmt.Errorf("the Connect group in %s has no members (state %q): nothing to plan from; use --synthetic", sourceName(d), d.Group.State)
+		return st, &StartingStateError{fmt.Sprintf("the Connect group in %s has no members (state %q): nothing to plan from; start from a synthetic cluster", sourceName(d.Dataset), d.Group.State)}
 	}
 	if st.Leader != "" {
 		found := false
@@ -90,7 +101,7 @@ func StateFromDataset(d *inspect.Dataset) (ClusterState, error) {
 
 // memberAliases are the other names an operator may use for a worker: its
 // client id, its REST URL and host:port, and its client host.
-func memberAliases(v inspect.MemberView) []string {
+func memberAliases(v group.MemberView) []string {
 	out := []string{}
 	add := func(s string) {
 		if s == "" {
@@ -105,10 +116,10 @@ func memberAliases(v inspect.MemberView) []string {
 	}
 	add(v.ClientID)
 	if v.URL != nil {
-		u := *v.URL
-		add(u)
-		hostPort := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://"), "/")
-		add(hostPort)
+		add(*v.URL)
+		if *v.URL != "" {
+			add(group.WorkerID(v)) // host:port, as checks name workers
+		}
 	}
 	add(strings.TrimPrefix(v.ClientHost, "/"))
 	return out

@@ -1,10 +1,14 @@
 package plan
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/store"
 )
 
 func configRecord(offset int64, key, value string) inspect.Record {
@@ -17,14 +21,14 @@ func configRecord(offset int64, key, value string) inspect.Record {
 
 // member encodes a sessioned member whose latest assignment gives it conns
 // and tasks (and no embedded allocation), as the broker would describe it.
-func member(t *testing.T, id, url, leader string, conns []string, tasks []inspect.TaskRef) inspect.GroupMember {
+func member(t *testing.T, id, url, leader string, conns []string, tasks []protocol.TaskRef) inspect.GroupMember {
 	t.Helper()
-	meta, err := inspect.EncodeMetadata(&inspect.MemberMetadata{Version: 2, URL: url, ConfigOffset: 9})
+	meta, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 2, URL: url, ConfigOffset: 9})
 	if err != nil {
 		t.Fatal(err)
 	}
-	asg, err := inspect.EncodeAssignment(&inspect.Assignment{Version: 2, Leader: leader, LeaderURL: "http://10.0.0.1:8083/", ConfigOffset: 9,
-		Assigned: inspect.EntriesFor(conns, tasks), Revoked: []inspect.ConnectorEntry{}})
+	asg, err := protocol.EncodeAssignment(&protocol.Assignment{Version: 2, Leader: leader, LeaderURL: "http://10.0.0.1:8083/", ConfigOffset: 9,
+		Assigned: protocol.EntriesFor(conns, tasks), Revoked: []protocol.ConnectorEntry{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,14 +59,14 @@ func testDataset(t *testing.T) *inspect.Dataset {
 		Records: recs,
 		Group: &inspect.GroupDescription{Group: "connect-cluster", State: "Stable", ProtocolType: "connect", Protocol: "sessioned",
 			Members: []inspect.GroupMember{
-				member(t, "connect-2-bbbb", "http://10.0.0.2:8083/", lead, []string{"orders"}, []inspect.TaskRef{{Connector: "orders", Task: 1}, {Connector: "legacy", Task: 0}}),
-				member(t, lead, "http://10.0.0.1:8083/", lead, []string{"legacy", "broken"}, []inspect.TaskRef{{Connector: "orders", Task: 0}, {Connector: "orders", Task: 2}}),
+				member(t, "connect-2-bbbb", "http://10.0.0.2:8083/", lead, []string{"orders"}, []protocol.TaskRef{{Connector: "orders", Task: 1}, {Connector: "legacy", Task: 0}}),
+				member(t, lead, "http://10.0.0.1:8083/", lead, []string{"legacy", "broken"}, []protocol.TaskRef{{Connector: "orders", Task: 0}, {Connector: "orders", Task: 2}}),
 			}},
 	}
 }
 
 func TestStateFromDataset(t *testing.T) {
-	st, err := StateFromDataset(testDataset(t))
+	st, err := StateFromDataset(decoded.Decode(testDataset(t), store.DecodeOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,11 +124,11 @@ func TestStateFromDataset(t *testing.T) {
 func TestStateFromDatasetWithoutGroup(t *testing.T) {
 	d := testDataset(t)
 	d.Group = nil
-	if _, err := StateFromDataset(d); err == nil || !strings.Contains(err.Error(), "--synthetic") {
-		t.Errorf("want an error pointing at --synthetic, got %v", err)
+	if _, err := StateFromDataset(decoded.Decode(d, store.DecodeOptions{})); !errors.As(err, new(*StartingStateError)) || !strings.Contains(err.Error(), "synthetic cluster") {
+		t.Errorf("want a StartingStateError pointing at a synthetic cluster, got %v", err)
 	}
 	d.Group = &inspect.GroupDescription{Group: "g", State: "Empty"}
-	if _, err := StateFromDataset(d); err == nil || !strings.Contains(err.Error(), "no members") {
+	if _, err := StateFromDataset(decoded.Decode(d, store.DecodeOptions{})); err == nil || !strings.Contains(err.Error(), "no members") {
 		t.Errorf("empty group: %v", err)
 	}
 }

@@ -3,12 +3,14 @@ package plan
 import (
 	"fmt"
 	"sort"
+
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // runTimeline plays events on a fresh Sim seeded with the state, under one
 // protocol, and summarises what happened.
 func runTimeline(state ClusterState, opts PlanOptions, protocol string, events []Event) (*Timeline, error) {
-	sim, err := NewSim(SimConfig{Protocol: protocol, MaxDelayMs: opts.MaxDelayMs, KafkaVersion: opts.KafkaVersion, JDK: opts.JDK})
+	sim, err := assignor.NewSim(assignor.SimConfig{Protocol: protocol, MaxDelayMs: opts.MaxDelayMs, KafkaVersion: opts.KafkaVersion, JDK: opts.JDK})
 	if err != nil {
 		return nil, fmt.Errorf("starting the %s simulation: %w", protocol, err)
 	}
@@ -66,8 +68,8 @@ func runTimeline(state ClusterState, opts PlanOptions, protocol string, events [
 // previous assignment is what the members own now, the previous generation
 // is the last one and nothing is pending (no delay, no revocation). Without
 // it the first round would behave like a brand-new leader's.
-func primeMemory(sim *Sim) {
-	st := NewAssignorState()
+func primeMemory(sim *assignor.Sim) {
+	st := assignor.NewAssignorState()
 	owned := pieceSet{}
 	for _, w := range sim.Members() {
 		for _, k := range keysOf(sim.Owned(w)) {
@@ -176,5 +178,5 @@ func pieceName(k pieceKey) string {
 	if k.isConnector() {
 		return k.Connector
 	}
-	return TaskID{Connector: k.Connector, Task: k.Task}.String()
+	return assignor.TaskID{Connector: k.Connector, Task: k.Task}.String()
 }

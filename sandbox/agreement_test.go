@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // The agreement tests take a snapshot of a stable sandbox (read live, the
-// way `connectscope snapshot` does), seed plan.Sim from it, apply the same
+// way `connectscope snapshot` does), seed assignor.Sim from it, apply the same
 // event to both, and require that what the live workers end up owning is
 // exactly what the simulator predicted, piece by piece.
 
@@ -37,23 +38,23 @@ func agreementCluster(t *testing.T, protocol string) *Cluster {
 // description says, in their held order, and the leader's memory
 // approximated as assignor.md §10 says (everything owned, nothing pending).
 // It returns the simulator and the leader's member id.
-func snapshotSim(t *testing.T, c *Cluster) (*plan.Sim, string) {
+func snapshotSim(t *testing.T, c *Cluster) (*assignor.Sim, string) {
 	t.Helper()
 	v := readLive(t, c)
 	if v.ds.Group == nil || v.ds.Group.State != "Stable" {
 		t.Fatalf("snapshot: group %+v, want Stable", v.ds.Group)
 	}
-	sim, err := plan.NewSim(plan.SimConfig{Protocol: simProtocol(v.ds.Group.Protocol), MaxDelayMs: c.Config().ScheduledRebalanceMaxDelay.Milliseconds()})
+	sim, err := assignor.NewSim(assignor.SimConfig{Protocol: simProtocol(v.ds.Group.Protocol), MaxDelayMs: c.Config().ScheduledRebalanceMaxDelay.Milliseconds()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var specs []plan.ConnectorSpec
+	var specs []assignor.ConnectorSpec
 	for _, cc := range v.configs.Connectors {
 		n := len(cc.Tasks)
 		if cc.TargetState == TargetStopped {
 			n = 0
 		}
-		specs = append(specs, plan.ConnectorSpec{Name: cc.Name, Tasks: n})
+		specs = append(specs, assignor.ConnectorSpec{Name: cc.Name, Tasks: n})
 	}
 	sim.SetConnectors(specs)
 
@@ -63,12 +64,12 @@ func snapshotSim(t *testing.T, c *Cluster) (*plan.Sim, string) {
 	})
 	// Each member's pieces in its held order, as inspect derives it from
 	// the group description (the same derivation plans use).
-	view := inspect.Members(v.ds.Group)
-	byID := map[string]inspect.MemberView{}
+	view := group.Members(v.ds.Group)
+	byID := map[string]group.MemberView{}
 	for _, m := range view.Members {
 		byID[m.MemberID] = m
 	}
-	st := plan.NewAssignorState()
+	st := assignor.NewAssignorState()
 	var all holding
 	for _, m := range members {
 		mv := byID[m.MemberID]
@@ -93,7 +94,7 @@ func snapshotSim(t *testing.T, c *Cluster) (*plan.Sim, string) {
 }
 
 // simOwnership maps worker names to sorted pieces from the simulator.
-func simOwnership(c *Cluster, sim *plan.Sim) map[string][]string {
+func simOwnership(c *Cluster, sim *assignor.Sim) map[string][]string {
 	out := map[string][]string{}
 	for _, id := range sim.Members() {
 		o := sim.Owned(id)
@@ -154,7 +155,7 @@ func leaderName(t *testing.T, c *Cluster, leader string) string {
 	return ""
 }
 
-func requireAgreement(t *testing.T, c *Cluster, sim *plan.Sim) {
+func requireAgreement(t *testing.T, c *Cluster, sim *assignor.Sim) {
 	t.Helper()
 	waitStable(t, c)
 	live, predicted := ownedByWorker(c), simOwnership(c, sim)
@@ -184,7 +185,7 @@ func TestAgreementJoin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.Join(memberIDOf(t, c, name), plan.Pieces{}); err != nil {
+	if err := sim.Join(memberIDOf(t, c, name), assignor.Pieces{}); err != nil {
 		t.Fatal(err)
 	}
 	sim.Settle(0)
@@ -254,7 +255,7 @@ func TestAgreementBounce(t *testing.T) {
 	sim.Rebalance(false)
 	newID := memberIDOf(t, c, name)
 	sim.Sleep(time.Since(start).Milliseconds())
-	if err := sim.Join(newID, plan.Pieces{}); err != nil {
+	if err := sim.Join(newID, assignor.Pieces{}); err != nil {
 		t.Fatal(err)
 	}
 	sim.Settle(0)
@@ -273,7 +274,7 @@ func TestAgreementJoinEager(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sim.Join(memberIDOf(t, c, name), plan.Pieces{}); err != nil {
+	if err := sim.Join(memberIDOf(t, c, name), assignor.Pieces{}); err != nil {
 		t.Fatal(err)
 	}
 	sim.Settle(0)

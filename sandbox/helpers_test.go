@@ -8,38 +8,41 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/live"
+	"github.com/connectscope/connectscope/inspect/store"
 )
 
 // liveView is what connectscope's own readers see in the sandbox.
 type liveView struct {
 	ds      *inspect.Dataset
-	configs *inspect.ConfigsResult
-	status  *inspect.StatusResult
-	offsets *inspect.OffsetsResult
-	members inspect.MembersResult
+	configs *store.ConfigsResult
+	status  *store.StatusResult
+	offsets *store.OffsetsResult
+	members group.MembersResult
 }
 
 func readLive(t *testing.T, c *Cluster) liveView {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	ds, err := inspect.ReadLive(ctx, inspect.LiveOptions{
-		Conn:   inspect.ConnOptions{Bootstrap: []string{c.Bootstrap()}, Timeout: 5 * time.Second},
+	ds, err := live.Read(ctx, live.Options{
+		Conn:   live.ConnOptions{Bootstrap: []string{c.Bootstrap()}, Timeout: 5 * time.Second},
 		Group:  c.GroupID(),
 		Topics: c.Config().Topics,
 	})
 	if err != nil {
 		t.Fatalf("reading the sandbox live: %v", err)
 	}
-	cfg, st, off, unknown := inspect.SplitTopics(ds.Records, ds.Topics)
+	cfg, st, off, unknown := store.SplitTopics(ds.Records, ds.Topics)
 	if len(unknown) > 0 {
 		t.Fatalf("%d records on no internal topic", len(unknown))
 	}
 	v := liveView{ds: ds,
-		configs: inspect.DecodeConfigs(cfg, inspect.DecodeOptions{Topic: ds.Topics.Config}),
-		status:  inspect.DecodeStatus(st, inspect.DecodeOptions{Topic: ds.Topics.Status}),
-		offsets: inspect.DecodeOffsets(off, inspect.DecodeOptions{Topic: ds.Topics.Offset}),
-		members: inspect.Members(ds.Group),
+		configs: store.DecodeConfigs(cfg, store.DecodeOptions{Topic: ds.Topics.Config}),
+		status:  store.DecodeStatus(st, store.DecodeOptions{Topic: ds.Topics.Status}),
+		offsets: store.DecodeOffsets(off, store.DecodeOptions{Topic: ds.Topics.Offset}),
+		members: group.Members(ds.Group),
 	}
 	for _, p := range slices.Concat(v.configs.Problems, v.status.Problems, v.offsets.Problems) {
 		t.Errorf("record the sandbox wrote does not decode: %+v", p)
@@ -71,7 +74,7 @@ func pieceNames[T interface{ String() string }](conns []string, tasks []T) []str
 
 // ownedFromGroup maps worker name -> sorted pieces, from DescribeGroups as
 // decoded by inspect.Members (the worker name is the client id's host).
-func ownedFromGroup(t *testing.T, m inspect.MembersResult) map[string][]string {
+func ownedFromGroup(t *testing.T, m group.MembersResult) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
 	for _, mv := range m.Members {

@@ -11,8 +11,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
-	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // RoundRecord is what the leader computed in one rebalance.
@@ -31,17 +31,17 @@ type RoundRecord struct {
 type RoundMember struct {
 	Worker   string
 	MemberID string
-	Reported plan.Pieces // what its metadata said it holds, in held order
-	Assigned plan.Pieces
-	Revoked  plan.Pieces
+	Reported assignor.Pieces // what its metadata said it holds, in held order
+	Assigned assignor.Pieces
+	Revoked  assignor.Pieces
 }
 
 // simProtocol maps a JoinGroup protocol name to plan's protocol setting.
 func simProtocol(joinProtocol string) string {
 	switch joinProtocol {
-	case inspect.ProtocolEager:
+	case protocol.ProtocolEager:
 		return "eager"
-	case inspect.ProtocolCompatible:
+	case protocol.ProtocolCompatible:
 		return "compatible"
 	}
 	return "sessioned"
@@ -50,7 +50,7 @@ func simProtocol(joinProtocol string) string {
 type leaderMember struct {
 	id   string
 	seq  int
-	meta *inspect.MemberMetadata
+	meta *protocol.MemberMetadata
 }
 
 // confirmLeadership runs after SyncGroup. kfake, when the previous leader
@@ -60,7 +60,7 @@ type leaderMember struct {
 // named reach the members. A worker whose round was not the one delivered
 // takes back its assignor memory and forgets the round, as if it had been
 // a follower.
-func (w *worker) confirmLeadership(a *inspect.Assignment, before plan.AssignorState) {
+func (w *worker) confirmLeadership(a *protocol.Assignment, before assignor.AssignorState) {
 	rec := w.pendingRound
 	w.pendingRound = nil
 	if rec == nil {
@@ -70,7 +70,7 @@ func (w *worker) confirmLeadership(a *inspect.Assignment, before plan.AssignorSt
 		w.assignor = before
 		return
 	}
-	if rec.Protocol == inspect.ProtocolSessioned && !rec.ConfigMismatch {
+	if rec.Protocol == protocol.ProtocolSessioned && !rec.ConfigMismatch {
 		w.c.ensureSessionKey(w.ctx, w.cl)
 	}
 	w.c.recordRound(*rec)
@@ -79,20 +79,20 @@ func (w *worker) confirmLeadership(a *inspect.Assignment, before plan.AssignorSt
 // lead computes the assignments of one round with plan's assignor, keeping
 // the assignor's memory in this worker between rounds (a worker that
 // becomes leader starts from its own, possibly empty, memory).
-func (w *worker) lead(gen int32, protocol string, members []kmsg.JoinGroupResponseMember) ([]kmsg.SyncGroupRequestGroupAssignment, error) {
-	version, err := inspect.ProtocolVersion(protocol)
+func (w *worker) lead(gen int32, groupProtocol string, members []kmsg.JoinGroupResponseMember) ([]kmsg.SyncGroupRequestGroupAssignment, error) {
+	version, err := protocol.ProtocolVersion(groupProtocol)
 	if err != nil {
 		return nil, err
 	}
 	ms := make([]leaderMember, 0, len(members))
 	for _, m := range members {
-		meta, err := inspect.DecodeMetadata(m.ProtocolMetadata)
+		meta, err := protocol.DecodeMetadata(m.ProtocolMetadata)
 		if err != nil {
 			return nil, fmt.Errorf("member %s metadata: %w", m.MemberID, err)
 		}
 		ms = append(ms, leaderMember{id: m.MemberID, seq: w.c.memberSeq(m.MemberID), meta: meta})
 	}
-	// The broker's member order is not observable; like plan.Sim and the
+	// The broker's member order is not observable; like assignor.Sim and the
 	// test vectors, the sandbox uses join order (§6.2 tie-break).
 	slices.SortStableFunc(ms, func(a, b leaderMember) int { return cmp.Compare(a.seq, b.seq) })
 
@@ -101,8 +101,8 @@ func (w *worker) lead(gen int32, protocol string, members []kmsg.JoinGroupRespon
 	for _, m := range ms {
 		maxOffset = max(maxOffset, m.meta.ConfigOffset)
 	}
-	rec := RoundRecord{Generation: gen, Protocol: protocol, Leader: w.name, LeaderMemberID: w.memberID, At: time.Now()}
-	base := inspect.Assignment{Version: version, Leader: w.memberID, LeaderURL: w.url, ConfigOffset: maxOffset}
+	rec := RoundRecord{Generation: gen, Protocol: groupProtocol, Leader: w.name, LeaderMemberID: w.memberID, At: time.Now()}
+	base := protocol.Assignment{Version: version, Leader: w.memberID, LeaderURL: w.url, ConfigOffset: maxOffset}
 
 	var out []kmsg.SyncGroupRequestGroupAssignment
 	if leaderPos < maxOffset {
@@ -111,7 +111,7 @@ func (w *worker) lead(gen int32, protocol string, members []kmsg.JoinGroupRespon
 		rec.ConfigMismatch = true
 		for _, m := range ms {
 			a := base
-			a.Error = inspect.AssignmentConfigMismatch
+			a.Error = protocol.AssignmentConfigMismatch
 			if out, err = appendAssignment(out, m.id, &a); err != nil {
 				return nil, err
 			}
@@ -121,17 +121,17 @@ func (w *worker) lead(gen int32, protocol string, members []kmsg.JoinGroupRespon
 		return out, nil
 	}
 
-	in := plan.AssignInput{
+	in := assignor.AssignInput{
 		Connectors:              specs,
 		NowMs:                   time.Now().UnixMilli(),
 		Generation:              int(gen),
 		LastCompletedGeneration: int(w.lastCompletedGen),
 	}
 	for _, m := range ms {
-		in.Members = append(in.Members, plan.MemberInput{ID: m.id, Owned: reported(m.meta)})
+		in.Members = append(in.Members, assignor.MemberInput{ID: m.id, Owned: reported(m.meta)})
 	}
-	cfg := plan.SimConfig{Protocol: simProtocol(protocol), MaxDelayMs: w.c.cfg.ScheduledRebalanceMaxDelay.Milliseconds()}
-	res, st, err := plan.Assign(cfg, w.assignor, in)
+	cfg := assignor.SimConfig{Protocol: simProtocol(groupProtocol), MaxDelayMs: w.c.cfg.ScheduledRebalanceMaxDelay.Milliseconds()}
+	res, st, err := assignor.Assign(cfg, w.assignor, in)
 	if err != nil {
 		return nil, fmt.Errorf("assignor: %w", err)
 	}
@@ -154,8 +154,8 @@ func (w *worker) lead(gen int32, protocol string, members []kmsg.JoinGroupRespon
 	return out, nil
 }
 
-func appendAssignment(out []kmsg.SyncGroupRequestGroupAssignment, memberID string, a *inspect.Assignment) ([]kmsg.SyncGroupRequestGroupAssignment, error) {
-	b, err := inspect.EncodeAssignment(a)
+func appendAssignment(out []kmsg.SyncGroupRequestGroupAssignment, memberID string, a *protocol.Assignment) ([]kmsg.SyncGroupRequestGroupAssignment, error) {
+	b, err := protocol.EncodeAssignment(a)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the assignment of %s: %w", memberID, err)
 	}
@@ -166,23 +166,23 @@ func appendAssignment(out []kmsg.SyncGroupRequestGroupAssignment, memberID strin
 }
 
 // reported is what a member's metadata says it holds, in held (entry) order.
-func reported(m *inspect.MemberMetadata) plan.Pieces {
+func reported(m *protocol.MemberMetadata) assignor.Pieces {
 	if m.Allocation == nil {
-		return plan.Pieces{}
+		return assignor.Pieces{}
 	}
 	return holdingOfEntries(m.Allocation.Connectors(), m.Allocation.Tasks()).pieces()
 }
 
 // assignorSnapshot is the leader's config snapshot: connectors with their
 // task counts (0 when STOPPED) and the config position it reflects.
-func (c *Cluster) assignorSnapshot() ([]plan.ConnectorSpec, int64) {
+func (c *Cluster) assignorSnapshot() ([]assignor.ConnectorSpec, int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	specs := make([]plan.ConnectorSpec, 0, len(c.connectors))
+	specs := make([]assignor.ConnectorSpec, 0, len(c.connectors))
 	for _, cs := range c.connectors {
-		specs = append(specs, plan.ConnectorSpec{Name: cs.name, Tasks: cs.tasks})
+		specs = append(specs, assignor.ConnectorSpec{Name: cs.name, Tasks: cs.tasks})
 	}
-	slices.SortFunc(specs, func(a, b plan.ConnectorSpec) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(specs, func(a, b assignor.ConnectorSpec) int { return strings.Compare(a.Name, b.Name) })
 	return specs, c.configPos
 }
 
@@ -276,7 +276,7 @@ func (r RoundRecord) Line() string {
 	var moves []string
 	for i, m := range r.Members {
 		var parts []string
-		if r.Protocol == inspect.ProtocolEager {
+		if r.Protocol == protocol.ProtocolEager {
 			// Eager assignments are complete: everything stopped and
 			// each worker starts all of this.
 			for _, c := range m.Assigned.Connectors {
@@ -305,11 +305,11 @@ func (r RoundRecord) Line() string {
 	}
 	slices.Sort(moves)
 	switch {
-	case len(moves) == 0 && r.Protocol == inspect.ProtocolEager:
+	case len(moves) == 0 && r.Protocol == protocol.ProtocolEager:
 		b.WriteString(": nothing to run")
 	case len(moves) == 0:
 		b.WriteString(": nothing moved")
-	case r.Protocol == inspect.ProtocolEager:
+	case r.Protocol == protocol.ProtocolEager:
 		b.WriteString(": everything restarted: " + strings.Join(moves, "; "))
 	default:
 		b.WriteString(": " + strings.Join(moves, "; "))

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // Connector kinds.
@@ -21,7 +21,7 @@ const (
 )
 
 // taskID names one task.
-type taskID = plan.TaskID
+type taskID = assignor.TaskID
 
 func compareTasks(a, b taskID) int {
 	if c := cmp.Compare(a.Connector, b.Connector); c != 0 {
@@ -37,11 +37,11 @@ type holding struct {
 	Tasks      []taskID
 }
 
-func (h holding) pieces() plan.Pieces {
-	return plan.Pieces{Connectors: slices.Clone(h.Connectors), Tasks: slices.Clone(h.Tasks)}
+func (h holding) pieces() assignor.Pieces {
+	return assignor.Pieces{Connectors: slices.Clone(h.Connectors), Tasks: slices.Clone(h.Tasks)}
 }
 
-func fromPieces(p plan.Pieces) holding {
+func fromPieces(p assignor.Pieces) holding {
 	return holding{Connectors: slices.Clone(p.Connectors), Tasks: slices.Clone(p.Tasks)}
 }
 

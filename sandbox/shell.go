@@ -9,7 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // ErrQuit is returned by Shell.Exec for "quit".
@@ -64,7 +64,7 @@ var shellCommands = []struct {
 		return s.C.StopConnector(ctx, a[0])
 	}}},
 	{"fail", shellCommand{"fail CONNECTOR-N", "make a task fail", 1, func(s *Shell, ctx context.Context, a []string) error {
-		id, err := plan.ParseTaskID(a[0])
+		id, err := assignor.ParseTaskID(a[0])
 		if err != nil {
 			return err
 		}

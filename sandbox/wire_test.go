@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // The sandbox writes assigned lists as Kafka does: connectors in Java
@@ -37,7 +37,7 @@ func TestAssignedEntriesMatchKafkaBytes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		a, err := inspect.DecodeAssignment(want)
+		a, err := protocol.DecodeAssignment(want)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -48,7 +48,7 @@ func TestAssignedEntriesMatchKafkaBytes(t *testing.T) {
 		for _, order := range [][]string{sortedStrings(held.Connectors), reversed(held.Connectors)} {
 			re := *a
 			re.Assigned = heldEntries(holding{Connectors: order, Tasks: held.Tasks})
-			got, err := inspect.EncodeAssignment(&re)
+			got, err := protocol.EncodeAssignment(&re)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,19 +64,19 @@ func reversed(s []string) []string      { out := slices.Clone(s); slices.Reverse
 
 // A round summary names what moved, and says so for eager rounds.
 func TestRoundLine(t *testing.T) {
-	pieces := func(conns []string, tasks ...plan.TaskID) plan.Pieces {
-		return plan.Pieces{Connectors: conns, Tasks: tasks}
+	pieces := func(conns []string, tasks ...assignor.TaskID) assignor.Pieces {
+		return assignor.Pieces{Connectors: conns, Tasks: tasks}
 	}
 	coop := RoundRecord{Generation: 7, Protocol: "sessioned", Leader: "worker-1", DelayMs: 300, Members: []RoundMember{
-		{Worker: "worker-2", Assigned: pieces([]string{"a"}, plan.TaskID{Connector: "a", Task: 1})},
-		{Worker: "worker-1", Revoked: pieces(nil, plan.TaskID{Connector: "b", Task: 0})},
+		{Worker: "worker-2", Assigned: pieces([]string{"a"}, assignor.TaskID{Connector: "a", Task: 1})},
+		{Worker: "worker-1", Revoked: pieces(nil, assignor.TaskID{Connector: "b", Task: 0})},
 	}}
 	want := "rebalance: generation 7 (sessioned), leader worker-1, 2 members [worker-1 worker-2]: worker-1 -b-0; worker-2 +a +a-1; scheduled rebalance in 300ms"
 	if got := coop.Line(); got != want {
 		t.Errorf("cooperative:\n got %s\nwant %s", got, want)
 	}
 	eager := RoundRecord{Generation: 2, Protocol: "default", Leader: "worker-1", Members: []RoundMember{
-		{Worker: "worker-1", Assigned: pieces([]string{"a"}, plan.TaskID{Connector: "a", Task: 0})},
+		{Worker: "worker-1", Assigned: pieces([]string{"a"}, assignor.TaskID{Connector: "a", Task: 0})},
 	}}
 	want = "rebalance: generation 2 (default), leader worker-1, 1 members [worker-1]: everything restarted: worker-1 =a =a-0"
 	if got := eager.Line(); got != want {

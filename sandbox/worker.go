@@ -12,8 +12,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
-	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 type msgKind int
@@ -64,11 +64,11 @@ type worker struct {
 	groupProtocol    string // protocol the group selected in the last join
 	held             holding
 	hasAllocation    bool
-	last             *inspect.Assignment // last assignment received (re-embedded in metadata)
+	last             *protocol.Assignment // last assignment received (re-embedded in metadata)
 	needJoin         bool
 	rejoinAt         time.Time
 	lastCompletedGen int32
-	assignor         plan.AssignorState
+	assignor         assignor.AssignorState
 	pendingRound     *RoundRecord // round computed as leader, until SyncGroup says whose was delivered
 	running          map[string]*piece
 
@@ -87,7 +87,7 @@ type WorkerState struct {
 	Generation    int32 // generation of the last completed join
 	GroupProtocol string
 	Leader        string // leader member id of the last assignment
-	Owned         plan.Pieces
+	Owned         assignor.Pieces
 	Joining       bool // a join is in progress or requested
 	RejoinPending bool // a scheduled rebalance (delay) is pending
 }
@@ -108,7 +108,7 @@ func newWorker(c *Cluster, name, protocol string) (*worker, error) {
 		c: c, name: name, id: id, url: "http://" + id + "/", protocol: protocol,
 		cl: cl, ctx: ctx, cancel: cancel, done: make(chan struct{}), wake: make(chan struct{}, 1),
 		generation: -1, lastCompletedGen: -1, needJoin: true,
-		assignor: plan.NewAssignorState(), running: map[string]*piece{},
+		assignor: assignor.NewAssignorState(), running: map[string]*piece{},
 	}
 	w.publish(true)
 	return w, nil
@@ -320,7 +320,7 @@ func (w *worker) heartbeat() {
 // group last selected "default", or it has not joined yet and only offers it.
 func (w *worker) eagerNow() bool {
 	if w.groupProtocol != "" {
-		return w.groupProtocol == inspect.ProtocolEager
+		return w.groupProtocol == protocol.ProtocolEager
 	}
 	return w.protocol == "eager"
 }
@@ -335,11 +335,11 @@ func (w *worker) joinAndSync() error {
 		w.held = holding{}
 		w.hasAllocation = false
 	}
-	var owned *inspect.Assignment
+	var owned *protocol.Assignment
 	if w.hasAllocation {
 		owned = w.allocation()
 	}
-	protocols, err := inspect.JoinProtocols(w.protocol, w.url, w.c.configPosition(), owned)
+	protocols, err := protocol.JoinProtocols(w.protocol, w.url, w.c.configPosition(), owned)
 	if err != nil {
 		return fmt.Errorf("building JoinGroup protocols: %w", err)
 	}
@@ -381,16 +381,16 @@ func (w *worker) joinAndSync() error {
 		jresp = resp
 		break
 	}
-	protocol := ""
+	groupProtocol := ""
 	if jresp.Protocol != nil {
-		protocol = *jresp.Protocol
+		groupProtocol = *jresp.Protocol
 	}
-	w.groupProtocol = protocol
+	w.groupProtocol = groupProtocol
 	var assignments []kmsg.SyncGroupRequestGroupAssignment
 	before := w.assignor
 	w.pendingRound = nil
 	if jresp.LeaderID == w.memberID {
-		assignments, err = w.lead(jresp.Generation, protocol, jresp.Members)
+		assignments, err = w.lead(jresp.Generation, groupProtocol, jresp.Members)
 		if err != nil {
 			return fmt.Errorf("leader assignment for generation %d: %w", jresp.Generation, err)
 		}
@@ -400,7 +400,7 @@ func (w *worker) joinAndSync() error {
 	sync.Generation = jresp.Generation
 	sync.MemberID = w.memberID
 	sync.ProtocolType = kmsg.StringPtr("connect")
-	sync.Protocol = kmsg.StringPtr(protocol)
+	sync.Protocol = kmsg.StringPtr(groupProtocol)
 	sync.GroupAssignment = assignments
 	ctx, cancel := w.requestCtx()
 	sresp, err := sync.RequestWith(ctx, w.cl)
@@ -417,12 +417,12 @@ func (w *worker) joinAndSync() error {
 		}
 		return fmt.Errorf("SyncGroup: %w", err)
 	}
-	a, err := inspect.DecodeAssignment(sresp.MemberAssignment)
+	a, err := protocol.DecodeAssignment(sresp.MemberAssignment)
 	if err != nil {
 		return fmt.Errorf("decoding the assignment for generation %d: %w", jresp.Generation, err)
 	}
 	w.confirmLeadership(a, before)
-	w.apply(jresp.Generation, protocol, a)
+	w.apply(jresp.Generation, groupProtocol, a)
 	return nil
 }
 
@@ -459,8 +459,8 @@ func (w *worker) keepAliveDuringJoin() func() {
 
 // allocation is the assignment the worker embeds in V1/V2 metadata: what it
 // holds now in its assigned lists, everything else as last received.
-func (w *worker) allocation() *inspect.Assignment {
-	a := &inspect.Assignment{Assigned: heldEntries(w.held)}
+func (w *worker) allocation() *protocol.Assignment {
+	a := &protocol.Assignment{Assigned: heldEntries(w.held)}
 	if w.last != nil {
 		a.Error, a.Leader, a.LeaderURL = w.last.Error, w.last.Leader, w.last.LeaderURL
 		a.ConfigOffset, a.Revoked, a.DelayMs = w.last.ConfigOffset, w.last.Revoked, w.last.DelayMs
@@ -470,11 +470,11 @@ func (w *worker) allocation() *inspect.Assignment {
 
 // apply takes an assignment as WorkerCoordinator.onJoinComplete and the
 // herder do.
-func (w *worker) apply(gen int32, protocol string, a *inspect.Assignment) {
+func (w *worker) apply(gen int32, groupProtocol string, a *protocol.Assignment) {
 	w.generation = gen
 	w.lastCompletedGen = gen
 	w.needJoin = false
-	if a.Error != inspect.AssignmentNoError {
+	if a.Error != protocol.AssignmentNoError {
 		// The leader was behind on the config topic: keep what we run,
 		// catch up and rejoin.
 		w.last = a
@@ -483,8 +483,8 @@ func (w *worker) apply(gen int32, protocol string, a *inspect.Assignment) {
 	}
 	assigned := holdingOfEntries(a.Connectors(), a.Tasks())
 	revoked := holdingOfEntries(a.RevokedConnectors(), a.RevokedTasks())
-	if protocol == inspect.ProtocolEager {
-		// A worker that joined under a cooperative protocol kept its pieces;
+	if groupProtocol == protocol.ProtocolEager {
+		// A worker that joined under a cooperative groupProtocol kept its pieces;
 		// when the group switches to eager in this round, what the eager
 		// assignment does not give back must stop now, or it would run on
 		// untracked (a sink consumer left in its group for ever).

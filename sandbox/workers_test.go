@@ -11,6 +11,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/protocol"
 )
 
 // The group as the broker describes it must be a real Connect group whose
@@ -31,7 +32,7 @@ func TestGroupOnTheWire(t *testing.T) {
 		}
 		// The allocation may be null: a worker that joined fresh and was
 		// not asked to rejoin since still shows its first metadata.
-		meta, err := inspect.DecodeMetadata(m.Metadata)
+		meta, err := protocol.DecodeMetadata(m.Metadata)
 		if err != nil || meta.Version != 2 || meta.URL != "http://"+strings.TrimPrefix(m.ClientID, "connect-")+"/" {
 			t.Errorf("member %s metadata: version %d url %q err %v; want V2 with the worker's URL", m.MemberID, meta.Version, meta.URL, err)
 		}
@@ -278,8 +279,8 @@ func TestWireRequests(t *testing.T) {
 		url := ""
 		for i, p := range req.Protocols {
 			names = append(names, p.Name)
-			meta, err := inspect.DecodeMetadata(p.Metadata)
-			want, _ := inspect.ProtocolVersion(p.Name)
+			meta, err := protocol.DecodeMetadata(p.Metadata)
+			want, _ := protocol.ProtocolVersion(p.Name)
 			if err != nil || meta.Version != want {
 				problems = append(problems, fmt.Sprintf("protocol %d %s: metadata version %d err %v, want version %d", i, p.Name, meta.Version, err, want))
 				continue

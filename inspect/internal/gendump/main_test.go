@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/source"
+	"github.com/connectscope/connectscope/inspect/store"
 )
 
 // The dump must read back as a clean status topic: every line a record,
@@ -21,14 +23,14 @@ func TestDumpDecodesCleanly(t *testing.T) {
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := inspect.ReadKcat(&buf, inspect.DefaultTopicNames())
+	ds, err := source.ReadKcat(&buf, inspect.DefaultTopicNames())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(ds.Problems) != 0 || len(ds.Records) != o.records {
 		t.Fatalf("read %d records, %d input problems (first: %v)", len(ds.Records), len(ds.Problems), ds.Problems)
 	}
-	res := inspect.DecodeStatus(ds.Records, inspect.DecodeOptions{})
+	res := store.DecodeStatus(ds.Records, store.DecodeOptions{})
 	c := res.Records
 	if c.Read != o.records || c.Problems != 0 || c.Tombstones == 0 || c.Decoded+c.Tombstones != c.Read {
 		t.Fatalf("counts %+v, problems %v", c, res.Problems)

@@ -1,0 +1,16 @@
+package format
+
+import "testing"
+
+func TestTextOr(t *testing.T) {
+	empty, text := "", "w1"
+	for _, c := range []struct {
+		in   *string
+		none string
+		want string
+	}{{nil, "-", "-"}, {&empty, "-", "-"}, {&text, "-", "w1"}, {nil, "", ""}, {&text, "", "w1"}} {
+		if got := TextOr(c.in, c.none); got != c.want {
+			t.Errorf("TextOr(%v, %q) = %q, want %q", c.in, c.none, got, c.want)
+		}
+	}
+}

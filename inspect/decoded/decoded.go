@@ -1,0 +1,128 @@
+// Package decoded is the one decoding of a dataset that every command, plan
+// and check starts from: the records split by topic, each topic decoded the
+// first time it is asked for (a view of the status topic never pays for a
+// million offsets records), and the group's members.
+package decoded
+
+import (
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/store"
+)
+
+// Dataset is a dataset with its decoded views. The views are computed once,
+// on first use, with the options given to Decode (their Topic is set per
+// topic). A nil *Dataset, or one of no dataset, has no views.
+type Dataset struct {
+	*inspect.Dataset
+	opts store.DecodeOptions
+
+	split                   bool
+	config, status, offsets []inspect.Record
+	unplaced                []inspect.Problem
+
+	configs     *store.ConfigsResult
+	statuses    *store.StatusResult
+	offsetsRes  *store.OffsetsResult
+	members     *group.MembersResult
+	membersDone bool
+}
+
+// Decode wraps ds for decoding with opts (ShowSecrets, Connector).
+func Decode(ds *inspect.Dataset, opts store.DecodeOptions) *Dataset {
+	return &Dataset{Dataset: ds, opts: opts}
+}
+
+func (d *Dataset) empty() bool { return d == nil || d.Dataset == nil }
+
+// Loaded reports whether there is a dataset behind d.
+func (d *Dataset) Loaded() bool { return !d.empty() }
+
+func (d *Dataset) splitTopics() {
+	if d.split {
+		return
+	}
+	d.split = true
+	var unknown []inspect.Record
+	d.config, d.status, d.offsets, unknown = store.SplitTopics(d.Records, d.Topics)
+	d.unplaced = store.UnclassifiedProblems(unknown)
+}
+
+func (d *Dataset) options(topic string) store.DecodeOptions {
+	o := d.opts
+	o.Topic = topic
+	return o
+}
+
+// Configs is the config topic replayed; nil without a dataset.
+func (d *Dataset) Configs() *store.ConfigsResult {
+	if d.empty() {
+		return nil
+	}
+	if d.configs == nil {
+		d.splitTopics()
+		d.configs = store.DecodeConfigs(d.config, d.options(d.Topics.Config))
+	}
+	return d.configs
+}
+
+// Status is the status topic replayed; nil without a dataset.
+func (d *Dataset) Status() *store.StatusResult {
+	if d.empty() {
+		return nil
+	}
+	if d.statuses == nil {
+		d.splitTopics()
+		d.statuses = store.DecodeStatus(d.status, d.options(d.Topics.Status))
+	}
+	return d.statuses
+}
+
+// Offsets is the offsets topic replayed; nil without a dataset.
+func (d *Dataset) Offsets() *store.OffsetsResult {
+	if d.empty() {
+		return nil
+	}
+	if d.offsetsRes == nil {
+		d.splitTopics()
+		d.offsetsRes = store.DecodeOffsets(d.offsets, d.options(d.Topics.Offset))
+	}
+	return d.offsetsRes
+}
+
+// Members is the Connect group's members view; nil when the dataset has no
+// group description.
+func (d *Dataset) Members() *group.MembersResult {
+	if d.empty() || d.Group == nil {
+		return nil
+	}
+	if !d.membersDone {
+		d.membersDone = true
+		m := group.Members(d.Group)
+		d.members = &m
+	}
+	return d.members
+}
+
+// ExtraProblems are the problems a view of the given topics must also
+// report: records that fit no internal topic, and bad input entries of these
+// topics or of none known, so every view accounts for everything it could
+// have shown.
+func (d *Dataset) ExtraProblems(topics ...string) []inspect.Problem {
+	if d.empty() {
+		return nil
+	}
+	d.splitTopics()
+	out := append([]inspect.Problem{}, d.unplaced...)
+	known := map[string]bool{d.Topics.Config: true, d.Topics.Status: true, d.Topics.Offset: true}
+	mine := map[string]bool{}
+	for _, n := range topics {
+		mine[n] = true
+	}
+	for _, p := range d.Problems {
+		if mine[p.Topic] || !known[p.Topic] {
+			out = append(out, p)
+		}
+	}
+	return out
+}

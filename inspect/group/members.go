@@ -1,0 +1,339 @@
+// Package group reads the Connect group: members and what they hold, sink
+// connectors' consumer groups, and the events watch reports between two
+// looks at the cluster.
+package group
+
+import (
+	"encoding/base64"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/protocol"
+)
+
+// MembersResult is the `inspect members` view of the Connect group
+// (json-output.md "inspect members").
+type MembersResult struct {
+	Group        string  `json:"group"`
+	State        string  `json:"state"`
+	ProtocolType string  `json:"protocol_type"`
+	Protocol     string  `json:"protocol"`
+	Leader       *string `json:"leader"` // from the members' assignments; null when none says
+	Note         *string `json:"note"`   // why the view is partial or not a Connect group; null when all is normal
+	// ConfigEndOffset is the config topic's end offset when it was read
+	// (live or from a snapshot); null when unknown.
+	ConfigEndOffset *int64       `json:"config_end_offset"`
+	Members         []MemberView `json:"members"`
+}
+
+// MemberView is one Connect worker in the group.
+type MemberView struct {
+	MemberID     string  `json:"member_id"`
+	ClientID     string  `json:"client_id"`
+	ClientHost   string  `json:"client_host"`
+	URL          *string `json:"url"`
+	Version      *int16  `json:"version"` // member metadata version
+	ConfigOffset *int64  `json:"config_offset"`
+	// ConfigLag is config_end_offset − config_offset (at least 0), and
+	// ConfigBehind says whether the worker has not read the whole config
+	// topic; both null when the end offset or the worker's offset is unknown.
+	ConfigLag    *int64       `json:"config_lag"`
+	ConfigBehind *bool        `json:"config_behind"`
+	Owned        *OwnedPieces `json:"owned"` // null when it cannot be derived
+	// Held is Owned in the worker's own order (assignor.md §6.3), which
+	// decides what a load-balancing round trims first; for plans, not JSON.
+	Held       *HeldPieces     `json:"-"`
+	Assignment *AssignmentView `json:"assignment"`
+	// The raw bytes, only when they do not decode (or the group is not a
+	// Connect group); null otherwise.
+	MetadataBase64   *string  `json:"metadata_base64"`
+	AssignmentBase64 *string  `json:"assignment_base64"`
+	Problem          *string  `json:"problem"`
+	Warnings         []string `json:"warnings"` // odd but accepted bytes (connect-internals.md §4.5)
+}
+
+// HeldPieces is what a worker holds in the order it holds it: the latest
+// assignment's newly assigned pieces, then what its metadata allocation
+// held minus the revoked ones; repeats keep their first place.
+type HeldPieces struct {
+	Connectors []string
+	Tasks      []protocol.TaskRef
+}
+
+// OwnedPieces is what a worker holds now; both lists sorted.
+type OwnedPieces struct {
+	Connectors []string `json:"connectors"`
+	Tasks      []string `json:"tasks"`
+}
+
+// AssignmentView is the latest assignment the leader sent to a member; lists sorted.
+type AssignmentView struct {
+	Version           int16    `json:"version"`
+	Error             int16    `json:"error"`
+	Leader            string   `json:"leader"`
+	LeaderURL         string   `json:"leader_url"`
+	ConfigOffset      int64    `json:"config_offset"`
+	Connectors        []string `json:"connectors"`
+	Tasks             []string `json:"tasks"`
+	RevokedConnectors []string `json:"revoked_connectors"`
+	RevokedTasks      []string `json:"revoked_tasks"`
+	DelayMs           int64    `json:"delay_ms"`
+}
+
+// Members decodes a described Connect group into the members view. It never
+// fails: members whose bytes do not decode keep their entry with the raw
+// bytes and a problem, and situations where the view cannot be trusted
+// (not a Connect group, empty, rebalancing) are explained in Note.
+func Members(desc *inspect.GroupDescription) MembersResult {
+	if desc == nil {
+		note := "no group description was read (the Connect group was not described)"
+		return MembersResult{Note: &note, Members: []MemberView{}}
+	}
+	res := MembersResult{
+		Group:        desc.Group,
+		State:        desc.State,
+		ProtocolType: desc.ProtocolType,
+		Protocol:     desc.Protocol,
+		Members:      []MemberView{},
+	}
+	var notes []string
+	connect := desc.ProtocolType == "connect"
+	if desc.ErrorCode != 0 {
+		notes = append(notes, fmt.Sprintf("describing the group returned error code %d", desc.ErrorCode))
+	}
+	switch {
+	case !connect && desc.ProtocolType == "" && len(desc.Members) == 0:
+		// An empty or unknown group has no protocol type; the state note says enough.
+	case !connect:
+		notes = append(notes, fmt.Sprintf("group %q has protocol type %q, not \"connect\": it is not a Kafka Connect group, so member bytes are shown raw and not decoded", desc.Group, desc.ProtocolType))
+	}
+	switch desc.State {
+	case "Empty":
+		notes = append(notes, "the group is empty: no worker is a member right now")
+	case "Dead":
+		notes = append(notes, fmt.Sprintf("the group is dead or does not exist: no worker is a member (is %q the workers' group.id? set it with --group or --worker-config)", desc.Group))
+	case "PreparingRebalance", "CompletingRebalance":
+		notes = append(notes, fmt.Sprintf("the group is rebalancing (%s): metadata and assignments are only reliable when the group is Stable, so what is shown may be empty or stale; look again in a few seconds", desc.State))
+	case "Stable":
+	default:
+		notes = append(notes, fmt.Sprintf("unknown group state %q", desc.State))
+	}
+	if len(desc.Members) == 0 && desc.State != "Empty" && desc.State != "Dead" {
+		notes = append(notes, "the group has no members")
+	}
+
+	leaders := map[string]bool{}
+	for _, m := range desc.Members {
+		view := MemberView{MemberID: m.MemberID, ClientID: m.ClientID, ClientHost: m.ClientHost, Warnings: []string{}}
+		if !connect {
+			view.MetadataBase64 = memberBase64(m.Metadata)
+			view.AssignmentBase64 = memberBase64(m.Assignment)
+			res.Members = append(res.Members, view)
+			continue
+		}
+		asg := decodeMember(&view, m, desc.Protocol)
+		if asg != nil && asg.Leader != "" {
+			leaders[asg.Leader] = true
+		}
+		res.Members = append(res.Members, view)
+	}
+	slices.SortFunc(res.Members, func(a, b MemberView) int { return strings.Compare(a.MemberID, b.MemberID) })
+
+	switch len(leaders) {
+	case 0:
+	case 1:
+		for l := range leaders {
+			res.Leader = &l
+		}
+	default:
+		names := make([]string, 0, len(leaders))
+		for l := range leaders {
+			names = append(names, l)
+		}
+		slices.Sort(names)
+		notes = append(notes, fmt.Sprintf("assignments name different leaders (%s): they come from different rounds", strings.Join(names, ", ")))
+	}
+	if len(notes) > 0 {
+		n := strings.Join(notes, "; ")
+		res.Note = &n
+	}
+	return res
+}
+
+// decodeMember fills view from one member's bytes and returns its decoded
+// assignment (nil when there is none or it does not decode).
+func decodeMember(view *MemberView, m inspect.GroupMember, groupProtocol string) *protocol.Assignment {
+	var problems []string
+	var meta *protocol.MemberMetadata
+	if len(m.Metadata) > 0 {
+		md, err := protocol.DecodeMetadata(m.Metadata)
+		if err != nil {
+			problems = append(problems, err.Error())
+			view.MetadataBase64 = memberBase64(m.Metadata)
+		} else {
+			meta = md
+			view.URL = &md.URL
+			view.Version = &md.Version
+			view.ConfigOffset = &md.ConfigOffset
+			view.Warnings = append(view.Warnings, prefixWarnings("metadata: ", md.Warnings)...)
+		}
+	}
+	var asg *protocol.Assignment
+	if len(m.Assignment) > 0 {
+		a, err := protocol.DecodeAssignment(m.Assignment)
+		if err != nil {
+			problems = append(problems, err.Error())
+			view.AssignmentBase64 = memberBase64(m.Assignment)
+		} else {
+			asg = a
+			view.Assignment = assignmentView(a)
+			view.Warnings = append(view.Warnings, prefixWarnings("assignment: ", a.Warnings)...)
+		}
+	}
+	// Eager when the group selected "default"; with no selected groupProtocol
+	// (mid-rebalance) V0 metadata is the best hint.
+	isEager := groupProtocol == protocol.ProtocolEager || (groupProtocol == "" && meta != nil && meta.Version == 0)
+	switch {
+	case isEager && asg != nil:
+		// An eager assignment is complete: it is what the worker runs.
+		view.Owned = memberPieces(asg.Connectors(), asg.Tasks())
+		view.Held = heldPieces(asg.Connectors(), asg.Tasks())
+	case !isEager && meta != nil && (asg != nil || len(m.Assignment) == 0):
+		view.Owned = ownedCooperative(meta.Allocation, asg)
+		view.Held = heldCooperative(meta.Allocation, asg)
+	}
+	if len(problems) > 0 {
+		p := strings.Join(problems, "; ")
+		view.Problem = &p
+	}
+	return asg
+}
+
+// ownedCooperative is what a cooperative worker holds after its latest
+// assignment: the allocation's assigned lists (its own revoked lists are
+// history), minus the assignment's revoked pieces, plus its assigned ones.
+func ownedCooperative(alloc, asg *protocol.Assignment) *OwnedPieces {
+	var conns []string
+	var tasks []protocol.TaskRef
+	if alloc != nil {
+		conns, tasks = alloc.Connectors(), alloc.Tasks()
+	}
+	if asg != nil {
+		revC, revT := asg.RevokedConnectors(), asg.RevokedTasks()
+		conns = slices.DeleteFunc(conns, func(c string) bool { return slices.Contains(revC, c) })
+		tasks = slices.DeleteFunc(tasks, func(t protocol.TaskRef) bool { return slices.Contains(revT, t) })
+		conns = append(conns, asg.Connectors()...)
+		tasks = append(tasks, asg.Tasks()...)
+	}
+	return memberPieces(conns, tasks)
+}
+
+// heldCooperative is ownedCooperative in the worker's order: Connect's
+// worker puts newly assigned pieces before what it kept.
+func heldCooperative(alloc, asg *protocol.Assignment) *HeldPieces {
+	var conns []string
+	var tasks []protocol.TaskRef
+	if asg != nil {
+		conns, tasks = asg.Connectors(), asg.Tasks()
+	}
+	if alloc != nil {
+		var revC []string
+		var revT []protocol.TaskRef
+		if asg != nil {
+			revC, revT = asg.RevokedConnectors(), asg.RevokedTasks()
+		}
+		for _, c := range alloc.Connectors() {
+			if !slices.Contains(revC, c) {
+				conns = append(conns, c)
+			}
+		}
+		for _, t := range alloc.Tasks() {
+			if !slices.Contains(revT, t) {
+				tasks = append(tasks, t)
+			}
+		}
+	}
+	return heldPieces(conns, tasks)
+}
+
+// heldPieces drops repeats, keeping each piece's first place.
+func heldPieces(conns []string, tasks []protocol.TaskRef) *HeldPieces {
+	h := &HeldPieces{Connectors: []string{}, Tasks: []protocol.TaskRef{}}
+	seenC := map[string]bool{}
+	for _, c := range conns {
+		if !seenC[c] {
+			seenC[c] = true
+			h.Connectors = append(h.Connectors, c)
+		}
+	}
+	seenT := map[protocol.TaskRef]bool{}
+	for _, t := range tasks {
+		if !seenT[t] {
+			seenT[t] = true
+			h.Tasks = append(h.Tasks, t)
+		}
+	}
+	return h
+}
+
+func memberPieces(conns []string, tasks []protocol.TaskRef) *OwnedPieces {
+	c := slices.Clone(conns)
+	slices.Sort(c)
+	c = slices.Compact(c)
+	if c == nil {
+		c = []string{}
+	}
+	return &OwnedPieces{Connectors: c, Tasks: protocol.SortedTaskStrings(tasks)}
+}
+
+func assignmentView(a *protocol.Assignment) *AssignmentView {
+	conns := memberPieces(a.Connectors(), a.Tasks())
+	rev := memberPieces(a.RevokedConnectors(), a.RevokedTasks())
+	return &AssignmentView{
+		Version: a.Version, Error: a.Error, Leader: a.Leader, LeaderURL: a.LeaderURL, ConfigOffset: a.ConfigOffset,
+		Connectors: conns.Connectors, Tasks: conns.Tasks,
+		RevokedConnectors: rev.Connectors, RevokedTasks: rev.Tasks,
+		DelayMs: int64(a.DelayMs),
+	}
+}
+
+func memberBase64(b []byte) *string {
+	if b == nil {
+		return nil
+	}
+	s := base64.StdEncoding.EncodeToString(b)
+	return &s
+}
+
+func prefixWarnings(prefix string, ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = prefix + s
+	}
+	return out
+}
+
+// WorkerID is the worker id (host:port) of a member, the one derivation
+// checks and plans use: from its REST URL or, failing that, its client id
+// connect-host:port; else its member id.
+func WorkerID(m MemberView) string {
+	if m.URL != nil {
+		u := *m.URL
+		if i := strings.Index(u, "://"); i >= 0 {
+			u = u[i+3:]
+		}
+		u = strings.TrimSuffix(u, "/")
+		if j := strings.IndexByte(u, '/'); j >= 0 {
+			u = u[:j]
+		}
+		if u != "" {
+			return u
+		}
+	}
+	if id, ok := strings.CutPrefix(m.ClientID, "connect-"); ok && strings.Contains(id, ":") {
+		return id
+	}
+	return m.MemberID
+}

@@ -1,0 +1,517 @@
+package group
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/connectscope/connectscope/format"
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/store"
+)
+
+// Watch event types (WatchEvent.Type).
+const (
+	EventRebalanceStarted   = "rebalance_started"
+	EventRebalanceCompleted = "rebalance_completed"
+	EventMemberJoined       = "member_joined"
+	EventMemberLeft         = "member_left"
+	EventMoved              = "moved"
+	EventGroupState         = "group_state"
+	EventConnectorState     = "connector_state"
+	EventTaskState          = "task_state"
+)
+
+// WatchEvent is one thing that happened to the Connect cluster while it was
+// watched. Fields that do not apply to the event's type are null.
+type WatchEvent struct {
+	TimeMs        int64   `json:"time_ms"`
+	Type          string  `json:"type"`
+	Message       string  `json:"message"`
+	State         *string `json:"state"` // group state, or connector/task state
+	PreviousState *string `json:"previous_state"`
+	// Generation is the generation a status record carries, or for a
+	// completed rebalance the latest generation seen in status records when
+	// it completed (DescribeGroups does not tell the generation; workers
+	// write the new one in status records once their tasks start).
+	Generation *int32  `json:"generation"`
+	MemberID   *string `json:"member_id"`
+	WorkerID   *string `json:"worker_id"` // the worker a status names, or a member's URL
+	Connector  *string `json:"connector"`
+	Task       *string `json:"task"` // CONNECTOR-N
+	From       *string `json:"from"` // moved: previous owner (null: nobody)
+	To         *string `json:"to"`   // moved: new owner (null: nobody)
+	DurationMs *int64  `json:"duration_ms"`
+}
+
+// Rebalance is one rebalance seen while watching.
+type Rebalance struct {
+	StartedAtMs   *int64 `json:"started_at_ms"` // null when it started and ended between two looks
+	CompletedAtMs *int64 `json:"completed_at_ms"`
+	DurationMs    *int64 `json:"duration_ms"`
+	Generation    *int32 `json:"generation"` // the highest generation seen in status records after it completed
+}
+
+// TaskDowntime is how long one task was not RUNNING while watched.
+type TaskDowntime struct {
+	Task         string           `json:"task"`
+	NotRunningMs int64            `json:"not_running_ms"`
+	ByStateMs    map[string]int64 `json:"by_state_ms"`
+}
+
+// WatchSummary sums up a watch.
+type WatchSummary struct {
+	Type             string         `json:"type"` // "summary", so a jsonl reader can tell it from events
+	StartedAtMs      int64          `json:"started_at_ms"`
+	EndedAtMs        int64          `json:"ended_at_ms"`
+	DurationMs       int64          `json:"duration_ms"`
+	Events           int            `json:"events"`
+	Rebalances       []Rebalance    `json:"rebalances"`
+	RebalanceCount   int            `json:"rebalance_count"`
+	RebalanceTotalMs int64          `json:"rebalance_total_ms"`  // over rebalances whose start was seen
+	TaskNotRunningMs int64          `json:"task_not_running_ms"` // task-milliseconds spent in any state but RUNNING
+	TasksNotRunning  []TaskDowntime `json:"tasks_not_running"`
+	GroupStateAtEnd  string         `json:"group_state_at_end"`
+	MembersAtEnd     int            `json:"members_at_end"`
+}
+
+// Watcher turns successive looks at the Connect group and the records of
+// the status topic into events. It holds no connection: the live driver (or
+// a test) feeds it. Times are milliseconds since the epoch.
+type Watcher struct {
+	started  int64
+	events   int
+	group    *inspect.GroupDescription
+	owners   map[string]string // piece ("connector X" / task id) -> owner, from the last Stable look
+	members  map[string]string // member id -> label
+	pending  *Rebalance
+	done     []Rebalance
+	maxGen   *int32
+	conns    map[string]store.ConnectorStatus
+	tasks    map[string]store.TaskStatus
+	down     map[string]*TaskDowntime
+	downFrom map[string]int64 // task -> since when it is not RUNNING (while watched)
+}
+
+// NewWatcher starts a watch at now with the status records read so far
+// (the whole status topic up to its end), so state changes are reported
+// from the state the cluster is in.
+func NewWatcher(now int64, status []inspect.Record) *Watcher {
+	w := &Watcher{started: now, conns: map[string]store.ConnectorStatus{}, tasks: map[string]store.TaskStatus{},
+		down: map[string]*TaskDowntime{}, downFrom: map[string]int64{}}
+	res := store.DecodeStatus(status, store.DecodeOptions{})
+	for _, c := range res.Connectors {
+		w.conns[c.Name] = c
+		w.noteGen(c.Generation)
+	}
+	for _, t := range res.Tasks {
+		w.tasks[t.ID] = t
+		w.noteGen(t.Generation)
+		if t.State != "RUNNING" {
+			w.downFrom[t.ID] = now
+		}
+	}
+	return w
+}
+
+// noteGen tracks the latest generation the workers wrote in status records.
+// Status records of a new generation arrive after its rebalance completed,
+// so the latest completed rebalance learns its generation from them.
+func (w *Watcher) noteGen(g int32) {
+	if w.maxGen != nil && g <= *w.maxGen {
+		return
+	}
+	w.maxGen = &g
+	if n := len(w.done); n > 0 && (w.done[n-1].Generation == nil || *w.done[n-1].Generation < g) {
+		w.done[n-1].Generation = sinkPtr(g)
+	}
+}
+
+func (w *Watcher) generation() *int32 {
+	if w.maxGen == nil {
+		return nil
+	}
+	g := *w.maxGen
+	return &g
+}
+
+// ObserveGroup compares a new look at the Connect group with the previous.
+func (w *Watcher) ObserveGroup(now int64, g *inspect.GroupDescription) []WatchEvent {
+	var out []WatchEvent
+	emit := func(e WatchEvent) { e.TimeMs = now; out = append(out, e); w.events++ }
+	prev := w.group
+	w.group = g
+	if g == nil {
+		return nil
+	}
+	prevState := ""
+	if prev != nil {
+		prevState = prev.State
+	}
+	members := map[string]string{}
+	view := Members(g)
+	for _, m := range view.Members {
+		label := m.MemberID
+		if m.URL != nil && *m.URL != "" {
+			label = *m.URL
+		} else if m.ClientID != "" {
+			label = m.ClientID
+		}
+		members[m.MemberID] = label
+	}
+	if prev == nil {
+		w.members = members
+		if g.State == inspect.GroupStable {
+			w.owners = ownersOf(view)
+		}
+		emit(WatchEvent{Type: EventGroupState, State: sinkPtr(g.State),
+			Message: fmt.Sprintf("group %s is %s with %d members (protocol %s)", g.Group, g.State, len(g.Members), orDash(g.Protocol))})
+		if inspect.GroupRebalancing(g) {
+			w.pending = &Rebalance{StartedAtMs: sinkPtr(now)}
+		}
+		return out
+	}
+	// Joins and leaves, by member id, whatever the state.
+	for _, id := range slices.Sorted(maps.Keys(members)) {
+		if _, ok := w.members[id]; !ok {
+			emit(WatchEvent{Type: EventMemberJoined, MemberID: sinkPtr(id), WorkerID: sinkPtr(members[id]),
+				Message: "member joined: " + members[id] + " (" + id + ")"})
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(w.members)) {
+		if _, ok := members[id]; !ok {
+			emit(WatchEvent{Type: EventMemberLeft, MemberID: sinkPtr(id), WorkerID: sinkPtr(w.members[id]),
+				Message: "member left: " + w.members[id] + " (" + id + ")"})
+		}
+	}
+	// Labels of members that left are kept for naming previous owners.
+	for id, l := range members {
+		w.members[id] = l
+	}
+	for id := range w.members {
+		if _, ok := members[id]; !ok {
+			delete(w.members, id)
+		}
+	}
+	if inspect.GroupRebalancing(g) && w.pending == nil {
+		w.pending = &Rebalance{StartedAtMs: sinkPtr(now)}
+		emit(WatchEvent{Type: EventRebalanceStarted, State: sinkPtr(g.State), PreviousState: sinkPtr(prevState),
+			Message: fmt.Sprintf("rebalance started (%s → %s)", prevState, g.State)})
+	}
+	if g.State != prevState && !inspect.GroupRebalancing(g) && g.State != inspect.GroupStable {
+		emit(WatchEvent{Type: EventGroupState, State: sinkPtr(g.State), PreviousState: sinkPtr(prevState),
+			Message: fmt.Sprintf("group is %s (was %s)", g.State, prevState)})
+	}
+	if g.State != inspect.GroupStable {
+		if g.State == inspect.GroupEmpty || g.State == inspect.GroupDead {
+			w.owners = map[string]string{}
+		}
+		return out
+	}
+	owners := ownersOf(view)
+	changed := prevState != inspect.GroupStable || !sameMemberSet(prev, g) || !sameAssignments(prev, g)
+	if !changed {
+		return out
+	}
+	rb := Rebalance{CompletedAtMs: sinkPtr(now), Generation: w.generation()}
+	if w.pending != nil && w.pending.StartedAtMs != nil {
+		rb.StartedAtMs = w.pending.StartedAtMs
+		rb.DurationMs = sinkPtr(now - *w.pending.StartedAtMs)
+	}
+	w.pending = nil
+	w.done = append(w.done, rb)
+	msg := fmt.Sprintf("rebalance completed: %d members, protocol %s", len(g.Members), orDash(g.Protocol))
+	if rb.DurationMs != nil {
+		msg += fmt.Sprintf(", took %s", time.Duration(*rb.DurationMs)*time.Millisecond)
+	} else {
+		msg += " (started and ended between two looks)"
+	}
+	if rb.Generation != nil {
+		msg += fmt.Sprintf(" (latest generation in status records so far: %d)", *rb.Generation)
+	}
+	emit(WatchEvent{Type: EventRebalanceCompleted, State: sinkPtr(g.State), Generation: rb.Generation, DurationMs: rb.DurationMs, Message: msg})
+	for _, piece := range movedPieces(w.owners, owners) {
+		from, to := w.owners[piece], owners[piece]
+		e := WatchEvent{Type: EventMoved, From: nilIfEmpty(from), To: nilIfEmpty(to)}
+		if name, ok := strings.CutPrefix(piece, "connector "); ok {
+			e.Connector = sinkPtr(name)
+		} else {
+			e.Task = sinkPtr(piece)
+		}
+		e.Message = fmt.Sprintf("moved %s: %s → %s", piece, orNobody(from), orNobody(to))
+		emit(e)
+	}
+	w.owners = owners
+	return out
+}
+
+// ownersOf maps each owned piece to its owner's label.
+func ownersOf(v MembersResult) map[string]string {
+	out := map[string]string{}
+	for _, m := range v.Members {
+		if m.Owned == nil {
+			continue
+		}
+		label := m.MemberID
+		if m.URL != nil && *m.URL != "" {
+			label = *m.URL
+		}
+		for _, c := range m.Owned.Connectors {
+			out["connector "+c] = label
+		}
+		for _, t := range m.Owned.Tasks {
+			out[t] = label
+		}
+	}
+	return out
+}
+
+func movedPieces(before, after map[string]string) []string {
+	var out []string
+	for p, o := range before {
+		if after[p] != o {
+			out = append(out, p)
+		}
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func sameMemberSet(a, b *inspect.GroupDescription) bool {
+	if len(a.Members) != len(b.Members) {
+		return false
+	}
+	ids := map[string]bool{}
+	for _, m := range a.Members {
+		ids[m.MemberID] = true
+	}
+	for _, m := range b.Members {
+		if !ids[m.MemberID] {
+			return false
+		}
+	}
+	return true
+}
+
+// sameAssignments: a new assignment or new metadata for the same members
+// means a rebalance happened between two looks.
+func sameAssignments(a, b *inspect.GroupDescription) bool {
+	prev := map[string]inspect.GroupMember{}
+	for _, m := range a.Members {
+		prev[m.MemberID] = m
+	}
+	for _, m := range b.Members {
+		p := prev[m.MemberID]
+		if string(p.Assignment) != string(m.Assignment) || string(p.Metadata) != string(m.Metadata) {
+			return false
+		}
+	}
+	return true
+}
+
+// ObserveStatus applies one new status-topic record.
+func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []WatchEvent {
+	res := store.DecodeStatus([]inspect.Record{r}, store.DecodeOptions{})
+	var out []WatchEvent
+	emit := func(e WatchEvent) { e.TimeMs = now; out = append(out, e); w.events++ }
+	key := string(r.Key)
+	if r.Value == nil {
+		switch {
+		case strings.HasPrefix(key, "status-connector-"):
+			name := strings.TrimPrefix(key, "status-connector-")
+			if _, ok := w.conns[name]; ok {
+				delete(w.conns, name)
+				emit(WatchEvent{Type: EventConnectorState, Connector: sinkPtr(name), Message: "connector " + name + ": status deleted"})
+			}
+			for id, t := range w.tasks {
+				if t.Connector == name {
+					w.setTask(now, id, nil)
+				}
+			}
+		case strings.HasPrefix(key, "status-task-"):
+			id := strings.TrimPrefix(key, "status-task-")
+			if _, ok := w.tasks[id]; ok {
+				w.setTask(now, id, nil)
+				emit(WatchEvent{Type: EventTaskState, Task: sinkPtr(id), Message: "task " + id + ": status deleted"})
+			}
+		}
+		return out
+	}
+	for _, c := range res.Connectors {
+		w.noteGen(c.Generation)
+		prev, had := w.conns[c.Name]
+		w.conns[c.Name] = c
+		if had && prev.State == c.State && format.TextOr(prev.WorkerID, "") == format.TextOr(c.WorkerID, "") {
+			continue
+		}
+		e := WatchEvent{Type: EventConnectorState, Connector: sinkPtr(c.Name), State: sinkPtr(c.State),
+			WorkerID: c.WorkerID, Generation: sinkPtr(c.Generation)}
+		if had {
+			e.PreviousState = sinkPtr(prev.State)
+		}
+		e.Message = stateMessage("connector "+c.Name, e)
+		emit(e)
+	}
+	for _, t := range res.Tasks {
+		w.noteGen(t.Generation)
+		prev, had := w.tasks[t.ID]
+		// Connect's reader ignores UNASSIGNED over a RUNNING of the same or a
+		// later generation (connect-internals.md §7); so does the watch.
+		if had && t.State == "UNASSIGNED" && prev.State == "RUNNING" && prev.Generation >= t.Generation {
+			continue
+		}
+		w.setTask(now, t.ID, &t)
+		if had && prev.State == t.State && format.TextOr(prev.WorkerID, "") == format.TextOr(t.WorkerID, "") {
+			continue
+		}
+		e := WatchEvent{Type: EventTaskState, Connector: sinkPtr(t.Connector), Task: sinkPtr(t.ID), State: sinkPtr(t.State),
+			WorkerID: t.WorkerID, Generation: sinkPtr(t.Generation)}
+		if had {
+			e.PreviousState = sinkPtr(prev.State)
+		}
+		e.Message = stateMessage("task "+t.ID, e)
+		emit(e)
+	}
+	return out
+}
+
+// setTask records a task's new status (nil: deleted) and closes or opens
+// its not-running interval.
+func (w *Watcher) setTask(now int64, id string, t *store.TaskStatus) {
+	prev, had := w.tasks[id]
+	if had && prev.State != "RUNNING" {
+		if since, ok := w.downFrom[id]; ok {
+			w.addDown(id, prev.State, now-since)
+			delete(w.downFrom, id)
+		}
+	}
+	if t == nil {
+		delete(w.tasks, id)
+		return
+	}
+	w.tasks[id] = *t
+	if t.State != "RUNNING" {
+		w.downFrom[id] = now
+	}
+}
+
+func (w *Watcher) addDown(id, state string, ms int64) {
+	if ms <= 0 {
+		return
+	}
+	d := w.down[id]
+	if d == nil {
+		d = &TaskDowntime{Task: id, ByStateMs: map[string]int64{}}
+		w.down[id] = d
+	}
+	d.NotRunningMs += ms
+	d.ByStateMs[state] += ms
+}
+
+// Summary sums up the watch at now; it may be called more than once.
+func (w *Watcher) Summary(now int64) WatchSummary {
+	s := WatchSummary{Type: "summary", StartedAtMs: w.started, EndedAtMs: now, DurationMs: now - w.started,
+		Events: w.events, Rebalances: append([]Rebalance{}, w.done...), TasksNotRunning: []TaskDowntime{}}
+	if w.pending != nil { // still rebalancing at the end
+		s.Rebalances = append(s.Rebalances, *w.pending)
+	}
+	s.RebalanceCount = len(s.Rebalances)
+	for _, r := range w.done {
+		if r.DurationMs != nil {
+			s.RebalanceTotalMs += *r.DurationMs
+		}
+	}
+	totals := map[string]*TaskDowntime{}
+	for id, d := range w.down {
+		c := &TaskDowntime{Task: id, NotRunningMs: d.NotRunningMs, ByStateMs: maps.Clone(d.ByStateMs)}
+		totals[id] = c
+	}
+	for id, since := range w.downFrom { // still down at the end
+		c := totals[id]
+		if c == nil {
+			c = &TaskDowntime{Task: id, ByStateMs: map[string]int64{}}
+			totals[id] = c
+		}
+		if ms := now - since; ms > 0 {
+			c.NotRunningMs += ms
+			c.ByStateMs[w.tasks[id].State] += ms
+		}
+	}
+	for _, d := range totals {
+		if d.NotRunningMs > 0 {
+			s.TasksNotRunning = append(s.TasksNotRunning, *d)
+			s.TaskNotRunningMs += d.NotRunningMs
+		}
+	}
+	slices.SortFunc(s.TasksNotRunning, func(a, b TaskDowntime) int { return compareTaskIDStrings(a.Task, b.Task) })
+	if w.group != nil {
+		s.GroupStateAtEnd, s.MembersAtEnd = w.group.State, len(w.group.Members)
+	}
+	return s
+}
+
+// compareTaskIDStrings orders CONNECTOR-N ids by connector, then number.
+func compareTaskIDStrings(a, b string) int {
+	ca, na := splitTaskID(a)
+	cb, nb := splitTaskID(b)
+	return cmp.Or(cmp.Compare(ca, cb), cmp.Compare(na, nb), cmp.Compare(a, b))
+}
+
+func splitTaskID(id string) (string, int) {
+	i := strings.LastIndexByte(id, '-')
+	if i < 0 {
+		return id, 0
+	}
+	n := 0
+	for _, r := range id[i+1:] {
+		if r < '0' || r > '9' {
+			return id, 0
+		}
+		n = n*10 + int(r-'0')
+	}
+	return id[:i], n
+}
+
+func stateMessage(what string, e WatchEvent) string {
+	msg := what + ": "
+	if e.PreviousState != nil {
+		msg += *e.PreviousState + " → "
+	}
+	msg += format.TextOr(e.State, "")
+	if e.WorkerID != nil {
+		msg += " on " + *e.WorkerID
+	}
+	if e.Generation != nil {
+		msg += fmt.Sprintf(" (generation %d)", *e.Generation)
+	}
+	return msg
+}
+
+func nilIfEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func orNobody(s string) string {
+	if s == "" {
+		return "nobody"
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

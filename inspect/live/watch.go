@@ -1,0 +1,141 @@
+package live
+
+import (
+	"context"
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
+	"math"
+	"time"
+)
+
+// WatchOptions say what to watch and how often to look at the group.
+type WatchOptions struct {
+	Live     Options       // connection, group, topics
+	Interval time.Duration // between DescribeGroups; 0 = 1s
+}
+
+// RunWatch follows the Connect group (DescribeGroups every interval) and the
+// status topic (from its end when the watch starts; the topic is read once
+// first to know each task's state) until ctx ends, calling emit for every
+// event as it happens. It returns the summary when ctx ends. It gives up
+// with a *LiveError when the cluster cannot be reached for the timeout.
+func RunWatch(ctx context.Context, opts WatchOptions, emit func(group.WatchEvent) error) (group.WatchSummary, error) {
+	opts.Live = opts.Live.withDefaults()
+	if opts.Interval <= 0 {
+		opts.Interval = time.Second
+	}
+	watch := &connWatch{}
+	cl, err := newWatchedClient(opts.Live.Conn, watch)
+	if err != nil {
+		return group.WatchSummary{}, &Error{What: "connecting", Err: err, Hint: "check the connection flags and --worker-config"}
+	}
+	defer cl.Close()
+	r := &liveReader{cl: cl, adm: newAdm(cl), watch: watch, opts: opts.Live}
+
+	layout, err := r.topicLayout(ctx)
+	if err != nil {
+		return group.WatchSummary{}, err
+	}
+	ranges, err := r.offsetRanges(ctx, layout)
+	if err != nil {
+		return group.WatchSummary{}, err
+	}
+	var statusRanges []partRange
+	for _, pr := range ranges {
+		if pr.topic == opts.Live.Topics.Status {
+			statusRanges = append(statusRanges, pr)
+		}
+	}
+	parts, err := r.fetchAll(ctx, layout, statusRanges)
+	if err != nil {
+		return group.WatchSummary{}, err
+	}
+	w := group.NewWatcher(time.Now().UnixMilli(), mergePartitions(parts.topic(opts.Live.Topics.Status)))
+
+	tail := make([]*cursor, len(statusRanges))
+	for i, pr := range statusRanges {
+		pr.end = math.MaxInt64 // follow the topic from where the first read ended
+		tail[i] = &cursor{partRange: pr, next: statusRanges[i].end, leader: layout.details[pr.topic].Partitions[pr.partition].Leader}
+	}
+	send := func(events []group.WatchEvent) error {
+		for _, e := range events {
+			if err := emit(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	lastOK := time.Now()
+	var lastErr error
+	ticker := time.NewTicker(opts.Interval)
+	defer ticker.Stop()
+	for {
+		ok := true
+		if g, err := r.describeOnce(ctx); err == nil {
+			if err := send(w.ObserveGroup(time.Now().UnixMilli(), g)); err != nil {
+				return w.Summary(time.Now().UnixMilli()), err
+			}
+		} else {
+			ok, lastErr = false, err
+		}
+		recs, err := r.tailOnce(ctx, layout, tail)
+		if err != nil {
+			ok, lastErr = false, err
+		}
+		for _, rec := range recs {
+			if err := send(w.ObserveStatus(time.Now().UnixMilli(), rec)); err != nil {
+				return w.Summary(time.Now().UnixMilli()), err
+			}
+		}
+		if ok {
+			lastOK = time.Now()
+		}
+		if ctx.Err() != nil {
+			return w.Summary(time.Now().UnixMilli()), nil
+		}
+		if time.Since(lastOK) > opts.Live.Conn.timeout() {
+			return w.Summary(time.Now().UnixMilli()), explain("watching group "+opts.Live.Group, lastErr, opts.Live.Conn, watch)
+		}
+		select {
+		case <-ctx.Done():
+			return w.Summary(time.Now().UnixMilli()), nil
+		case <-ticker.C:
+		}
+	}
+}
+
+// describeOnce describes the Connect group once, bounded by the timeout.
+func (r *liveReader) describeOnce(ctx context.Context) (*inspect.GroupDescription, error) {
+	dctx, cancel := context.WithTimeout(ctx, r.opts.Conn.timeout())
+	defer cancel()
+	return DescribeGroup(dctx, r.cl, r.opts.Group)
+}
+
+// tailOnce fetches what was appended to the followed partitions since the
+// last call, merged by timestamp.
+func (r *liveReader) tailOnce(ctx context.Context, l *topicLayout, cs []*cursor) ([]inspect.Record, error) {
+	byLeader := map[int32][]*cursor{}
+	for _, c := range cs {
+		byLeader[c.leader] = append(byLeader[c.leader], c)
+	}
+	var firstErr error
+	refresh := false
+	for leader, group := range byLeader {
+		res := r.fetchOnce(ctx, leader, group, readUncommittedLevel(), defaultDecompressor(), 0, fetchMaxPartitionBytes) // don't wait: the group is due
+		if res.err != nil {
+			firstErr, refresh = res.err, true
+			continue
+		}
+		for _, perr := range res.partErrs {
+			firstErr, refresh = perr, true
+		}
+	}
+	if refresh {
+		r.refreshLeaders(ctx, l, cs)
+	}
+	parts := make([][]inspect.Record, len(cs))
+	for i, c := range cs {
+		parts[i], c.recs = c.recs, nil
+	}
+	return mergePartitions(parts), firstErr
+}

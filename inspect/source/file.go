@@ -1,0 +1,166 @@
+// Package source reads datasets from files: kcat dumps of the internal
+// topics and connectscope snapshot files (which it also writes).
+package source
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/connectscope/connectscope/inspect"
+	"io"
+	"os"
+)
+
+// LoadFile reads a snapshot file (a JSON object with a "snapshot" version
+// key) or a `kcat -J` dump (one JSON envelope per line) and returns its
+// dataset. A kcat dump's records belong to the given topic names; a
+// snapshot carries its own (the given ones fill any it leaves empty).
+// Source is "file:PATH" either way; the path "-" reads standard input. A
+// gzip-compressed file is read as what it holds; an empty file is
+// ErrEmptyInput. A file that cannot be opened or read gives an error
+// wrapping the os error.
+func LoadFile(path string, topics inspect.TopicNames) (*inspect.Dataset, error) {
+	f, source := os.Stdin, path
+	if path != "-" {
+		var err error
+		if f, err = os.Open(path); err != nil {
+			return nil, fmt.Errorf("reading %s: %w", path, err)
+		}
+		defer f.Close()
+	}
+	in := bufio.NewReaderSize(f, 1<<20)
+	// A gzip-compressed file (`snapshot -o - | gzip`) is read as what it holds.
+	if magic, _ := in.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(in)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: gzip: %w", path, err)
+		}
+		defer zr.Close()
+		in = bufio.NewReaderSize(zr, 1<<20)
+		path += " (gzip)"
+	}
+	kind, err := sniffInput(in)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if isBlank(in) {
+		return nil, fmt.Errorf("reading %s: %w", path, ErrEmptyInput)
+	}
+	var d *inspect.Dataset
+	if kind == inputSnapshot {
+		d, err = ReadSnapshot(in)
+		if err == nil {
+			fillTopicNames(&d.Topics, topics)
+		} else if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			err = fmt.Errorf("%w: the snapshot ends early (cut short while copying?): copy it again or take a new one", err)
+		}
+	} else {
+		d, err = readKcat(in, topics, estimateLines(f, in))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	d.Source = "file:" + source
+	return d, nil
+}
+
+// ErrEmptyInput is a --from file with nothing in it. An empty file is
+// almost always a dump or snapshot whose writer failed, so it is an error,
+// not a cluster without connectors.
+var ErrEmptyInput = errors.New("the file is empty (or only blank lines): want a snapshot file or a kcat -J dump; check that the command that wrote it succeeded")
+
+// isBlank says whether what is left to read is only white space, without
+// consuming it (a dump of blank lines only is as empty as an empty file).
+func isBlank(in *bufio.Reader) bool {
+	head, err := in.Peek(in.Size()) // err: the input ends within the buffer
+	return err != nil && len(bytes.TrimLeft(head, " \t\r\n")) == 0
+}
+
+// fillTopicNames uses the given names where a snapshot leaves one empty.
+func fillTopicNames(t *inspect.TopicNames, given inspect.TopicNames) {
+	if t.Config == "" {
+		t.Config = given.Config
+	}
+	if t.Offset == "" {
+		t.Offset = given.Offset
+	}
+	if t.Status == "" {
+		t.Status = given.Status
+	}
+}
+
+// estimateLines guesses a dump's line count from its size and the average
+// line length of its first 64 KiB (a little high, to avoid a regrowth).
+func estimateLines(f *os.File, in *bufio.Reader) int {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return 0
+	}
+	head, _ := in.Peek(64 << 10)
+	n := bytes.Count(head, []byte{'\n'})
+	if n == 0 {
+		return 1
+	}
+	est := st.Size()/int64(len(head)/n)*21/20 + 16
+	return int(min(est, 1<<26))
+}
+
+type inputKind int
+
+const (
+	inputKcat inputKind = iota
+	inputSnapshot
+)
+
+// kcatFields are the fields kcat -J writes; a line whose first field is one
+// of them is a kcat envelope.
+var kcatFields = map[string]bool{"topic": true, "partition": true, "offset": true, "tstype": true,
+	"ts": true, "broker": true, "key": true, "payload": true, "headers": true}
+
+// sniffInput decides what the file is from its start without consuming it:
+// a snapshot when the first JSON field is "snapshot", or the first line is a
+// complete object holding one, or the first line is not a complete JSON
+// value (a pretty-printed document); a kcat dump otherwise (including an
+// empty file and lines that are not JSON, which become problems).
+func sniffInput(in *bufio.Reader) (inputKind, error) {
+	head, err := in.Peek(64 << 10)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return inputKcat, err
+	}
+	trimmed := bytes.TrimLeft(head, " \t\r\n")
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return inputKcat, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	if _, err := dec.Token(); err == nil {
+		if tok, err := dec.Token(); err == nil {
+			if name, ok := tok.(string); ok {
+				if name == "snapshot" {
+					return inputSnapshot, nil
+				}
+				if kcatFields[name] {
+					return inputKcat, nil
+				}
+			}
+		}
+	}
+	first := trimmed
+	if i := bytes.IndexByte(trimmed, '\n'); i >= 0 {
+		first = trimmed[:i]
+	} else if len(head) == 64<<10 {
+		return inputSnapshot, nil // one huge line that does not start like kcat
+	}
+	if !json.Valid(first) {
+		return inputSnapshot, nil
+	}
+	var probe struct {
+		Snapshot json.RawMessage `json:"snapshot"`
+	}
+	if json.Unmarshal(first, &probe) == nil && probe.Snapshot != nil {
+		return inputSnapshot, nil
+	}
+	return inputKcat, nil
+}

@@ -1,0 +1,118 @@
+package source
+
+import (
+	"bytes"
+	"encoding/json"
+	"github.com/connectscope/connectscope/inspect"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// referenceEnvelope reads one kcat line with encoding/json, for comparison.
+// ok is false when the line is not a valid envelope.
+func referenceEnvelope(line []byte) (rec inspect.Record, ok bool) {
+	var fields map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber()
+	if err := dec.Decode(&fields); err != nil || fields == nil {
+		return rec, false
+	}
+	if len(bytes.TrimSpace(line[dec.InputOffset():])) != 0 {
+		return rec, false // more text after the object
+	}
+	str := func(name string, nullable bool) ([]byte, bool) {
+		raw, present := fields[name]
+		if !present {
+			return nil, false
+		}
+		var s *string
+		if json.Unmarshal(raw, &s) != nil || (s == nil && !nullable) {
+			return nil, false
+		}
+		if s == nil {
+			return nil, true
+		}
+		return append([]byte{}, *s...), true
+	}
+	num := func(name string) (int64, bool) {
+		raw, present := fields[name]
+		if !present {
+			return 0, false
+		}
+		var n json.Number
+		if json.Unmarshal(raw, &n) != nil {
+			return 0, false
+		}
+		v, err := strconv.ParseInt(string(n), 10, 64)
+		return v, err == nil
+	}
+	topic, ok1 := str("topic", false)
+	part, ok2 := num("partition")
+	off, ok3 := num("offset")
+	payload, ok4 := str("payload", true)
+	if !ok1 || !ok2 || !ok3 || !ok4 || len(topic) == 0 || part < 0 || part > 1<<31-1 {
+		return rec, false
+	}
+	rec = inspect.Record{Topic: string(topic), Partition: int32(part), Offset: off, Value: payload}
+	if _, present := fields["ts"]; present {
+		if rec.Timestamp, ok = num("ts"); !ok {
+			return rec, false
+		}
+	}
+	if _, present := fields["key"]; present {
+		if rec.Key, ok = str("key", true); !ok {
+			return rec, false
+		}
+	}
+	return rec, true
+}
+
+func FuzzReadKcatLine(f *testing.F) {
+	paths, _ := filepath.Glob(filepath.Join(replayVectorDir, "*.jsonl"))
+	if len(paths) == 0 {
+		f.Fatalf("no replay dumps in %s", replayVectorDir)
+	}
+	for _, p := range paths[:8] {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, line := range strings.Split(string(raw), "\n")[:3] {
+			f.Add([]byte(line))
+		}
+	}
+	f.Add([]byte(`{"topic":"t","partition":1,"offset":2,"key":"\ud800\u0041\ud83d\ude80","payload":null,"headers":[{"a":[1,-2.5e3,true,false,null]}]}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if bytes.ContainsAny(line, "\n") || len(bytes.TrimSpace(line)) == 0 {
+			return
+		}
+		d, err := ReadKcat(bytes.NewReader(line), inspect.DefaultTopicNames())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Records)+len(d.Problems) != 1 {
+			t.Fatalf("one line gave %d records and %d problems", len(d.Records), len(d.Problems))
+		}
+		// Compare with encoding/json on valid UTF-8 (encoding/json replaces
+		// invalid bytes; we keep them on purpose).
+		if !utf8.Valid(line) {
+			return
+		}
+		want, ok := referenceEnvelope(bytes.TrimSpace(line))
+		if ok != (len(d.Records) == 1) {
+			t.Fatalf("line %q: we accept=%v (%+v), encoding/json accepts=%v", line, len(d.Records) == 1, d.Problems, ok)
+		}
+		if ok {
+			got := d.Records[0]
+			if got.Topic != want.Topic || got.Partition != want.Partition || got.Offset != want.Offset || got.Timestamp != want.Timestamp ||
+				!bytes.Equal(got.Key, want.Key) || (got.Key == nil) != (want.Key == nil) ||
+				!bytes.Equal(got.Value, want.Value) || (got.Value == nil) != (want.Value == nil) {
+				t.Fatalf("line %q: got %+v, want %+v", line, got, want)
+			}
+		}
+	})
+}

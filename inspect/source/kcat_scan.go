@@ -1,0 +1,360 @@
+package source
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// kcatScanner walks one line of JSON. It understands exactly the JSON
+// grammar (RFC 8259) but keeps string bytes as they are, so record bytes
+// that are not valid UTF-8 survive.
+type kcatScanner struct {
+	b       []byte
+	pos     int
+	nameBuf []byte // unescape buffer for field names and skipped strings
+}
+
+const kcatMaxDepth = 256
+
+func (k *kcatReader) scanEnvelope(line []byte) error {
+	s := &k.scan
+	s.b, s.pos = line, 0
+	s.ws()
+	if !s.eat('{') {
+		return errors.New("not a JSON object")
+	}
+	s.ws()
+	if s.eat('}') {
+		return s.end()
+	}
+	e := &k.env
+	for {
+		s.ws()
+		name, err := s.str(&s.nameBuf)
+		if err != nil {
+			return fmt.Errorf("field name: %w", err)
+		}
+		s.ws()
+		if !s.eat(':') {
+			return s.errf("expected ':' after field %q", name)
+		}
+		s.ws()
+		switch string(name) {
+		case "topic":
+			e.topic, err = s.str(&k.scratch[0])
+			e.hasTopic = err == nil
+		case "partition":
+			e.partition, err = s.int("partition")
+			e.hasPartition = err == nil
+		case "offset":
+			e.offset, err = s.int("offset")
+			e.hasOffset = err == nil
+		case "ts":
+			e.ts, err = s.int("ts")
+			e.hasTs = err == nil
+		case "key":
+			e.key, e.keyNull, err = s.strOrNull(&k.scratch[1], "key")
+			e.hasKey = err == nil
+		case "payload":
+			e.payload, e.payloadNull, err = s.strOrNull(&k.scratch[2], "payload")
+			e.hasPayld = err == nil
+		default:
+			err = s.skip(0)
+		}
+		if err != nil {
+			return err
+		}
+		s.ws()
+		if s.eat(',') {
+			continue
+		}
+		if s.eat('}') {
+			return s.end()
+		}
+		return s.errf("expected ',' or '}'")
+	}
+}
+
+func (s *kcatScanner) errf(format string, args ...any) error {
+	return fmt.Errorf("at column %d: %s", s.pos+1, fmt.Sprintf(format, args...))
+}
+
+func (s *kcatScanner) end() error {
+	s.ws()
+	if s.pos != len(s.b) {
+		return s.errf("unexpected text after the JSON object")
+	}
+	return nil
+}
+
+func (s *kcatScanner) ws() {
+	for s.pos < len(s.b) {
+		switch s.b[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (s *kcatScanner) eat(c byte) bool {
+	if s.pos < len(s.b) && s.b[s.pos] == c {
+		s.pos++
+		return true
+	}
+	return false
+}
+
+func (s *kcatScanner) lit(word string) bool {
+	if bytes.HasPrefix(s.b[s.pos:], []byte(word)) {
+		s.pos += len(word)
+		return true
+	}
+	return false
+}
+
+func (s *kcatScanner) strOrNull(buf *[]byte, field string) ([]byte, bool, error) {
+	if s.lit("null") {
+		return nil, true, nil
+	}
+	if s.pos >= len(s.b) || s.b[s.pos] != '"' {
+		return nil, false, s.errf("%q is neither a string nor null", field)
+	}
+	v, err := s.str(buf)
+	return v, false, err
+}
+
+// str reads a JSON string. Without escapes it returns a slice of the line;
+// with escapes it decodes into *buf (reused). \u escapes follow
+// encoding/json: surrogate pairs combine, a lone surrogate becomes U+FFFD.
+func (s *kcatScanner) str(buf *[]byte) ([]byte, error) {
+	if !s.eat('"') {
+		return nil, s.errf("expected a string")
+	}
+	start := s.pos
+	for s.pos < len(s.b) {
+		c := s.b[s.pos]
+		if c == '"' {
+			s.pos++
+			return s.b[start : s.pos-1], nil
+		}
+		if c == '\\' {
+			return s.strEscaped(start, buf)
+		}
+		if c < 0x20 {
+			return nil, s.errf("control character 0x%02x in a string", c)
+		}
+		s.pos++
+	}
+	return nil, s.errf("unterminated string")
+}
+
+func (s *kcatScanner) strEscaped(start int, buf *[]byte) ([]byte, error) {
+	out := append((*buf)[:0], s.b[start:s.pos]...)
+	defer func() { *buf = out[:0] }()
+	for s.pos < len(s.b) {
+		c := s.b[s.pos]
+		switch {
+		case c == '"':
+			s.pos++
+			return out, nil
+		case c < 0x20:
+			return nil, s.errf("control character 0x%02x in a string", c)
+		case c != '\\':
+			out = append(out, c)
+			s.pos++
+			continue
+		}
+		if s.pos+1 >= len(s.b) {
+			return nil, s.errf("unterminated escape")
+		}
+		esc := s.b[s.pos+1]
+		s.pos += 2
+		switch esc {
+		case '"', '\\', '/':
+			out = append(out, esc)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := s.hex4()
+			if !ok {
+				return nil, s.errf("bad \\u escape")
+			}
+			if utf16.IsSurrogate(r) {
+				r2 := rune(-1)
+				if s.pos+1 < len(s.b) && s.b[s.pos] == '\\' && s.b[s.pos+1] == 'u' {
+					save := s.pos
+					s.pos += 2
+					if v, ok := s.hex4(); ok {
+						r2 = v
+					} else {
+						return nil, s.errf("bad \\u escape")
+					}
+					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+						out = utf8.AppendRune(out, dec)
+						continue
+					}
+					s.pos = save // not a pair: the second escape stands alone
+				}
+				r = utf8.RuneError
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			return nil, s.errf("invalid escape \\%c", esc)
+		}
+	}
+	return nil, s.errf("unterminated string")
+}
+
+func (s *kcatScanner) hex4() (rune, bool) {
+	if s.pos+4 > len(s.b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s.b[s.pos : s.pos+4] {
+		var v byte
+		switch {
+		case c >= '0' && c <= '9':
+			v = c - '0'
+		case c >= 'a' && c <= 'f':
+			v = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			v = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(v)
+	}
+	s.pos += 4
+	return r, true
+}
+
+// number scans a JSON number and returns its text.
+func (s *kcatScanner) number() ([]byte, error) {
+	start := s.pos
+	s.eat('-')
+	switch {
+	case s.eat('0'):
+	case s.pos < len(s.b) && s.b[s.pos] >= '1' && s.b[s.pos] <= '9':
+		s.digits()
+	default:
+		return nil, s.errf("expected a value")
+	}
+	if s.eat('.') {
+		if s.digits() == 0 {
+			return nil, s.errf("bad number")
+		}
+	}
+	if s.eat('e') || s.eat('E') {
+		if !s.eat('+') {
+			s.eat('-')
+		}
+		if s.digits() == 0 {
+			return nil, s.errf("bad number")
+		}
+	}
+	return s.b[start:s.pos], nil
+}
+
+func (s *kcatScanner) digits() int {
+	n := 0
+	for s.pos < len(s.b) && s.b[s.pos] >= '0' && s.b[s.pos] <= '9' {
+		s.pos++
+		n++
+	}
+	return n
+}
+
+func (s *kcatScanner) int(field string) (int64, error) {
+	if s.pos < len(s.b) && s.b[s.pos] == '"' {
+		return 0, s.errf("%q is a string, not an integer", field)
+	}
+	text, err := s.number()
+	if err != nil {
+		return 0, fmt.Errorf("%q: %w", field, err)
+	}
+	v, err := strconv.ParseInt(string(text), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is %s, not a 64-bit integer", field, text)
+	}
+	return v, nil
+}
+
+// skip passes over any JSON value (fields kcat writes that we do not use).
+func (s *kcatScanner) skip(depth int) error {
+	if depth > kcatMaxDepth {
+		return s.errf("nesting deeper than %d", kcatMaxDepth)
+	}
+	if s.pos >= len(s.b) {
+		return s.errf("expected a value")
+	}
+	switch s.b[s.pos] {
+	case '"':
+		_, err := s.str(&s.nameBuf)
+		return err
+	case '{', '[':
+		open := s.b[s.pos]
+		closing := byte('}')
+		if open == '[' {
+			closing = ']'
+		}
+		s.pos++
+		s.ws()
+		if s.eat(closing) {
+			return nil
+		}
+		for {
+			s.ws()
+			if open == '{' {
+				if _, err := s.str(&s.nameBuf); err != nil {
+					return err
+				}
+				s.ws()
+				if !s.eat(':') {
+					return s.errf("expected ':'")
+				}
+				s.ws()
+			}
+			if err := s.skip(depth + 1); err != nil {
+				return err
+			}
+			s.ws()
+			if s.eat(',') {
+				continue
+			}
+			if s.eat(closing) {
+				return nil
+			}
+			return s.errf("expected ',' or '%c'", closing)
+		}
+	case 't':
+		if s.lit("true") {
+			return nil
+		}
+	case 'f':
+		if s.lit("false") {
+			return nil
+		}
+	case 'n':
+		if s.lit("null") {
+			return nil
+		}
+	default:
+		_, err := s.number()
+		return err
+	}
+	return s.errf("expected a value")
+}

@@ -1,0 +1,182 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/big"
+	"strconv"
+
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/protocol"
+)
+
+// Helpers shared by the config, status and offsets decoders. Connect reads
+// these values with its internal JsonConverter (schemas disabled): objects
+// become maps, integers become Java longs, other numbers doubles.
+
+// recKeyText turns record key bytes into the string Java's StringDeserializer
+// would produce (invalid UTF-8 replaced as Java does).
+func recKeyText(key []byte) string {
+	s, _ := protocol.JavaUTF8(key)
+	return s
+}
+
+// recRecordProblem builds the problem entry for record r.
+func recRecordProblem(r inspect.Record, reason string) inspect.Problem {
+	return inspect.Problem{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, Key: recKeyText(r.Key), Reason: reason}
+}
+
+// recJSONObject decodes value as a JSON object whose members stay raw. The
+// reason says why it is not one ("" when it is).
+func recJSONObject(value []byte) (map[string]json.RawMessage, string) {
+	if !json.Valid(value) {
+		return nil, "value is not JSON"
+	}
+	if recFirstJSONByte(value) != '{' {
+		return nil, "value is not a JSON object"
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(value, &m); err != nil {
+		return nil, "value is not a JSON object: " + err.Error()
+	}
+	return m, ""
+}
+
+// recFirstJSONByte is the first byte of b that is not JSON white space (0 if none).
+func recFirstJSONByte(b []byte) byte {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		return c
+	}
+	return 0
+}
+
+// recIsJSONNull reports whether raw is the JSON literal null (or absent).
+func recIsJSONNull(raw json.RawMessage) bool {
+	return raw == nil || string(bytes.TrimSpace(raw)) == "null"
+}
+
+// recJSONText returns raw as a string when it is a JSON string.
+func recJSONText(raw json.RawMessage) (string, bool) {
+	if recFirstJSONByte(raw) != '"' {
+		return "", false
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// recJSONBool returns raw as a bool when it is true or false.
+func recJSONBool(raw json.RawMessage) (bool, bool) {
+	switch string(bytes.TrimSpace(raw)) {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	return false, false
+}
+
+// recJSONLong returns raw as Java would see it after the converter: an integer
+// literal becomes a long, keeping the low 64 bits of a larger one (Jackson's
+// BigInteger.longValue()). Fractions and exponents are doubles, not integers.
+func recJSONLong(raw json.RawMessage) (int64, bool) {
+	return recIntegerToken(bytes.TrimSpace(raw))
+}
+
+// recIntegerToken parses a JSON integer literal (no fraction, no exponent).
+func recIntegerToken(tok []byte) (int64, bool) {
+	if len(tok) == 0 {
+		return 0, false
+	}
+	digits := tok
+	if digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || (digits[0] == '0' && len(digits) > 1) {
+		return 0, false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	if len(tok) <= 18 { // fits without overflow: fast path
+		var n int64
+		for _, c := range digits {
+			n = n*10 + int64(c-'0')
+		}
+		if tok[0] == '-' {
+			n = -n
+		}
+		return n, true
+	}
+	if n, err := strconv.ParseInt(string(tok), 10, 64); err == nil {
+		return n, true
+	}
+	b, ok := new(big.Int).SetString(string(tok), 10)
+	if !ok {
+		return 0, false
+	}
+	low := new(big.Int).And(b, new(big.Int).SetUint64(^uint64(0)))
+	return int64(low.Uint64()), true
+}
+
+// recJavaInt is Java's (int) cast of a long: the low 32 bits.
+func recJavaInt(n int64) int32 { return int32(n) }
+
+// recPropertyValues turns a decoded "properties" object into a config map:
+// strings stay strings, null becomes nil, anything else keeps its raw JSON
+// (Connect keeps non-string values as they are).
+func recPropertyValues(m map[string]json.RawMessage) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, raw := range m {
+		if s, ok := recJSONText(raw); ok {
+			out[k] = s
+		} else if recIsJSONNull(raw) {
+			out[k] = nil
+		} else {
+			out[k] = json.RawMessage(bytes.TrimSpace(raw))
+		}
+	}
+	return out
+}
+
+// ConfigStrings flattens a decoded config map to strings for callers that
+// want map[string]string: non-string values become their JSON text, null "".
+func ConfigStrings(cfg map[string]any) map[string]string {
+	if cfg == nil {
+		return nil
+	}
+	out := make(map[string]string, len(cfg))
+	for k, v := range cfg {
+		switch x := v.(type) {
+		case string:
+			out[k] = x
+		case nil:
+			out[k] = ""
+		case json.RawMessage:
+			out[k] = string(x)
+		default:
+			b, _ := json.Marshal(x)
+			out[k] = string(b)
+		}
+	}
+	return out
+}
+
+// recResultTopic picks the topic name a result reports.
+func recResultTopic(opt string, records []inspect.Record, fallback string) string {
+	if opt != "" {
+		return opt
+	}
+	if len(records) > 0 && records[0].Topic != "" {
+		return records[0].Topic
+	}
+	return fallback
+}

@@ -1,0 +1,42 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+
+	"github.com/connectscope/connectscope/format"
+)
+
+// Tables shows one row per stored source offset; wide adds where it is
+// stored in the offsets topic.
+func (r *OffsetsResult) Tables() []format.Table {
+	t := format.Table{
+		Title:  "Source offsets (" + r.Topic + ")",
+		Header: []string{"CONNECTOR", "PARTITION", "OFFSET", "KAFKA PARTITION", "KAFKA OFFSET"},
+		Wide:   []int{3, 4},
+		Footer: recCountsFooter(r.Records),
+	}
+	for _, o := range r.Offsets {
+		t.Rows = append(t.Rows, []string{o.Connector, recCompactJSON(o.Partition), recCompactJSON(o.Offset),
+			strconv.Itoa(int(o.KafkaPartition)), strconv.FormatInt(o.KafkaOffset, 10)})
+	}
+	return append([]format.Table{t}, recProblemTables(r.Problems)...)
+}
+
+// Items gives one JSON line per stored offset.
+func (r *OffsetsResult) Items() []any {
+	out := make([]any, 0, len(r.Offsets))
+	for _, o := range r.Offsets {
+		out = append(out, o)
+	}
+	return out
+}
+
+func recCompactJSON(raw json.RawMessage) string {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return string(raw)
+	}
+	return buf.String()
+}

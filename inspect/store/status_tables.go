@@ -1,0 +1,65 @@
+package store
+
+import (
+	"strconv"
+
+	"github.com/connectscope/connectscope/format"
+)
+
+// Tables shows connector, task and topic statuses; wide adds generations
+// and the first line of traces.
+func (r *StatusResult) Tables() []format.Table {
+	conns := format.Table{
+		Title:  "Connector status (" + r.Topic + ")",
+		Header: []string{"NAME", "STATE", "WORKER", "GENERATION", "TRACE"},
+		Wide:   []int{3, 4},
+		Footer: recCountsFooter(r.Records),
+	}
+	for _, c := range r.Connectors {
+		conns.Rows = append(conns.Rows, []string{c.Name, c.State, format.TextOr(c.WorkerID, "-"), strconv.Itoa(int(c.Generation)), recFirstLine(c.Trace)})
+	}
+	out := []format.Table{conns}
+	if len(r.Tasks) > 0 {
+		t := format.Table{Title: "Task status", Header: []string{"ID", "STATE", "WORKER", "GENERATION", "TRACE"}, Wide: []int{3, 4}}
+		for _, s := range r.Tasks {
+			t.Rows = append(t.Rows, []string{s.ID, s.State, format.TextOr(s.WorkerID, "-"), strconv.Itoa(int(s.Generation)), recFirstLine(s.Trace)})
+		}
+		out = append(out, t)
+	}
+	if len(r.Topics) > 0 {
+		t := format.Table{Title: "Active topics", Header: []string{"CONNECTOR", "TOPIC", "TASK", "DISCOVERED"}}
+		for _, s := range r.Topics {
+			t.Rows = append(t.Rows, []string{s.Connector, s.Topic, strconv.Itoa(int(s.Task)), recTimeText(s.DiscoverTimestampMs)})
+		}
+		out = append(out, t)
+	}
+	return append(out, recProblemTables(r.Problems)...)
+}
+
+// Items gives one JSON line per connector, task and topic status, each
+// with a "kind" of "connector", "task" or "topic".
+func (r *StatusResult) Items() []any {
+	type connectorItem struct {
+		Kind string `json:"kind"`
+		ConnectorStatus
+	}
+	type taskItem struct {
+		Kind string `json:"kind"`
+		TaskStatus
+	}
+	type topicItem struct {
+		Kind string `json:"kind"`
+		TopicStatus
+	}
+	out := make([]any, 0, len(r.Connectors)+len(r.Tasks)+len(r.Topics))
+	for _, c := range r.Connectors {
+		out = append(out, connectorItem{"connector", c})
+	}
+	for _, t := range r.Tasks {
+		out = append(out, taskItem{"task", t})
+	}
+	for _, t := range r.Topics {
+		out = append(out, topicItem{"topic", t})
+	}
+	return out
+}

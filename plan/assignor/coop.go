@@ -1,0 +1,329 @@
+package assignor
+
+import "slices"
+
+// coopState is the leader's memory between rounds (assignor.md §2), on ids.
+type coopState struct {
+	prevConn, prevTask []bool  // previousAssignment
+	revConns, revTasks []int32 // previousRevocation
+	prevGen            int
+	prevMembers        []string
+	scheduled          int64
+	delay              int64
+	candidates         []string
+	revokedInPrevious  bool
+	successive         int64
+	canRevoke          bool
+}
+
+func freshCoopState() coopState { return coopState{prevGen: -1, canRevoke: true} }
+
+func (st *coopState) clone() coopState {
+	c := *st
+	c.prevConn = slices.Clone(st.prevConn)
+	c.prevTask = slices.Clone(st.prevTask)
+	c.revConns = slices.Clone(st.revConns)
+	c.revTasks = slices.Clone(st.revTasks)
+	c.prevMembers = slices.Clone(st.prevMembers)
+	c.candidates = slices.Clone(st.candidates)
+	return c
+}
+
+func (st *coopState) resetDelay() {
+	st.candidates = st.candidates[:0]
+	st.scheduled = 0
+	st.delay = 0
+}
+
+// roundMember is one member as the leader decoded it: held order, no repeats.
+type roundMember struct {
+	id           string
+	hash         int32
+	conns, tasks []int32
+}
+
+type roundIn struct {
+	members            []roundMember // JoinGroup order
+	cfgConns, cfgTasks []int32       // configured pieces
+	now                int64
+	gen, lastCompleted int
+}
+
+// memberOut is what the leader sends one member. assigned* are in the
+// leader's `next` order; revoked* in no particular order.
+type memberOut struct {
+	assignedConns, assignedTasks []int32
+	revokedConns, revokedTasks   []int32
+}
+
+type roundOut struct {
+	members []memberOut // indexed like roundIn.members
+	delay   int64
+}
+
+// load is a member's `next` allocation while a round is computed.
+type load struct {
+	mi           int
+	id           string
+	conns, tasks []int32
+	baseC, baseT int // leading pieces that the member already held
+	revC, revT   []int32
+	trimC, trimT int // load-balancing revocations computed this round
+}
+
+func (l *load) empty() bool { return len(l.conns) == 0 && len(l.tasks) == 0 }
+
+const (
+	fCfg uint8 = 1 << iota
+	fDeleted
+	fDup
+	fMark
+)
+
+// coopEngine runs the incremental cooperative assignor round by round.
+type coopEngine struct {
+	feat     features
+	maxDelay int64
+	st       coopState
+
+	// scratch reused between rounds
+	cflag, tflag   []uint8
+	ccount, tcount []int32
+	loads          []load
+	order          []int32
+	hashes         []int32
+	sortIdx        []int32
+	lostC, lostT   []int32
+	newC, newT     []int32
+}
+
+func newCoopEngine(feat features, maxDelay int64) *coopEngine {
+	return &coopEngine{feat: feat, maxDelay: maxDelay, st: freshCoopState()}
+}
+
+func growTo[T any](s []T, n int) []T {
+	if len(s) >= n {
+		return s[:n]
+	}
+	return append(s, make([]T, n-len(s))...)
+}
+
+func (e *coopEngine) round(ix *interner, in *roundIn) roundOut {
+	ix.ensureSorted()
+	nc, nt := ix.nConns(), ix.nTasks()
+	st := &e.st
+	f := e.feat
+	st.prevConn = growTo(st.prevConn, nc)
+	st.prevTask = growTo(st.prevTask, nt)
+	e.cflag = growTo(e.cflag, nc)
+	e.tflag = growTo(e.tflag, nt)
+	e.ccount = growTo(e.ccount, nc)
+	e.tcount = growTo(e.tcount, nt)
+	clear(e.cflag)
+	clear(e.tflag)
+	clear(e.ccount)
+	clear(e.tcount)
+
+	// Step 1: generation check.
+	if f.generationCheck && st.prevGen != in.lastCompleted {
+		clear(st.prevConn)
+		clear(st.prevTask)
+	}
+	// Step 2: configured and active.
+	for _, c := range in.cfgConns {
+		e.cflag[c] |= fCfg
+	}
+	for _, t := range in.cfgTasks {
+		e.tflag[t] |= fCfg
+	}
+	activeC, activeT := 0, 0 // distinct pieces some member reports
+	for i := range in.members {
+		m := &in.members[i]
+		for _, c := range m.conns {
+			if e.ccount[c] == 0 {
+				activeC++
+			}
+			e.ccount[c]++
+		}
+		for _, t := range m.tasks {
+			if e.tcount[t] == 0 {
+				activeT++
+			}
+			e.tcount[t]++
+		}
+	}
+	// Step 3: a revocation that did not take effect.
+	if len(st.revConns)+len(st.revTasks) > 0 {
+		failed := false
+		for _, c := range st.revConns {
+			failed = failed || e.ccount[c] > 0
+		}
+		for _, t := range st.revTasks {
+			failed = failed || e.tcount[t] > 0
+		}
+		if failed {
+			for i := range st.prevConn {
+				st.prevConn[i] = e.ccount[i] > 0
+			}
+			for i := range st.prevTask {
+				st.prevTask[i] = e.tcount[i] > 0
+			}
+			st.canRevoke = true
+		}
+		st.revConns = st.revConns[:0]
+		st.revTasks = st.revTasks[:0]
+	}
+	// Step 4: deleted, duplicated, lost, created (sorted).
+	e.lostC, e.lostT, e.newC, e.newT = e.lostC[:0], e.lostT[:0], e.newC[:0], e.newT[:0]
+	// Room for the created pieces at once (at most the configured ones no
+	// member reports) rather than by repeated doubling.
+	if n := len(in.cfgConns) - activeC; n > cap(e.newC) {
+		e.newC = make([]int32, 0, n)
+	}
+	if n := len(in.cfgTasks) - activeT; n > cap(e.newT) {
+		e.newT = make([]int32, 0, n)
+	}
+	for _, c := range ix.javaConns {
+		prev, cfg, active := st.prevConn[c], e.cflag[c]&fCfg != 0, e.ccount[c] > 0
+		switch {
+		case prev && !cfg:
+			e.cflag[c] |= fDeleted
+		case prev && !active:
+			e.lostC = append(e.lostC, c)
+		case !prev && !active && cfg:
+			e.newC = append(e.newC, c)
+		}
+		if f.duplicates && e.ccount[c] > 1 {
+			e.cflag[c] |= fDup
+		}
+	}
+	for _, t := range ix.javaTasks {
+		prev, cfg, active := st.prevTask[t], e.tflag[t]&fCfg != 0, e.tcount[t] > 0
+		switch {
+		case prev && !cfg:
+			e.tflag[t] |= fDeleted
+		case prev && !active:
+			e.lostT = append(e.lostT, t)
+		case !prev && !active && cfg:
+			e.newT = append(e.newT, t)
+		}
+		if f.duplicates && e.tcount[t] > 1 {
+			e.tflag[t] |= fDup
+		}
+	}
+
+	// Step 5: mandatory revocations; loads in member-map order.
+	n := len(in.members)
+	e.hashes = e.hashes[:0]
+	for i := range in.members {
+		e.hashes = append(e.hashes, in.members[i].hash)
+	}
+	e.order = hashOrder(e.hashes, insertionCap(n), e.order)
+	e.loads = growTo(e.loads, n)
+	drop := fDeleted | fDup
+	if !f.newRevocation {
+		drop = fDeleted // before 3.4 duplicates stay in the leader's view of the load
+	}
+	for k, mi := range e.order {
+		m := &in.members[mi]
+		l := &e.loads[k]
+		l.mi, l.id = int(mi), m.id
+		l.conns, l.tasks = l.conns[:0], l.tasks[:0]
+		l.revC, l.revT = l.revC[:0], l.revT[:0]
+		l.trimC, l.trimT = 0, 0
+		for _, c := range m.conns {
+			if e.cflag[c]&drop == 0 {
+				l.conns = append(l.conns, c)
+			} else if f.newRevocation {
+				l.revC = append(l.revC, c)
+			}
+		}
+		for _, t := range m.tasks {
+			if e.tflag[t]&drop == 0 {
+				l.tasks = append(l.tasks, t)
+			} else if f.newRevocation {
+				l.revT = append(l.revT, t)
+			}
+		}
+		l.baseC, l.baseT = len(l.conns), len(l.tasks)
+	}
+	loads := e.loads[:n]
+	if !f.newRevocation {
+		e.oldMandatoryRevocations(in, loads)
+	}
+
+	// Step 6: lost pieces. Lost pieces to place as new work are appended to newC/newT.
+	e.handleLost(in, loads)
+
+	// Step 7: load-balancing revocations.
+	if f.newRevocation {
+		e.revocations(in, loads)
+	} else {
+		e.oldRevocations(in, loads)
+	}
+
+	// Step 8: new work.
+	if !f.newRevocation {
+		e.sortNewWork(ix) // before 3.4 created and lost-as-new share one sorted set
+	}
+	if n > 0 {
+		e.waterFill(loads, e.newC, true)
+		e.waterFill(loads, e.newT, false)
+	}
+
+	// Steps 9 and 10: outputs and memory.
+	out := roundOut{members: make([]memberOut, n), delay: st.delay}
+	clear(st.prevConn)
+	clear(st.prevTask)
+	for k := range loads {
+		l := &loads[k]
+		for _, c := range l.conns {
+			st.prevConn[c] = true
+		}
+		for _, t := range l.tasks {
+			st.prevTask[t] = true
+		}
+	}
+	total := 0
+	for k := range loads {
+		l := &loads[k]
+		total += len(l.conns) - l.baseC + len(l.tasks) - l.baseT + len(l.revC) + len(l.revT)
+	}
+	// One allocation for every member's lists; each list's capacity is cut to its length.
+	buf := make([]int32, 0, total)
+	carve := func(ids []int32) []int32 {
+		start := len(buf)
+		buf = append(buf, ids...)
+		return buf[start:len(buf):len(buf)]
+	}
+	for k := range loads {
+		l := &loads[k]
+		for _, c := range l.revC {
+			st.prevConn[c] = false
+		}
+		for _, t := range l.revT {
+			st.prevTask[t] = false
+		}
+		st.revConns = append(st.revConns, l.revC...)
+		st.revTasks = append(st.revTasks, l.revT...)
+		out.members[l.mi] = memberOut{
+			assignedConns: carve(l.conns[l.baseC:]),
+			assignedTasks: carve(l.tasks[l.baseT:]),
+			revokedConns:  carve(l.revC),
+			revokedTasks:  carve(l.revT),
+		}
+	}
+	// The lost pieces of this round (dealt, reassigned or still held back).
+	for _, c := range e.lostC {
+		st.prevConn[c] = true
+	}
+	for _, t := range e.lostT {
+		st.prevTask[t] = true
+	}
+	st.prevGen = in.gen
+	st.prevMembers = st.prevMembers[:0]
+	for i := range in.members {
+		st.prevMembers = append(st.prevMembers, in.members[i].id)
+	}
+	return out
+}

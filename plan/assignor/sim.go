@@ -1,0 +1,319 @@
+package assignor
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// simWorker is one group member as the simulator keeps it: its held lists in
+// the worker's own order (assignor.md §6.3 rule 1).
+type simWorker struct {
+	id           string
+	hash         int32
+	conns, tasks []int32
+}
+
+// Sim is the stateful rebalance simulator shared by scenario replay, what-if
+// plans and the sandbox: members in join order, the configured connectors,
+// the leader's assignor memory, the clock and the generation.
+type Sim struct {
+	cfg   SimConfig
+	jdk   int
+	eager bool
+	ix    *interner
+	eng   *coopEngine
+
+	connectors []ConnectorSpec // sorted by name
+	cfgConns   []int32
+	cfgTasks   []int32
+	taskIDsOf  map[int32][]int32 // configured task ids per connector
+
+	workers []*simWorker // join order
+	now     int64
+	gen     int
+
+	rg         regrouper
+	keyBuf     []uint64
+	decC, decT []int32 // scratch: decoded assigned lists in apply
+}
+
+// ErrInvalidConfig marks a SimConfig that NewSim rejects (a usage error).
+var ErrInvalidConfig = errors.New("invalid simulator setting")
+
+// NewSim validates cfg and returns an empty simulator at time 0. Errors wrap
+// ErrInvalidConfig.
+func NewSim(cfg SimConfig) (*Sim, error) {
+	switch cfg.Protocol {
+	case "", "sessioned", "compatible", "eager":
+	default:
+		return nil, fmt.Errorf("%w: unknown protocol %q (want eager, compatible or sessioned)", ErrInvalidConfig, cfg.Protocol)
+	}
+	if cfg.MaxDelayMs < 0 || cfg.MaxDelayMs > 1<<31-1 {
+		return nil, fmt.Errorf("%w: max delay %d ms: want 0 to 2147483647", ErrInvalidConfig, cfg.MaxDelayMs)
+	}
+	v, err := parseKafkaVersion(cfg.KafkaVersion)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
+	}
+	jdk := cfg.JDK
+	if jdk == 0 {
+		jdk = 17
+	}
+	if jdk < 8 {
+		return nil, fmt.Errorf("%w: jdk %d: want 8 or newer", ErrInvalidConfig, cfg.JDK)
+	}
+	ix := newInterner()
+	s := &Sim{
+		cfg:       cfg,
+		jdk:       jdk,
+		eager:     cfg.Protocol == "eager",
+		ix:        ix,
+		eng:       newCoopEngine(featuresFor(v), cfg.MaxDelayMs),
+		taskIDsOf: map[int32][]int32{},
+	}
+	s.rg.ix = ix
+	s.rg.jdk = jdk
+	return s, nil
+}
+
+// Config returns the configuration the simulator was built with.
+func (s *Sim) Config() SimConfig { return s.cfg }
+
+// SetConnectors replaces the configured connectors (absolute).
+func (s *Sim) SetConnectors(c []ConnectorSpec) {
+	byName := make(map[string]int, len(c))
+	for _, spec := range c {
+		if spec.Tasks < 0 {
+			spec.Tasks = 0
+		}
+		byName[spec.Name] = spec.Tasks
+	}
+	s.connectors = s.connectors[:0]
+	for name, n := range byName {
+		s.connectors = append(s.connectors, ConnectorSpec{Name: name, Tasks: n})
+	}
+	slices.SortFunc(s.connectors, func(a, b ConnectorSpec) int { return strings.Compare(a.Name, b.Name) })
+	s.cfgConns = s.cfgConns[:0]
+	s.cfgTasks = s.cfgTasks[:0]
+	clear(s.taskIDsOf)
+	for _, spec := range s.connectors {
+		id := s.ix.conn(spec.Name)
+		s.cfgConns = append(s.cfgConns, id)
+		start := len(s.cfgTasks)
+		for t := 0; t < spec.Tasks; t++ {
+			s.cfgTasks = append(s.cfgTasks, s.ix.task(id, t))
+		}
+		s.taskIDsOf[id] = s.cfgTasks[start:len(s.cfgTasks):len(s.cfgTasks)]
+	}
+}
+
+// Connectors returns the configured connectors sorted by name.
+func (s *Sim) Connectors() []ConnectorSpec { return slices.Clone(s.connectors) }
+
+func (s *Sim) find(worker string) int {
+	for i, w := range s.workers {
+		if w.id == worker {
+			return i
+		}
+	}
+	return -1
+}
+
+// Join adds a member at the end of the member order. owned is taken in the
+// given order as the worker's held order; normally it is empty.
+func (s *Sim) Join(worker string, owned Pieces) error {
+	if s.find(worker) >= 0 {
+		return fmt.Errorf("worker %q is already a member", worker)
+	}
+	w := &simWorker{id: worker, hash: javaStringHash(worker)}
+	w.conns, w.tasks = s.ix.internPieces(owned)
+	s.workers = append(s.workers, w)
+	return nil
+}
+
+// Leave removes a member; what it held is lost to the next round.
+func (s *Sim) Leave(worker string) error {
+	i := s.find(worker)
+	if i < 0 {
+		return fmt.Errorf("worker %q is not a member", worker)
+	}
+	s.workers = slices.Delete(s.workers, i, i+1)
+	return nil
+}
+
+// Sleep advances the clock; negative values are ignored.
+func (s *Sim) Sleep(ms int64) {
+	if ms > 0 {
+		s.now += ms
+	}
+}
+
+// NewLeader gives leadership to a fresh assignor with no memory.
+func (s *Sim) NewLeader() { s.eng.st = freshCoopState() }
+
+// Now is the simulated clock in ms from the start.
+func (s *Sim) Now() int64 { return s.now }
+
+// Generation is the generation of the last round (0 before any).
+func (s *Sim) Generation() int { return s.gen }
+
+// Members returns the member ids in join order.
+func (s *Sim) Members() []string {
+	out := make([]string, len(s.workers))
+	for i, w := range s.workers {
+		out[i] = w.id
+	}
+	return out
+}
+
+// Owned returns what a member holds, sorted; empty for an unknown worker.
+func (s *Sim) Owned(worker string) Pieces {
+	i := s.find(worker)
+	if i < 0 {
+		return Pieces{Connectors: []string{}, Tasks: []TaskID{}}
+	}
+	w := s.workers[i]
+	return s.ix.sortedPieces(w.conns, w.tasks, &s.keyBuf)
+}
+
+// Rebalance runs one round over the current members and applies it.
+// generationMismatch makes the leader see an older last completed generation.
+func (s *Sim) Rebalance(generationMismatch bool) Round {
+	s.gen++
+	r := Round{Step: -1, Generation: s.gen, TimeMs: s.now, Workers: make(map[string]WorkerRound, len(s.workers))}
+	if len(s.workers) == 0 {
+		return r
+	}
+	members := make([]roundMember, len(s.workers))
+	held := 0
+	for _, w := range s.workers {
+		held += len(w.conns) + len(w.tasks)
+	}
+	ids := make([]int32, held) // every member's decoded lists, carved below
+	for i, w := range s.workers {
+		c, t := s.rg.regroupTo(w.conns, w.tasks, ids[:0:len(w.conns)], ids[len(w.conns):len(w.conns):len(w.conns)+len(w.tasks)])
+		ids = ids[len(w.conns)+len(w.tasks):]
+		members[i] = roundMember{id: w.id, hash: w.hash, conns: c, tasks: t}
+	}
+	if s.eager {
+		outs := eagerRound(s.ix, members, s.cfgConns, func(c int32) []int32 { return s.taskIDsOf[c] })
+		for i, w := range s.workers {
+			o := outs[i]
+			w.conns, w.tasks = o.assignedConns, o.assignedTasks
+			owned := s.ix.sortedPieces(w.conns, w.tasks, &s.keyBuf)
+			r.Workers[w.id] = WorkerRound{
+				Assigned: owned,
+				Revoked:  Pieces{Connectors: []string{}, Tasks: []TaskID{}},
+				Owned:    clonePieces(owned),
+			}
+		}
+		return r
+	}
+	last := s.gen - 1
+	if generationMismatch {
+		last = s.gen - 2
+	}
+	out := s.eng.round(s.ix, &roundIn{
+		members:       members,
+		cfgConns:      s.cfgConns,
+		cfgTasks:      s.cfgTasks,
+		now:           s.now,
+		gen:           s.gen,
+		lastCompleted: last,
+	})
+	nNames, nTasks := 0, 0
+	for i, w := range s.workers {
+		o := &out.members[i]
+		s.apply(w, o)
+		nNames += len(o.assignedConns) + len(o.revokedConns) + len(w.conns)
+		nTasks += len(o.assignedTasks) + len(o.revokedTasks) + len(w.tasks)
+	}
+	// The results of all workers share a few allocations (a third of the
+	// round's time went into allocating and collecting them one by one).
+	a := pieceArena{names: make([]string, 0, nNames), tasks: make([]TaskID, 0, nTasks)}
+	for i, w := range s.workers {
+		o := &out.members[i]
+		r.Workers[w.id] = WorkerRound{
+			Assigned: s.ix.sortedPiecesIn(o.assignedConns, o.assignedTasks, &s.keyBuf, &a),
+			Revoked:  s.ix.sortedPiecesIn(o.revokedConns, o.revokedTasks, &s.keyBuf, &a),
+			Owned:    s.ix.sortedPiecesIn(w.conns, w.tasks, &s.keyBuf, &a),
+			DelayMs:  out.delay,
+		}
+	}
+	return r
+}
+
+// apply is the worker side of a cooperative round: held = decoded assigned
+// lists followed by the previous held lists minus the revoked pieces.
+func (s *Sim) apply(w *simWorker, o *memberOut) {
+	s.decC, s.decT = s.rg.regroupTo(o.assignedConns, o.assignedTasks, s.decC, s.decT)
+	w.conns = s.rg.prependMinus(s.decC, w.conns, o.revokedConns, true)
+	w.tasks = s.rg.prependMinus(s.decT, w.tasks, o.revokedTasks, false)
+}
+
+// Settle runs rounds until the cluster is stable (scenario-format.md
+// "settle"): after a revoking round run again at once; after a round with
+// only a delay, sleep the delay first; at most maxRounds (<=0: 20) rounds.
+func (s *Sim) Settle(maxRounds int) []Round {
+	if maxRounds <= 0 {
+		maxRounds = 20
+	}
+	var rounds []Round
+	for i := 0; i < maxRounds; i++ {
+		r := s.Rebalance(false)
+		rounds = append(rounds, r)
+		revoked, delay := roundActivity(r)
+		if revoked {
+			continue
+		}
+		if delay > 0 && i < maxRounds-1 {
+			s.Sleep(delay)
+			continue
+		}
+		break
+	}
+	return rounds
+}
+
+// roundActivity reports whether a round revoked anything and its delay.
+func roundActivity(r Round) (revoked bool, delay int64) {
+	for _, w := range r.Workers {
+		if w.Revoked.Len() > 0 {
+			revoked = true
+		}
+		if w.DelayMs > delay {
+			delay = w.DelayMs
+		}
+	}
+	return revoked, delay
+}
+
+func clonePieces(p Pieces) Pieces {
+	return Pieces{Connectors: slices.Clone(p.Connectors), Tasks: slices.Clone(p.Tasks)}
+}
+
+// Clone returns an independent copy of the simulator.
+func (s *Sim) Clone() *Sim {
+	c := *s
+	c.ix = s.ix.clone()
+	c.eng = &coopEngine{feat: s.eng.feat, maxDelay: s.eng.maxDelay, st: s.eng.st.clone()}
+	c.connectors = slices.Clone(s.connectors)
+	c.cfgConns = slices.Clone(s.cfgConns)
+	c.cfgTasks = slices.Clone(s.cfgTasks)
+	c.taskIDsOf = make(map[int32][]int32, len(s.taskIDsOf))
+	for k, v := range s.taskIDsOf {
+		c.taskIDsOf[k] = slices.Clone(v)
+	}
+	c.workers = make([]*simWorker, len(s.workers))
+	for i, w := range s.workers {
+		cw := *w
+		cw.conns = slices.Clone(w.conns)
+		cw.tasks = slices.Clone(w.tasks)
+		c.workers[i] = &cw
+	}
+	c.rg = regrouper{ix: c.ix, jdk: s.jdk}
+	c.keyBuf, c.decC, c.decT = nil, nil, nil
+	return &c
+}
