@@ -397,15 +397,16 @@ func (m membersJSON) urlOfMember() map[string]string {
 }
 
 // restOwnership is where REST says each connector and task runs, by worker
-// id (only RUNNING ones).
+// id: RUNNING and PAUSED pieces, and STOPPED connectors (Connect keeps
+// assigning a stopped connector; only its tasks are gone).
 func restOwnership(rcs map[string]restConnector) ownership {
 	out := ownership{}
 	for name, rc := range rcs {
-		if rc.Status.Connector.State == "RUNNING" {
+		if s := rc.Status.Connector.State; s == "RUNNING" || s == "PAUSED" || s == "STOPPED" {
 			out[rc.Status.Connector.WorkerID] = append(out[rc.Status.Connector.WorkerID], "c:"+name)
 		}
 		for _, tk := range rc.Status.Tasks {
-			if tk.State == "RUNNING" {
+			if tk.State == "RUNNING" || tk.State == "PAUSED" {
 				out[tk.WorkerID] = append(out[tk.WorkerID], fmt.Sprintf("t:%s-%d", name, tk.ID))
 			}
 		}

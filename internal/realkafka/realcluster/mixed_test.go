@@ -16,6 +16,7 @@ func TestMixedVersions(t *testing.T) {
 	tasks := c.standardConnectors()
 	m := c.settle(2*time.Minute, 3*time.Second, nil)
 	for _, mb := range m.Members {
+		t.Logf("member %s client.id %s", mb.URL, mb.ClientID)
 		if mb.Problem != nil || mb.Version != 2 {
 			t.Errorf("member %s: metadata version %d, problem %v; want version 2 (sessioned) decoded", mb.MemberID, mb.Version, mb.Problem)
 		}
