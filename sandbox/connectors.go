@@ -260,17 +260,23 @@ func (c *Cluster) setTarget(ctx context.Context, name, target string) error {
 	if cs == nil {
 		return fmt.Errorf("no connector %q", name)
 	}
+	// The order Connect writes (checked against real workers by
+	// internal/realkafka/realcluster): stopping commits an empty task set,
+	// then STOPPED; resuming writes the target state first, and the task
+	// configs and their commit follow once the connector runs again.
 	var recs []configRecord
 	tasks := cs.tasks
+	state := configRecord{targetStateKey(name), targetStateValue(target)}
 	switch {
 	case target == TargetStopped && cs.target != TargetStopped:
-		recs = append(recs, configRecord{commitKey(name), commitValue(0)})
+		recs = append(recs, configRecord{commitKey(name), commitValue(0)}, state)
 		tasks = 0
 	case target != TargetStopped && cs.target == TargetStopped:
 		tasks = cs.tasksMax
-		recs = append(recs, taskRecords(cs, tasks)...)
+		recs = append(append(recs, state), taskRecords(cs, tasks)...)
+	default:
+		recs = append(recs, state)
 	}
-	recs = append(recs, configRecord{targetStateKey(name), targetStateValue(target)})
 	if err := c.writeConfig(ctx, recs...); err != nil {
 		return fmt.Errorf("setting connector %s to %s: %w", name, target, err)
 	}

@@ -110,6 +110,17 @@ func TestConnectorOperations(t *testing.T) {
 		if len(cfg.Connectors) != 1 || cfg.Connectors[0].TargetState != "STARTED" || len(cfg.Connectors[0].Tasks) != 1 {
 			t.Fatalf("inspect configs of a resumed src-a: %+v, want STARTED with one task", cfg.Connectors)
 		}
+		// The order Connect writes: stop = a commit of no tasks, then
+		// STOPPED; resume = STARTED first, the task configs and their commit
+		// only once the connector runs again (the sandbox follows this).
+		recs := c.configRecords()
+		stopped := lastIndex(recs, "target-state-src-a", `"STOPPED"`)
+		emptied := lastIndex(recs, "commit-src-a", `"tasks":0`)
+		started := lastIndex(recs, "target-state-src-a", `"STARTED"`)
+		committed := lastIndex(recs, "commit-src-a", "")
+		if !(emptied >= 0 && emptied < stopped && stopped < started && started < committed) {
+			t.Errorf("config records of src-a: empty commit at %d, STOPPED at %d, STARTED at %d, last commit at %d; want them in that order:%s", emptied, stopped, started, committed, describe(recs, max(emptied, 0)))
+		}
 	})
 
 	step("restart includeTasks onlyFailed", func(t *testing.T) {

@@ -101,7 +101,6 @@ func TestProtocolMixAndUpgrade(t *testing.T) {
 			}
 		}
 	}()
-	offEager := false
 	for i, s := range up.Steps {
 		w := files[s.Worker]
 		if w == nil || s.Setting != "connect.protocol" {
@@ -126,6 +125,7 @@ func TestProtocolMixAndUpgrade(t *testing.T) {
 			t.Errorf("after step %d (%s: %s -> %s) the group selected %s, check upgrade said %s", i+1, s.Worker, s.From, s.To, m.Protocol, want)
 		}
 		mu.Lock()
+		offEager := false
 		for _, p := range seen {
 			if p != "default" {
 				offEager = true
