@@ -125,7 +125,8 @@ func (c *Cluster) AddConnector(ctx context.Context, spec ConnectorSpec) error {
 		return fmt.Errorf("connector %s already exists", spec.Name)
 	}
 	cs := &connectorState{name: spec.Name, kind: spec.Kind, topic: spec.Topic, tasksMax: spec.Tasks,
-		tasks: spec.Tasks, target: TargetStarted, failed: map[int]bool{}}
+		tasks: spec.Tasks, target: TargetStarted, failed: map[int]bool{},
+		multiFile: spec.Kind != KindSink && spec.Tasks > 1}
 	if spec.Kind == KindSink {
 		if err := c.ensureSinkTopic(ctx, spec.Topic); err != nil {
 			return err
@@ -216,13 +217,17 @@ func (c *Cluster) ReconfigureConnector(ctx context.Context, name string, tasks i
 		return fmt.Errorf("connector %s is STOPPED; resume it first", name)
 	}
 	cs.tasksMax, cs.tasks = tasks, tasks
+	// Real FileStreamSource runs one task whatever tasks.max says; a source
+	// scaled past one becomes the sandbox's multi-file class.
+	multi := cs.multiFile || (cs.kind != KindSink && tasks > 1)
+	cs.multiFile = multi
 	recs := append([]configRecord{{connectorKey(name), connectorConfigValue(cs)}}, taskRecords(cs, tasks)...)
 	if err := c.writeConfig(ctx, recs...); err != nil {
 		return fmt.Errorf("reconfiguring connector %s: %w", name, err)
 	}
 	c.mu.Lock()
 	if live, ok := c.connectors[name]; ok {
-		live.tasksMax, live.tasks = tasks, tasks
+		live.tasksMax, live.tasks, live.multiFile = tasks, tasks, multi
 		for n := range live.failed {
 			if n >= tasks {
 				delete(live.failed, n)
