@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"testing"
 	"time"
-
-	"github.com/connectscope/connectscope/internal/realkafka"
 )
 
 // configsJSON is the part of inspect configs -o json these tests read.
@@ -45,15 +43,14 @@ type offsetsJSON struct {
 	} `json:"records"`
 }
 
-// TestConnectorOperations changes connectors through the REST API, each
+// connectorOperations changes connectors through the REST API, each
 // change predicted by the matching plan where one exists, and checks what
 // inspect reads afterwards: created, deleted, tasks.max changed (plan
 // connector), stopped and resumed, restarted with includeTasks/onlyFailed,
-// offsets altered and reset (KIP-875), a cluster-scope logger level.
-func TestConnectorOperations(t *testing.T) {
-	c := newCluster(t, realkafka.Newest4x, realkafka.Newest4x, 3, map[string]string{"scheduled.rebalance.max.delay.ms": "5000"})
-	c.standardConnectors()
-	c.settle(2*time.Minute, 3*time.Second, nil)
+// offsets altered and reset (KIP-875), a cluster-scope logger level. It
+// runs on the settled cluster of standardConnectors and returns the task
+// counts it leaves.
+func connectorOperations(t *testing.T, c *cluster) map[string]int {
 
 	connectorPlan := func(t *testing.T, planArgs []string, change func()) {
 		c.t = t
@@ -70,6 +67,7 @@ func TestConnectorOperations(t *testing.T) {
 			t.FailNow()
 		}
 	}
+	final := map[string]int{"src-a": 1, "src-b": 1, "src-d": 1, "sink-x": 6, "sink-y": 3}
 
 	step("connector created", func(t *testing.T) {
 		connectorPlan(t, []string{"--add", "src-d=1"}, func() { c.createSource("src-d", c.group+"-t3", 4) })
@@ -153,7 +151,7 @@ func TestConnectorOperations(t *testing.T) {
 			}
 			return nil
 		})
-		c.waitRunning(map[string]int{"src-a": 1, "src-b": 1, "src-d": 1, "sink-x": 6, "sink-y": 3})
+		c.waitRunning(final)
 	})
 
 	step("cluster-scope logger level", func(t *testing.T) {
@@ -185,6 +183,7 @@ func TestConnectorOperations(t *testing.T) {
 			t.Errorf("config records before %+v, after the logger level %+v: want one more, decoded", before.Records, after.Records)
 		}
 	})
+	return final
 }
 
 // checkOffsetOps alters and resets the offsets of the stopped src-a
