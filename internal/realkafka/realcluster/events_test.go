@@ -102,6 +102,7 @@ func (c *cluster) planFlags(snapshot string) []string {
 // cluster of the newest 4.x: before each, a snapshot and the matching plan;
 // after it, the settled cluster is compared with the plan.
 func TestEventsMatchPlans(t *testing.T) {
+	t.Parallel() // beside TestProtocolMixAndUpgrade; see there
 	for _, v := range []string{realkafka.Newest4x} {
 		t.Run(v, func(t *testing.T) { runEvents(t, v) })
 	}

@@ -68,15 +68,31 @@ func (c *cluster) addWorkers(n int, extra map[string]string) []*realkafka.Worker
 
 func (c *cluster) addWorkersOf(version string, n int, extra map[string]string) []*realkafka.Worker {
 	c.t.Helper()
-	props := map[string]string{}
-	for k, v := range c.props {
-		props[k] = v
+	each := make([]map[string]string, n)
+	for i := range each {
+		each[i] = extra
 	}
-	for k, v := range extra {
-		props[k] = v
-	}
+	return c.startWorkers(version, each)
+}
+
+// addWorkersEach starts one worker per set of extra properties, all at
+// once, and waits for them.
+func (c *cluster) addWorkersEach(extra ...map[string]string) []*realkafka.Worker {
+	c.t.Helper()
+	return c.startWorkers(c.version, extra)
+}
+
+func (c *cluster) startWorkers(version string, each []map[string]string) []*realkafka.Worker {
+	c.t.Helper()
 	var ws []*realkafka.Worker
-	for i := 0; i < n; i++ {
+	for _, extra := range each {
+		props := map[string]string{}
+		for k, v := range c.props {
+			props[k] = v
+		}
+		for k, v := range extra {
+			props[k] = v
+		}
 		w, err := c.b.NewWorker(realkafka.WorkerOptions{Version: version, Group: c.group, Props: props})
 		if err != nil {
 			c.t.Fatal(err)

@@ -27,11 +27,11 @@ func groupProtocolName(p string) string {
 // time: after each, the group runs the protocol the step announced, and
 // once off eager it never selects eager again.
 func TestProtocolMixAndUpgrade(t *testing.T) {
+	// Runs beside TestEventsMatchPlans: both spend most of their time
+	// waiting for delays and restarts, not on the CPU.
+	t.Parallel()
 	c := newCluster(t, realkafka.Newest4x, realkafka.Newest4x, 0, map[string]string{"scheduled.rebalance.max.delay.ms": "5000"})
-	protocols := []string{"eager", "compatible", "sessioned"}
-	for _, p := range protocols {
-		c.addWorkers(1, map[string]string{"connect.protocol": p})
-	}
+	c.addWorkersEach(map[string]string{"connect.protocol": "eager"}, map[string]string{"connect.protocol": "compatible"}, map[string]string{"connect.protocol": "sessioned"})
 	c.createSource("src-a", c.group+"-t0", 3)
 	c.createSink("sink-x", 3, c.group+"-t0")
 	c.waitRunning(map[string]int{"src-a": 1, "sink-x": 3})
