@@ -22,13 +22,7 @@ func findingsTable(list []Finding, s Summary) format.Table {
 	return t
 }
 
-func findingItems(list []Finding) []any {
-	out := make([]any, len(list))
-	for i := range list {
-		out[i] = list[i]
-	}
-	return out
-}
+func findingItems(list []Finding) []any { return format.Items(list) }
 
 // Tables implements format.Tabler.
 func (r *TimeoutsReport) Tables() []format.Table {
@@ -160,13 +154,7 @@ func (c *Catalogue) Tables() []format.Table {
 }
 
 // Items implements format.Lister.
-func (c *Catalogue) Items() []any {
-	out := make([]any, len(c.Rules))
-	for i := range c.Rules {
-		out[i] = c.Rules[i]
-	}
-	return out
-}
+func (c *Catalogue) Items() []any { return format.Items(c.Rules) }
 
 // Explanation is the result of `check explain ID`.
 type Explanation struct {

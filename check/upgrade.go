@@ -121,34 +121,13 @@ type planWorker struct {
 // Upgrade plans the rolling change of connect.protocol (and optionally of
 // exactly.once.source.support) to the target.
 func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
-	target := strings.ToLower(strings.TrimSpace(in.Target))
-	if _, ok := protocolRank[target]; !ok {
-		return nil, field.Errorf("Target", " %q: want eager, compatible or sessioned", in.Target)
-	}
-	eosTarget := strings.ToLower(strings.TrimSpace(in.ExactlyOnce))
-	switch eosTarget {
-	case "", "disabled", "preparing", "enabled":
-	default:
-		return nil, field.Errorf("ExactlyOnce", " %q: want disabled, preparing or enabled", in.ExactlyOnce)
-	}
-	if eosTarget != "" && eosTarget != "disabled" && target != "sessioned" {
-		return nil, field.Errorf("ExactlyOnce", " %s needs the target protocol sessioned (fencing requests are only signed under sessioned)", eosTarget)
-	}
-	global, err := kafkaversion.Parse(in.KafkaVersion)
+	target, eosTarget, global, err := upgradeTargets(in)
 	if err != nil {
 		return nil, err
 	}
-	var f Findings
 	workers := matchWorkers(in, global, target)
-	rep := &UpgradeReport{Target: target, HeldBackBy: []string{}, Workers: []UpgradeWorker{}, Steps: []UpgradeStep{}}
-	offers := func() [][]string {
-		out := make([][]string, len(workers))
-		for i, w := range workers {
-			out[i] = offersFor(w.protocol)
-		}
-		return out
-	}
-	computed := settingName(protocol.SelectProtocol(offers()))
+	rep := &UpgradeReport{Target: target, HeldBackBy: []string{}, Workers: upgradeWorkers(workers), Steps: []UpgradeStep{}}
+	computed := settingName(protocol.SelectProtocol(offersOf(workers)))
 	rep.ProtocolNow = computed
 	if in.GroupProtocol != "" {
 		gp := in.GroupProtocol
@@ -157,6 +136,51 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 			rep.ProtocolNow = s
 		}
 	}
+	rep.Reason, rep.HeldBackBy = explainProtocol(workers, rep.ProtocolNow)
+	if in.GroupProtocol != "" && computed != "" && computed != rep.ProtocolNow {
+		rep.Reason += fmt.Sprintf(" (the worker files alone would give %s: a member offers less than its file says, or the files are not all the workers)", computed)
+	}
+	var f Findings
+	upgradeFindings(&f, workers, rep.ProtocolNow, target, eosTarget)
+	rep.Steps = append(rep.Steps, rollingPlan(workers, target, eosTarget)...)
+	rep.ProtocolFinal = settingName(protocol.SelectProtocol(offersOf(workers)))
+	rep.Findings = f.List()
+	rep.Summary = Summarize(rep.Findings)
+	return rep, nil
+}
+
+// upgradeTargets reads the target protocol, the exactly-once target and the
+// cluster-wide Kafka version of the input.
+func upgradeTargets(in UpgradeInput) (target, eosTarget string, global kafkaversion.Version, err error) {
+	target = strings.ToLower(strings.TrimSpace(in.Target))
+	if _, ok := protocolRank[target]; !ok {
+		return "", "", global, field.Errorf("Target", " %q: want eager, compatible or sessioned", in.Target)
+	}
+	eosTarget = strings.ToLower(strings.TrimSpace(in.ExactlyOnce))
+	switch eosTarget {
+	case "", "disabled", "preparing", "enabled":
+	default:
+		return "", "", global, field.Errorf("ExactlyOnce", " %q: want disabled, preparing or enabled", in.ExactlyOnce)
+	}
+	if eosTarget != "" && eosTarget != "disabled" && target != "sessioned" {
+		return "", "", global, field.Errorf("ExactlyOnce", " %s needs the target protocol sessioned (fencing requests are only signed under sessioned)", eosTarget)
+	}
+	global, err = kafkaversion.Parse(in.KafkaVersion)
+	return target, eosTarget, global, err
+}
+
+// offersOf is what each worker offers in JoinGroup now.
+func offersOf(workers []*planWorker) [][]string {
+	out := make([][]string, len(workers))
+	for i, w := range workers {
+		out[i] = offersFor(w.protocol)
+	}
+	return out
+}
+
+// upgradeWorkers describes the workers as they are, sorted by name.
+func upgradeWorkers(workers []*planWorker) []UpgradeWorker {
+	out := []UpgradeWorker{}
 	for _, w := range workers {
 		uw := UpgradeWorker{Worker: w.name, Offers: offersFor(w.protocol)}
 		if w.member != nil {
@@ -171,22 +195,21 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 			p, e := w.protocol, w.eos
 			uw.ConnectProtocol, uw.ExactlyOnce = &p, &e
 		}
-		rep.Workers = append(rep.Workers, uw)
+		out = append(out, uw)
 	}
-	sort.SliceStable(rep.Workers, func(i, j int) bool { return rep.Workers[i].Worker < rep.Workers[j].Worker })
-	rep.Reason, rep.HeldBackBy = explainProtocol(workers, rep.ProtocolNow)
-	if in.GroupProtocol != "" && computed != "" && computed != rep.ProtocolNow {
-		rep.Reason += fmt.Sprintf(" (the worker files alone would give %s: a member offers less than its file says, or the files are not all the workers)", computed)
-	}
-	upgradeFindings(&f, workers, rep.ProtocolNow, target, eosTarget)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Worker < out[j].Worker })
+	return out
+}
 
-	// Rolling plan: raise workers below the target first, then lower the
-	// ones above it, so the group never runs below min(now, target).
-	step := 0
+// rollingPlan is the restart order: raise workers below the target first,
+// then lower the ones above it, so the group never runs below min(now,
+// target); exactly-once changes come before leaving sessioned and after
+// reaching it. It changes workers as the restarts would.
+func rollingPlan(workers []*planWorker, target, eosTarget string) []UpgradeStep {
+	var steps []UpgradeStep
 	emit := func(w *planWorker, setting, from, to string, atLeast *kafkaversion.Version, note string) {
-		step++
-		s := UpgradeStep{Step: step, Worker: w.name, Setting: setting, From: from, To: to,
-			ProtocolAfter: settingName(protocol.SelectProtocol(offers())), ExactlyOnceAfter: eosSummary(workers)}
+		s := UpgradeStep{Step: len(steps) + 1, Worker: w.name, Setting: setting, From: from, To: to,
+			ProtocolAfter: settingName(protocol.SelectProtocol(offersOf(workers))), ExactlyOnceAfter: eosSummary(workers)}
 		if atLeast != nil {
 			v := atLeast.String()
 			s.KafkaAtLeast = &v
@@ -194,7 +217,7 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 		if note != "" {
 			s.Note = &note
 		}
-		rep.Steps = append(rep.Steps, s)
+		steps = append(steps, s)
 	}
 	// Exactly-once must be off before leaving sessioned.
 	if target != "sessioned" && anyEOS(workers) {
@@ -227,10 +250,7 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 	if protocolRank[target] == protocolRank["sessioned"] {
 		planEOS(workers, eosTarget, emit)
 	}
-	rep.ProtocolFinal = settingName(protocol.SelectProtocol(offers()))
-	rep.Findings = f.List()
-	rep.Summary = Summarize(rep.Findings)
-	return rep, nil
+	return steps
 }
 
 // planEOS adds the rolls that bring exactly.once.source.support to want

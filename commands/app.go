@@ -21,18 +21,18 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// topCommands are connectscope's commands, each built by its own file.
+// topCommands are connectscope's commands, each declared in its own file.
 func topCommands() []*cli.Command {
 	return []*cli.Command{
-		checkCommand(),
-		completionCommand(),
+		checkCommand,
+		completionCommand,
 		demoCommand(),
-		inspectCommand(),
-		planCommand(),
+		inspectCommand,
+		planCommand,
 		sandboxCommand(),
-		snapshotCommand(),
-		versionCommand(),
-		watchCommand(),
+		snapshotCommand,
+		versionCommand,
+		watchCommand,
 	}
 }
 

@@ -25,62 +25,60 @@ const (
 	flagZones       = "zones"
 )
 
-func checkCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "check",
-		Usage: "audit worker settings, protocol upgrades, internal topics and balance; exit 1 when a finding reaches --fail-on",
-		Description: "Every finding names a rule of the catalogue (`connectscope check rules`), the values involved, why it\n" +
-			"matters and how to fix it. Exit status: 0 nothing at or above --fail-on, 1 findings, 2 usage, 3 unreadable input.\n" +
-			"timeouts and upgrade work from --worker-config files alone and read the cluster only when --from or -b is given;\n" +
-			"topics and balance need a dataset (--from FILE, -b, or a worker file's bootstrap.servers).",
-		Subcommands: []*cli.Command{
-			{
-				Name:   "timeouts",
-				Usage:  "check timeout, delay and protocol settings of worker files against each other, the broker and the sink consumers",
-				Flags:  append(checkFlags(), timingFlags()...),
-				Action: action(runCheckTimeouts),
-			},
-			{
-				Name:  "upgrade",
-				Usage: "plan a rolling change of connect.protocol (and exactly.once.source.support) without ever worsening the group's protocol",
-				Flags: append(checkFlags(),
-					&cli.StringFlag{Name: flagTarget, Value: "sessioned", Usage: "protocol the group should run: `eager|compatible|sessioned`"},
-					&cli.StringFlag{Name: flagExactlyOnce, Usage: "also roll exactly.once.source.support to `disabled|preparing|enabled` (two rolls when enabling)"},
-				),
-				Action: action(runCheckUpgrade),
-			},
-			{
-				Name:   "topics",
-				Usage:  "check the internal topics: partitions, cleanup policy, replication, sharing between clusters",
-				Flags:  checkFlags(),
-				Action: action(runCheckTopics),
-			},
-			{
-				Name:   "balance",
-				Usage:  "check the spread of connectors and tasks, failure headroom and zombie signs",
-				Flags:  append(checkFlags(), balanceFlags()...),
-				Action: action(runCheckBalance),
-			},
-			{
-				Name:  "all",
-				Usage: "run every check whose inputs are available: one report, one exit status",
-				Flags: append(append(append(checkFlags(), timingFlags()...), balanceFlags()...),
-					&cli.StringFlag{Name: flagTarget, Value: "sessioned", Usage: "upgrade target protocol: `eager|compatible|sessioned`"}),
-				Action: action(runCheckAll),
-			},
-			{
-				Name:   "rules",
-				Usage:  "print the catalogue of rules (-o wide adds why and fix)",
-				Action: action(runCheckRules),
-			},
-			{
-				Name:      "explain",
-				Usage:     "explain one rule in full",
-				ArgsUsage: "RULE",
-				Action:    action(runCheckExplain),
-			},
+var checkCommand = &cli.Command{
+	Name:  "check",
+	Usage: "audit worker settings, protocol upgrades, internal topics and balance; exit 1 when a finding reaches --fail-on",
+	Description: "Every finding names a rule of the catalogue (`connectscope check rules`), the values involved, why it\n" +
+		"matters and how to fix it. Exit status: 0 nothing at or above --fail-on, 1 findings, 2 usage, 3 unreadable input.\n" +
+		"timeouts and upgrade work from --worker-config files alone and read the cluster only when --from or -b is given;\n" +
+		"topics and balance need a dataset (--from FILE, -b, or a worker file's bootstrap.servers).",
+	Subcommands: []*cli.Command{
+		{
+			Name:   "timeouts",
+			Usage:  "check timeout, delay and protocol settings of worker files against each other, the broker and the sink consumers",
+			Flags:  append(checkFlags(), timingFlags()...),
+			Action: action(runCheckTimeouts),
 		},
-	}
+		{
+			Name:  "upgrade",
+			Usage: "plan a rolling change of connect.protocol (and exactly.once.source.support) without ever worsening the group's protocol",
+			Flags: append(checkFlags(),
+				&cli.StringFlag{Name: flagTarget, Value: "sessioned", Usage: "protocol the group should run: `eager|compatible|sessioned`"},
+				&cli.StringFlag{Name: flagExactlyOnce, Usage: "also roll exactly.once.source.support to `disabled|preparing|enabled` (two rolls when enabling)"},
+			),
+			Action: action(runCheckUpgrade),
+		},
+		{
+			Name:   "topics",
+			Usage:  "check the internal topics: partitions, cleanup policy, replication, sharing between clusters",
+			Flags:  checkFlags(),
+			Action: action(runCheckTopics),
+		},
+		{
+			Name:   "balance",
+			Usage:  "check the spread of connectors and tasks, failure headroom and zombie signs",
+			Flags:  append(checkFlags(), balanceFlags()...),
+			Action: action(runCheckBalance),
+		},
+		{
+			Name:  "all",
+			Usage: "run every check whose inputs are available: one report, one exit status",
+			Flags: append(append(append(checkFlags(), timingFlags()...), balanceFlags()...),
+				&cli.StringFlag{Name: flagTarget, Value: "sessioned", Usage: "upgrade target protocol: `eager|compatible|sessioned`"}),
+			Action: action(runCheckAll),
+		},
+		{
+			Name:   "rules",
+			Usage:  "print the catalogue of rules (-o wide adds why and fix)",
+			Action: action(runCheckRules),
+		},
+		{
+			Name:      "explain",
+			Usage:     "explain one rule in full",
+			ArgsUsage: "RULE",
+			Action:    action(runCheckExplain),
+		},
+	},
 }
 
 func checkFlags() []cli.Flag {

@@ -16,49 +16,47 @@ func connectorFlag() cli.Flag {
 }
 
 // inspectCommand is the `inspect` command.
-func inspectCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "inspect",
-		Usage: "show what Connect stores: configs, status, offsets, connectors, members, sinks",
-		Description: "Examples:\n" +
-			"  connectscope inspect connectors --from examples/cluster.snapshot.json\n" +
-			"  connectscope inspect configs --from dump.jsonl -o json --jq '.connectors[] | select(.consistent|not) | .name'\n" +
-			"  connectscope inspect status --from dump.jsonl -o wide\n" +
-			"  connectscope inspect offsets --from dump.jsonl --connector orders\n" +
-			"  connectscope -b broker:9092 inspect members",
-		Subcommands: []*cli.Command{
-			{
-				Name:   "configs",
-				Usage:  "connector and task configs, target states, commits and consistency (config topic)",
-				Flags:  []cli.Flag{connectorFlag()},
-				Action: action(runInspectConfigs),
-			},
-			{
-				Name:   "status",
-				Usage:  "connector, task and topic statuses (status topic)",
-				Flags:  []cli.Flag{connectorFlag()},
-				Action: action(runInspectStatus),
-			},
-			{
-				Name:   "offsets",
-				Usage:  "source connector offsets (offsets topic)",
-				Flags:  []cli.Flag{connectorFlag()},
-				Action: action(runInspectOffsets),
-			},
-			{
-				Name:   "connectors",
-				Usage:  "one line per connector: class, type, target and actual state, tasks, consistency",
-				Flags:  []cli.Flag{connectorFlag()},
-				Action: action(runInspectConnectors),
-			},
-			{
-				Name:   "members",
-				Usage:  "the Connect group: protocol, leader, and what each worker owns and was assigned",
-				Action: action(runInspectMembers),
-			},
-			inspectSinksCommand(),
+var inspectCommand = &cli.Command{
+	Name:  "inspect",
+	Usage: "show what Connect stores: configs, status, offsets, connectors, members, sinks",
+	Description: "Examples:\n" +
+		"  connectscope inspect connectors --from examples/cluster.snapshot.json\n" +
+		"  connectscope inspect configs --from dump.jsonl -o json --jq '.connectors[] | select(.consistent|not) | .name'\n" +
+		"  connectscope inspect status --from dump.jsonl -o wide\n" +
+		"  connectscope inspect offsets --from dump.jsonl --connector orders\n" +
+		"  connectscope -b broker:9092 inspect members",
+	Subcommands: []*cli.Command{
+		{
+			Name:   "configs",
+			Usage:  "connector and task configs, target states, commits and consistency (config topic)",
+			Flags:  []cli.Flag{connectorFlag()},
+			Action: action(runInspectConfigs),
 		},
-	}
+		{
+			Name:   "status",
+			Usage:  "connector, task and topic statuses (status topic)",
+			Flags:  []cli.Flag{connectorFlag()},
+			Action: action(runInspectStatus),
+		},
+		{
+			Name:   "offsets",
+			Usage:  "source connector offsets (offsets topic)",
+			Flags:  []cli.Flag{connectorFlag()},
+			Action: action(runInspectOffsets),
+		},
+		{
+			Name:   "connectors",
+			Usage:  "one line per connector: class, type, target and actual state, tasks, consistency",
+			Flags:  []cli.Flag{connectorFlag()},
+			Action: action(runInspectConnectors),
+		},
+		{
+			Name:   "members",
+			Usage:  "the Connect group: protocol, leader, and what each worker owns and was assigned",
+			Action: action(runInspectMembers),
+		},
+		inspectSinksCommand,
+	},
 }
 
 func addProblems(counts *inspect.RecordCounts, problems *[]inspect.Problem, extra []inspect.Problem) {

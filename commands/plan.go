@@ -28,20 +28,18 @@ const (
 	flagStop           = "stop"
 )
 
-func planCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "plan",
-		Usage: "dry-run the Connect assignor: replay scenarios, preview joins, leaves, connector changes and rolling restarts",
-		Description: "The what-if plans start from --from FILE (a snapshot or kcat dump with the group) or --synthetic, and\n" +
-			"print every rebalance round under the group's cooperative protocol and under eager, side by side.",
-		Subcommands: []*cli.Command{
-			planReplayCommand(),
-			planJoinCommand(),
-			planLeaveCommand(),
-			planConnectorCommand(),
-			planRollingRestartCommand(),
-		},
-	}
+var planCommand = &cli.Command{
+	Name:  "plan",
+	Usage: "dry-run the Connect assignor: replay scenarios, preview joins, leaves, connector changes and rolling restarts",
+	Description: "The what-if plans start from --from FILE (a snapshot or kcat dump with the group) or --synthetic, and\n" +
+		"print every rebalance round under the group's cooperative protocol and under eager, side by side.",
+	Subcommands: []*cli.Command{
+		planReplayCommand(),
+		planJoinCommand(),
+		planLeaveCommand(),
+		planConnectorCommand(),
+		planRollingRestartCommand(),
+	},
 }
 
 func planReplayCommand() *cli.Command {
@@ -116,26 +114,47 @@ func planCommonFlags() []cli.Flag {
 	}
 }
 
-func planJoinCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "join",
-		Usage: "preview workers joining the group",
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "add", Required: true, Usage: "`N` new workers, or their member ids NAME,NAME,..."},
-		}, planCommonFlags()...),
+// planRun makes a what-if plan from the starting state.
+type planRun func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error)
+
+// planSubcommand is a what-if plan command: its own flags and the common
+// plan flags. parse reads the command's flags before the input is loaded
+// and returns what makes the plan from it.
+func planSubcommand(name, usage string, flags []cli.Flag, parse func(c *cli.Context) (planRun, error)) *cli.Command {
+	return &cli.Command{Name: name, Usage: usage, Flags: append(flags, planCommonFlags()...),
 		Action: action(func(c *cli.Context, g Globals) error {
 			if err := noArgs(c); err != nil {
+				return err
+			}
+			run, err := parse(c)
+			if err != nil {
 				return err
 			}
 			state, opts, err := planInputs(c, g)
 			if err != nil {
 				return err
 			}
+			res, err := run(state, opts)
+			if err != nil {
+				return err
+			}
+			return emit(c, g, res)
+		})}
+}
+
+// planFailed is a plan's refusal of its inputs, worded with the flags.
+func planFailed(err error) error { return Exit(ExitUsage, inFlagTerms(err)) }
+
+func planJoinCommand() *cli.Command {
+	return planSubcommand("join", "preview workers joining the group", []cli.Flag{
+		&cli.StringFlag{Name: "add", Required: true, Usage: "`N` new workers, or their member ids NAME,NAME,..."},
+	}, func(c *cli.Context) (planRun, error) {
+		return func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
 			add := strings.TrimSpace(c.String("add"))
 			var names []string
 			if n, err := strconv.Atoi(add); err == nil {
 				if n <= 0 || n > 10000 {
-					return UsageErrorf("--add: want 1 to 10000 workers or a list of names, got %d", n)
+					return nil, UsageErrorf("--add: want 1 to 10000 workers or a list of names, got %d", n)
 				}
 				names = plan.NewWorkerNames(state, n)
 			} else {
@@ -143,113 +162,84 @@ func planJoinCommand() *cli.Command {
 			}
 			res, err := plan.JoinPlan(state, opts, names)
 			if err != nil {
-				return Exit(ExitUsage, inFlagTerms(err))
+				return nil, planFailed(err)
 			}
-			return emit(c, g, res)
-		}),
-	}
+			return res, nil
+		}, nil
+	})
 }
 
 func planLeaveCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "leave",
-		Usage: "preview a worker leaving: the lost work held for the delay, and what happens if it returns or not",
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "worker", Required: true, Usage: "the leaving worker: member id, client id, REST URL or HOST:PORT (`W`)"},
-			&cli.StringFlag{Name: "returns-after", Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`"},
-			&cli.StringFlag{Name: flagStop, Value: plan.StopClean, Usage: "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"},
-		}, planCommonFlags()...),
-		Action: action(func(c *cli.Context, g Globals) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			state, opts, err := planInputs(c, g)
-			if err != nil {
-				return err
-			}
+	return planSubcommand("leave", "preview a worker leaving: the lost work held for the delay, and what happens if it returns or not", []cli.Flag{
+		&cli.StringFlag{Name: "worker", Required: true, Usage: "the leaving worker: member id, client id, REST URL or HOST:PORT (`W`)"},
+		&cli.StringFlag{Name: "returns-after", Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`"},
+		&cli.StringFlag{Name: flagStop, Value: plan.StopClean, Usage: "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"},
+	}, func(c *cli.Context) (planRun, error) {
+		return func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
 			var back *int64
 			if c.IsSet("returns-after") {
 				ms, err := parseDurationMs("--returns-after", c.String("returns-after"))
 				if err != nil {
-					return err
+					return nil, err
 				}
 				back = &ms
 			}
 			res, err := plan.LeavePlan(state, opts, c.String("worker"), c.String(flagStop), back)
 			if err != nil {
-				return Exit(ExitUsage, inFlagTerms(err))
+				return nil, planFailed(err)
 			}
-			return emit(c, g, res)
-		}),
-	}
+			return res, nil
+		}, nil
+	})
 }
 
 func planConnectorCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "connector",
-		Usage: "preview changing task counts, adding or removing connectors",
-		Flags: append([]cli.Flag{
-			&cli.StringSliceFlag{Name: "set", Usage: "change a connector's task count, `NAME=TASKS` (repeatable)"},
-			&cli.StringSliceFlag{Name: "add", Usage: "create a connector with TASKS tasks, `NAME=TASKS` (repeatable)"},
-			&cli.StringSliceFlag{Name: "remove", Usage: "delete a connector `NAME` (repeatable)"},
-		}, planCommonFlags()...),
-		Action: action(func(c *cli.Context, g Globals) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			set, err := parseNameTasks("--set", c.StringSlice("set"))
+	return planSubcommand("connector", "preview changing task counts, adding or removing connectors", []cli.Flag{
+		&cli.StringSliceFlag{Name: "set", Usage: "change a connector's task count, `NAME=TASKS` (repeatable)"},
+		&cli.StringSliceFlag{Name: "add", Usage: "create a connector with TASKS tasks, `NAME=TASKS` (repeatable)"},
+		&cli.StringSliceFlag{Name: "remove", Usage: "delete a connector `NAME` (repeatable)"},
+	}, func(c *cli.Context) (planRun, error) {
+		set, err := parseNameTasks("--set", c.StringSlice("set"))
+		if err != nil {
+			return nil, err
+		}
+		add, err := parseNameTasks("--add", c.StringSlice("add"))
+		if err != nil {
+			return nil, err
+		}
+		change := plan.ConnectorChange{Set: set, Add: add, Remove: splitList(c.StringSlice("remove"))}
+		return func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
+			res, err := plan.ConnectorPlan(state, opts, change)
 			if err != nil {
-				return err
+				return nil, planFailed(err)
 			}
-			add, err := parseNameTasks("--add", c.StringSlice("add"))
-			if err != nil {
-				return err
-			}
-			state, opts, err := planInputs(c, g)
-			if err != nil {
-				return err
-			}
-			res, err := plan.ConnectorPlan(state, opts, plan.ConnectorChange{Set: set, Add: add, Remove: splitList(c.StringSlice("remove"))})
-			if err != nil {
-				return Exit(ExitUsage, inFlagTerms(err))
-			}
-			return emit(c, g, res)
-		}),
-	}
+			return res, nil
+		}, nil
+	})
 }
 
 func planRollingRestartCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "rolling-restart",
-		Usage: "preview restarting every worker one at a time: a timeline over the whole roll",
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "restart-time", Required: true, Usage: "how long a worker is away, from stop to rejoin, `DURATION`"},
-			&cli.StringFlag{Name: "order", Usage: "restart order `W1,W2,...` (default: members in group order, the leader last)"},
-			&cli.StringFlag{Name: flagStop, Value: plan.StopClean, Usage: "how each worker stops, `MODE`: clean (LeaveGroup) or crash (noticed after the session timeout)"},
-		}, planCommonFlags()...),
-		Action: action(func(c *cli.Context, g Globals) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			restart, err := parseDurationMs("--restart-time", c.String("restart-time"))
-			if err != nil {
-				return err
-			}
-			state, opts, err := planInputs(c, g)
-			if err != nil {
-				return err
-			}
+	return planSubcommand("rolling-restart", "preview restarting every worker one at a time: a timeline over the whole roll", []cli.Flag{
+		&cli.StringFlag{Name: "restart-time", Required: true, Usage: "how long a worker is away, from stop to rejoin, `DURATION`"},
+		&cli.StringFlag{Name: "order", Usage: "restart order `W1,W2,...` (default: members in group order, the leader last)"},
+		&cli.StringFlag{Name: flagStop, Value: plan.StopClean, Usage: "how each worker stops, `MODE`: clean (LeaveGroup) or crash (noticed after the session timeout)"},
+	}, func(c *cli.Context) (planRun, error) {
+		restart, err := parseDurationMs("--restart-time", c.String("restart-time"))
+		if err != nil {
+			return nil, err
+		}
+		return func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
 			order := splitList([]string{c.String("order")})
 			if err := orderNamesEveryWorker(state, order); err != nil {
-				return err
+				return nil, err
 			}
 			res, err := plan.RollingRestartPlan(state, opts, restart, c.String(flagStop), order)
 			if err != nil {
-				return Exit(ExitUsage, inFlagTerms(err))
+				return nil, planFailed(err)
 			}
-			return emit(c, g, res)
-		}),
-	}
+			return res, nil
+		}, nil
+	})
 }
 
 // orderNamesEveryWorker refuses an --order that leaves workers out: the

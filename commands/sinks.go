@@ -7,19 +7,17 @@ import (
 
 // `inspect sinks` is a subcommand of the inspect command built in
 // inspect.go.
-func inspectSinksCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "sinks",
-		Usage: "sink connectors' consumer groups: state, assignor, which task holds which partition, lag",
-		Description: "Each sink connector's tasks consume as the group connect-NAME (or the connector's\n" +
-			"consumer.override.group.id). Lag is the partition's end offset minus the group's commit.\n\n" +
-			"Examples:\n" +
-			"  connectscope -b broker:9092 inspect sinks\n" +
-			"  connectscope -b broker:9092 inspect sinks --connector orders-sink -o wide\n" +
-			"  connectscope inspect sinks --from cluster.snapshot.json -o json --jq '.sinks[] | select(.lag > 1000) | .connector'",
-		Flags:  []cli.Flag{connectorFlag()},
-		Action: action(runInspectSinks),
-	}
+var inspectSinksCommand = &cli.Command{
+	Name:  "sinks",
+	Usage: "sink connectors' consumer groups: state, assignor, which task holds which partition, lag",
+	Description: "Each sink connector's tasks consume as the group connect-NAME (or the connector's\n" +
+		"consumer.override.group.id). Lag is the partition's end offset minus the group's commit.\n\n" +
+		"Examples:\n" +
+		"  connectscope -b broker:9092 inspect sinks\n" +
+		"  connectscope -b broker:9092 inspect sinks --connector orders-sink -o wide\n" +
+		"  connectscope inspect sinks --from cluster.snapshot.json -o json --jq '.sinks[] | select(.lag > 1000) | .connector'",
+	Flags:  []cli.Flag{connectorFlag()},
+	Action: action(runInspectSinks),
 }
 
 func runInspectSinks(c *cli.Context, g Globals) error {

@@ -11,22 +11,20 @@ import (
 )
 
 // snapshotCommand is the `snapshot` command.
-func snapshotCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "snapshot",
-		Usage: "save the cluster's internal topics and groups to a file that every command reads with --from",
-		Description: "Reads the three internal topics (to the end offsets of when reading began), the Connect\n" +
-			"group and the sink connectors' groups, and writes them as one JSON snapshot file.\n" +
-			"The file is written only after everything was read; an interrupted read writes nothing.\n\n" +
-			"Examples:\n" +
-			"  connectscope -b broker:9092 snapshot -o cluster.snapshot.json\n" +
-			"  connectscope --worker-config connect-distributed.properties snapshot -o - | gzip > snap.json.gz\n" +
-			"  connectscope inspect members --from cluster.snapshot.json",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "write the snapshot to `FILE` (- for standard output)"},
-		},
-		Action: action(runSnapshot),
-	}
+var snapshotCommand = &cli.Command{
+	Name:  "snapshot",
+	Usage: "save the cluster's internal topics and groups to a file that every command reads with --from",
+	Description: "Reads the three internal topics (to the end offsets of when reading began), the Connect\n" +
+		"group and the sink connectors' groups, and writes them as one JSON snapshot file.\n" +
+		"The file is written only after everything was read; an interrupted read writes nothing.\n\n" +
+		"Examples:\n" +
+		"  connectscope -b broker:9092 snapshot -o cluster.snapshot.json\n" +
+		"  connectscope --worker-config connect-distributed.properties snapshot -o - | gzip > snap.json.gz\n" +
+		"  connectscope inspect members --from cluster.snapshot.json",
+	Flags: []cli.Flag{
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "write the snapshot to `FILE` (- for standard output)"},
+	},
+	Action: action(runSnapshot),
 }
 
 func runSnapshot(c *cli.Context, g Globals) error {

@@ -73,16 +73,14 @@ func (v versionResult) Tables() []format.Table {
 }
 
 // versionCommand is the `version` command.
-func versionCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "version",
-		Usage: "print connectscope's version, commit and build date",
-		Action: action(func(c *cli.Context, g Globals) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			info, _ := c.App.Metadata[buildInfoKey].(BuildInfo)
-			return emit(c, g, versionResult{BuildInfo: info, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH})
-		}),
-	}
+var versionCommand = &cli.Command{
+	Name:  "version",
+	Usage: "print connectscope's version, commit and build date",
+	Action: action(func(c *cli.Context, g Globals) error {
+		if err := noArgs(c); err != nil {
+			return err
+		}
+		info, _ := c.App.Metadata[buildInfoKey].(BuildInfo)
+		return emit(c, g, versionResult{BuildInfo: info, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH})
+	}),
 }

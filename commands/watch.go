@@ -16,24 +16,22 @@ import (
 )
 
 // watchCommand is the `watch` command.
-func watchCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "watch",
-		Usage: "follow the Connect group and the status topic and print events as they happen",
-		Description: "Describes the Connect group every --interval and follows the status topic from its end, printing\n" +
-			"rebalances (start, completion, members joining and leaving, what moved) and connector and task\n" +
-			"state changes with their worker. On Ctrl-C or after --duration it prints a summary: rebalances,\n" +
-			"their durations, and the task time spent not RUNNING. Nothing is written to the cluster.\n\n" +
-			"Examples:\n" +
-			"  connectscope -b broker:9092 watch\n" +
-			"  connectscope -b broker:9092 watch --duration 10m -o jsonl > events.jsonl\n" +
-			"  connectscope -b broker:9092 watch -o jsonl --jq 'select(.type==\"task_state\" and .state==\"FAILED\") | .task'",
-		Flags: []cli.Flag{
-			&cli.DurationFlag{Name: "duration", Usage: "stop after this `DURATION` (default: until interrupted)"},
-			&cli.DurationFlag{Name: "interval", Value: time.Second, Usage: "describe the group every `DURATION`"},
-		},
-		Action: action(runWatch),
-	}
+var watchCommand = &cli.Command{
+	Name:  "watch",
+	Usage: "follow the Connect group and the status topic and print events as they happen",
+	Description: "Describes the Connect group every --interval and follows the status topic from its end, printing\n" +
+		"rebalances (start, completion, members joining and leaving, what moved) and connector and task\n" +
+		"state changes with their worker. On Ctrl-C or after --duration it prints a summary: rebalances,\n" +
+		"their durations, and the task time spent not RUNNING. Nothing is written to the cluster.\n\n" +
+		"Examples:\n" +
+		"  connectscope -b broker:9092 watch\n" +
+		"  connectscope -b broker:9092 watch --duration 10m -o jsonl > events.jsonl\n" +
+		"  connectscope -b broker:9092 watch -o jsonl --jq 'select(.type==\"task_state\" and .state==\"FAILED\") | .task'",
+	Flags: []cli.Flag{
+		&cli.DurationFlag{Name: "duration", Usage: "stop after this `DURATION` (default: until interrupted)"},
+		&cli.DurationFlag{Name: "interval", Value: time.Second, Usage: "describe the group every `DURATION`"},
+	},
+	Action: action(runWatch),
 }
 
 // watchResult is what -o json/yaml print at the end of a watch.

@@ -42,6 +42,15 @@ type Tabler interface{ Tables() []Table }
 // Lister is implemented by results that print one JSON line per item with -o jsonl.
 type Lister interface{ Items() []any }
 
+// Items is a list's elements as a Lister gives them: one JSON line each.
+func Items[T any](list []T) []any {
+	out := make([]any, len(list))
+	for i := range list {
+		out[i] = list[i]
+	}
+	return out
+}
+
 // JSONWriter is implemented by results that write their own indented JSON
 // form, faster than encoding/json's reflection (plan's replay output runs to
 // tens of megabytes). -o json uses it when there is no --jq; the text must be

@@ -1,12 +1,10 @@
 package plan
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
-	"unicode/utf8"
 
+	"github.com/connectscope/connectscope/internal/jsonout"
 	"github.com/connectscope/connectscope/plan/assignor"
 )
 
@@ -65,15 +63,7 @@ func (l NameList) MarshalJSON() ([]byte, error) {
 	for _, s := range l {
 		n += len(s) + 3
 	}
-	b := make([]byte, 0, n)
-	b = append(b, '[')
-	for i, s := range l {
-		if i > 0 {
-			b = append(b, ", "...)
-		}
-		b = appendJSONString(b, s)
-	}
-	return append(b, ']'), nil
+	return appendNames(make([]byte, 0, n), l), nil
 }
 
 // MarshalJSON writes the tasks as a JSON array of strings.
@@ -82,47 +72,39 @@ func (l TaskList) MarshalJSON() ([]byte, error) {
 	for _, t := range l {
 		n += len(t.Connector) + 8
 	}
-	b := make([]byte, 0, n)
+	return appendTasks(make([]byte, 0, n), l), nil
+}
+
+// appendNames appends names as a JSON array on one line.
+func appendNames(b []byte, l []string) []byte {
+	b = append(b, '[')
+	for i, s := range l {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = jsonout.AppendString(b, s)
+	}
+	return append(b, ']')
+}
+
+// appendTasks appends task ids as a JSON array of strings on one line.
+func appendTasks(b []byte, l []assignor.TaskID) []byte {
 	b = append(b, '[')
 	for i, t := range l {
 		if i > 0 {
 			b = append(b, ", "...)
 		}
-		if plainJSON(t.Connector) {
+		if jsonout.Plain(t.Connector) {
 			b = append(b, '"')
 			b = append(b, t.Connector...)
 			b = append(b, '-')
 			b = strconv.AppendInt(b, int64(t.Task), 10)
 			b = append(b, '"')
 		} else {
-			b = appendJSONString(b, t.String())
+			b = jsonout.AppendString(b, t.String())
 		}
 	}
-	return append(b, ']'), nil
-}
-
-// plainJSON reports whether s can be written between quotes as is.
-func plainJSON(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-func appendJSONString(b []byte, s string) []byte {
-	if plainJSON(s) {
-		b = append(b, '"')
-		b = append(b, s...)
-		return append(b, '"')
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // cannot fail for a string
-	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
+	return append(b, ']')
 }
 
 // Replay runs a scenario through the simulator.

@@ -229,95 +229,134 @@ func parseStep(i int, raw json.RawMessage, members map[string]bool) (Step, error
 	for k, v := range obj {
 		kind, body = k, v
 	}
-	st := Step{Kind: kind}
 	switch kind {
 	case StepConnectors:
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(body, &m); err != nil || m == nil {
-			return st, stepErr(i, kind, "want an object of connector name -> task count")
-		}
-		for name, rv := range m {
-			if name == "" {
-				return st, stepErr(i, kind, "empty connector name")
-			}
-			n, err := intValue(rv)
-			if err != nil {
-				return st, stepErr(i, kind, "connector %q: task count %s is not an integer", name, strings.TrimSpace(string(rv)))
-			}
-			if n < 0 {
-				return st, stepErr(i, kind, "connector %q: negative task count %d", name, n)
-			}
-			if n > maxScenarioTasks {
-				return st, stepErr(i, kind, "connector %q: task count %d is too large (limit %d)", name, n, maxScenarioTasks)
-			}
-			st.Connectors = append(st.Connectors, assignor.ConnectorSpec{Name: name, Tasks: int(n)})
-		}
-		slices.SortFunc(st.Connectors, func(a, b assignor.ConnectorSpec) int { return strings.Compare(a.Name, b.Name) })
+		return parseConnectorsStep(i, kind, body)
 	case StepJoin, StepLeave:
-		if err := json.Unmarshal(body, &st.Workers); err != nil {
-			return st, stepErr(i, kind, "want a list of worker names")
-		}
-		if len(st.Workers) == 0 {
-			return st, stepErr(i, kind, "empty list of workers")
-		}
-		seen := map[string]bool{}
-		for _, w := range st.Workers {
-			if w == "" {
-				return st, stepErr(i, kind, "empty worker name")
-			}
-			if seen[w] {
-				return st, stepErr(i, kind, "worker %q listed twice", w)
-			}
-			seen[w] = true
-			if kind == StepJoin {
-				if members[w] {
-					return st, stepErr(i, kind, "worker %q joins but is already a member", w)
-				}
-				members[w] = true
-			} else {
-				if !members[w] {
-					return st, stepErr(i, kind, "worker %q leaves without having joined", w)
-				}
-				delete(members, w)
-			}
-		}
+		return parseMembersStep(i, kind, body, members)
 	case StepSleep:
-		n, err := intValue(body)
-		if err != nil || n < 0 {
-			return st, stepErr(i, kind, "want a non-negative integer, got %s", strings.TrimSpace(string(body)))
-		}
-		st.SleepMs = n
+		return parseSleepStep(i, kind, body)
 	case StepNewLeader:
-		if err := emptyOrFields(body, nil); err != nil {
-			return st, stepErr(i, kind, "%v", err)
-		}
+		return parseNewLeaderStep(i, kind, body)
 	case StepRebalance:
-		var opts struct {
-			GenerationMismatch *bool `json:"generation_mismatch"`
-		}
-		if err := emptyOrFields(body, []string{"generation_mismatch"}); err != nil {
-			return st, stepErr(i, kind, "%v", err)
-		}
-		if err := json.Unmarshal(body, &opts); err != nil {
-			return st, stepErr(i, kind, "generation_mismatch: want true or false")
-		}
-		st.GenerationMismatch = opts.GenerationMismatch != nil && *opts.GenerationMismatch
+		return parseRebalanceStep(i, kind, body)
 	case StepSettle:
-		if err := emptyOrFields(body, []string{"max_rounds"}); err != nil {
-			return st, stepErr(i, kind, "%v", err)
+		return parseSettleStep(i, kind, body)
+	}
+	return Step{Kind: kind}, stepErr(i, kind, "unknown step (want connectors, join, leave, sleep_ms, new_leader, rebalance or settle)")
+}
+
+// parseConnectorsStep reads the configured connectors, name -> task count (sorted by name).
+func parseConnectorsStep(i int, kind string, body json.RawMessage) (Step, error) {
+	st := Step{Kind: kind}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil || m == nil {
+		return st, stepErr(i, kind, "want an object of connector name -> task count")
+	}
+	for name, rv := range m {
+		if name == "" {
+			return st, stepErr(i, kind, "empty connector name")
 		}
-		st.MaxRounds = 20
-		var opts map[string]json.RawMessage
-		_ = json.Unmarshal(body, &opts)
-		if rv, ok := opts["max_rounds"]; ok && string(rv) != "null" {
-			n, err := intValue(rv)
-			if err != nil || n < 1 || n > 1_000_000 {
-				return st, stepErr(i, kind, "max_rounds: want an integer from 1 to 1000000, got %s", strings.TrimSpace(string(rv)))
+		n, err := intValue(rv)
+		if err != nil {
+			return st, stepErr(i, kind, "connector %q: task count %s is not an integer", name, strings.TrimSpace(string(rv)))
+		}
+		if n < 0 {
+			return st, stepErr(i, kind, "connector %q: negative task count %d", name, n)
+		}
+		if n > maxScenarioTasks {
+			return st, stepErr(i, kind, "connector %q: task count %d is too large (limit %d)", name, n, maxScenarioTasks)
+		}
+		st.Connectors = append(st.Connectors, assignor.ConnectorSpec{Name: name, Tasks: int(n)})
+	}
+	slices.SortFunc(st.Connectors, func(a, b assignor.ConnectorSpec) int { return strings.Compare(a.Name, b.Name) })
+	return st, nil
+}
+
+// parseMembersStep reads workers joining or leaving; members tracks who is in the group.
+func parseMembersStep(i int, kind string, body json.RawMessage, members map[string]bool) (Step, error) {
+	st := Step{Kind: kind}
+	if err := json.Unmarshal(body, &st.Workers); err != nil {
+		return st, stepErr(i, kind, "want a list of worker names")
+	}
+	if len(st.Workers) == 0 {
+		return st, stepErr(i, kind, "empty list of workers")
+	}
+	seen := map[string]bool{}
+	for _, w := range st.Workers {
+		if w == "" {
+			return st, stepErr(i, kind, "empty worker name")
+		}
+		if seen[w] {
+			return st, stepErr(i, kind, "worker %q listed twice", w)
+		}
+		seen[w] = true
+		if kind == StepJoin {
+			if members[w] {
+				return st, stepErr(i, kind, "worker %q joins but is already a member", w)
 			}
-			st.MaxRounds = int(n)
+			members[w] = true
+		} else {
+			if !members[w] {
+				return st, stepErr(i, kind, "worker %q leaves without having joined", w)
+			}
+			delete(members, w)
 		}
-	default:
-		return st, stepErr(i, kind, "unknown step (want connectors, join, leave, sleep_ms, new_leader, rebalance or settle)")
+	}
+	return st, nil
+}
+
+// parseSleepStep reads time passing, in milliseconds.
+func parseSleepStep(i int, kind string, body json.RawMessage) (Step, error) {
+	st := Step{Kind: kind}
+	n, err := intValue(body)
+	if err != nil || n < 0 {
+		return st, stepErr(i, kind, "want a non-negative integer, got %s", strings.TrimSpace(string(body)))
+	}
+	st.SleepMs = n
+	return st, nil
+}
+
+// parseNewLeaderStep reads a leader change (no options).
+func parseNewLeaderStep(i int, kind string, body json.RawMessage) (Step, error) {
+	st := Step{Kind: kind}
+	if err := emptyOrFields(body, nil); err != nil {
+		return st, stepErr(i, kind, "%v", err)
+	}
+	return st, nil
+}
+
+// parseRebalanceStep reads one rebalance round, optionally with a generation mismatch.
+func parseRebalanceStep(i int, kind string, body json.RawMessage) (Step, error) {
+	st := Step{Kind: kind}
+	var opts struct {
+		GenerationMismatch *bool `json:"generation_mismatch"`
+	}
+	if err := emptyOrFields(body, []string{"generation_mismatch"}); err != nil {
+		return st, stepErr(i, kind, "%v", err)
+	}
+	if err := json.Unmarshal(body, &opts); err != nil {
+		return st, stepErr(i, kind, "generation_mismatch: want true or false")
+	}
+	st.GenerationMismatch = opts.GenerationMismatch != nil && *opts.GenerationMismatch
+	return st, nil
+}
+
+// parseSettleStep reads rounds until nothing moves (max_rounds, default 20).
+func parseSettleStep(i int, kind string, body json.RawMessage) (Step, error) {
+	st := Step{Kind: kind}
+	if err := emptyOrFields(body, []string{"max_rounds"}); err != nil {
+		return st, stepErr(i, kind, "%v", err)
+	}
+	st.MaxRounds = 20
+	var opts map[string]json.RawMessage
+	_ = json.Unmarshal(body, &opts)
+	if rv, ok := opts["max_rounds"]; ok && string(rv) != "null" {
+		n, err := intValue(rv)
+		if err != nil || n < 1 || n > 1_000_000 {
+			return st, stepErr(i, kind, "max_rounds: want an integer from 1 to 1000000, got %s", strings.TrimSpace(string(rv)))
+		}
+		st.MaxRounds = int(n)
 	}
 	return st, nil
 }

@@ -4,15 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
-)
 
-const assignorVectorDir = "../../shared/vectors/assignor/public"
+	"github.com/connectscope/connectscope/internal/vectors"
+)
 
 type vectorCase struct {
 	name     string
@@ -20,25 +18,21 @@ type vectorCase struct {
 	expected []byte
 }
 
-// loadAssignorVectors fails the test when the shared vectors are missing.
+// loadAssignorVectors pairs each public scenario with its expected output;
+// it fails the test when the shared vectors are missing.
 func loadAssignorVectors(t testing.TB) []vectorCase {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(assignorVectorDir, "*.scenario.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no assignor vectors in %s (err %v)", assignorVectorDir, err)
+	expected := map[string][]byte{}
+	for _, f := range vectors.Read(t, "assignor/public", "*.expected.json") {
+		expected[f.Name] = f.Data
 	}
-	sort.Strings(files)
 	var out []vectorCase
-	for _, f := range files {
-		sc, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	for _, f := range vectors.Read(t, "assignor/public", "*.scenario.json") {
+		exp, ok := expected[f.Name]
+		if !ok {
+			t.Fatalf("vector %s has no expected output", f.Name)
 		}
-		exp, err := os.ReadFile(strings.TrimSuffix(f, ".scenario.json") + ".expected.json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, vectorCase{name: strings.TrimSuffix(filepath.Base(f), ".scenario.json"), scenario: sc, expected: exp})
+		out = append(out, vectorCase{name: f.Name, scenario: f.Data, expected: exp})
 	}
 	return out
 }

@@ -73,7 +73,7 @@ func pieceNames[T interface{ String() string }](conns []string, tasks []T) []str
 }
 
 // ownedFromGroup maps worker name -> sorted pieces, from DescribeGroups as
-// decoded by inspect.Members (the worker name is the client id's host).
+// decoded by group.Members (the worker name is the client id's host).
 func ownedFromGroup(t *testing.T, m group.MembersResult) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}

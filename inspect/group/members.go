@@ -128,8 +128,8 @@ func Members(desc *inspect.GroupDescription) MembersResult {
 	for _, m := range desc.Members {
 		view := MemberView{MemberID: m.MemberID, ClientID: m.ClientID, ClientHost: m.ClientHost, Warnings: []string{}}
 		if !connect {
-			view.MetadataBase64 = memberBase64(m.Metadata)
-			view.AssignmentBase64 = memberBase64(m.Assignment)
+			view.MetadataBase64 = base64Of(m.Metadata)
+			view.AssignmentBase64 = base64Of(m.Assignment)
 			res.Members = append(res.Members, view)
 			continue
 		}
@@ -171,7 +171,7 @@ func decodeMember(view *MemberView, m inspect.GroupMember, groupProtocol string)
 		md, err := protocol.DecodeMetadata(m.Metadata)
 		if err != nil {
 			problems = append(problems, err.Error())
-			view.MetadataBase64 = memberBase64(m.Metadata)
+			view.MetadataBase64 = base64Of(m.Metadata)
 		} else {
 			meta = md
 			view.URL = &md.URL
@@ -185,7 +185,7 @@ func decodeMember(view *MemberView, m inspect.GroupMember, groupProtocol string)
 		a, err := protocol.DecodeAssignment(m.Assignment)
 		if err != nil {
 			problems = append(problems, err.Error())
-			view.AssignmentBase64 = memberBase64(m.Assignment)
+			view.AssignmentBase64 = base64Of(m.Assignment)
 		} else {
 			asg = a
 			view.Assignment = assignmentView(a)
@@ -198,7 +198,7 @@ func decodeMember(view *MemberView, m inspect.GroupMember, groupProtocol string)
 	switch {
 	case isEager && asg != nil:
 		// An eager assignment is complete: it is what the worker runs.
-		view.Owned = memberPieces(asg.Connectors(), asg.Tasks())
+		view.Owned = piecesOf(asg.Connectors(), asg.Tasks())
 		view.Held = heldPieces(asg.Connectors(), asg.Tasks())
 	case !isEager && meta != nil && (asg != nil || len(m.Assignment) == 0):
 		view.Owned = ownedCooperative(meta.Allocation, asg)
@@ -227,7 +227,7 @@ func ownedCooperative(alloc, asg *protocol.Assignment) *OwnedPieces {
 		conns = append(conns, asg.Connectors()...)
 		tasks = append(tasks, asg.Tasks()...)
 	}
-	return memberPieces(conns, tasks)
+	return piecesOf(conns, tasks)
 }
 
 // heldCooperative is ownedCooperative in the worker's order: Connect's
@@ -278,7 +278,7 @@ func heldPieces(conns []string, tasks []protocol.TaskRef) *HeldPieces {
 	return h
 }
 
-func memberPieces(conns []string, tasks []protocol.TaskRef) *OwnedPieces {
+func piecesOf(conns []string, tasks []protocol.TaskRef) *OwnedPieces {
 	c := slices.Clone(conns)
 	slices.Sort(c)
 	c = slices.Compact(c)
@@ -289,8 +289,8 @@ func memberPieces(conns []string, tasks []protocol.TaskRef) *OwnedPieces {
 }
 
 func assignmentView(a *protocol.Assignment) *AssignmentView {
-	conns := memberPieces(a.Connectors(), a.Tasks())
-	rev := memberPieces(a.RevokedConnectors(), a.RevokedTasks())
+	conns := piecesOf(a.Connectors(), a.Tasks())
+	rev := piecesOf(a.RevokedConnectors(), a.RevokedTasks())
 	return &AssignmentView{
 		Version: a.Version, Error: a.Error, Leader: a.Leader, LeaderURL: a.LeaderURL, ConfigOffset: a.ConfigOffset,
 		Connectors: conns.Connectors, Tasks: conns.Tasks,
@@ -299,7 +299,7 @@ func assignmentView(a *protocol.Assignment) *AssignmentView {
 	}
 }
 
-func memberBase64(b []byte) *string {
+func base64Of(b []byte) *string {
 	if b == nil {
 		return nil
 	}

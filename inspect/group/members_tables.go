@@ -12,7 +12,7 @@ import (
 // id; the latest assignment's delta and delay only with -o wide.
 func (r MembersResult) Tables() []format.Table {
 	title := fmt.Sprintf("group %s  state %s  protocol %s  leader %s  members %d",
-		memberCell(r.Group), memberCell(r.State), memberCell(r.Protocol), memberCell(format.TextOr(r.Leader, "")), len(r.Members))
+		cell(r.Group), cell(r.State), cell(r.Protocol), cell(format.TextOr(r.Leader, "")), len(r.Members))
 	if r.ProtocolType != "" && r.ProtocolType != "connect" {
 		title += "  protocol type " + r.ProtocolType
 	}
@@ -31,7 +31,7 @@ func (r MembersResult) Tables() []format.Table {
 		if m.URL != nil {
 			host = strings.TrimSpace(host + " " + *m.URL)
 		}
-		row := []string{m.MemberID, memberCell(host), "?", "?", "?", "?", "?", "?", "?"}
+		row := []string{m.MemberID, cell(host), "?", "?", "?", "?", "?", "?", "?"}
 		if m.Version != nil {
 			row[2] = strconv.Itoa(int(*m.Version))
 		}
@@ -43,12 +43,12 @@ func (r MembersResult) Tables() []format.Table {
 			}
 		}
 		if m.Owned != nil {
-			row[4] = memberJoin(m.Owned.Connectors)
-			row[5] = memberJoin(m.Owned.Tasks)
+			row[4] = joinOr(m.Owned.Connectors)
+			row[5] = joinOr(m.Owned.Tasks)
 		}
 		if a := m.Assignment; a != nil {
-			row[6] = memberCount(a.Connectors, a.Tasks)
-			row[7] = memberCount(a.RevokedConnectors, a.RevokedTasks)
+			row[6] = countText(a.Connectors, a.Tasks)
+			row[7] = countText(a.RevokedConnectors, a.RevokedTasks)
 			row[8] = strconv.FormatInt(a.DelayMs, 10)
 			if a.Error != 0 {
 				row[6] += fmt.Sprintf(" (error %d)", a.Error)
@@ -66,25 +66,25 @@ func (r MembersResult) Tables() []format.Table {
 	return []format.Table{t}
 }
 
-func memberCount(conns, tasks []string) string {
-	return memberPlural(len(conns), "connector") + ", " + memberPlural(len(tasks), "task")
+func countText(conns, tasks []string) string {
+	return plural(len(conns), "connector") + ", " + plural(len(tasks), "task")
 }
 
-func memberPlural(n int, noun string) string {
+func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
 }
 
-func memberJoin(ss []string) string {
+func joinOr(ss []string) string {
 	if len(ss) == 0 {
 		return "-"
 	}
 	return strings.Join(ss, ", ")
 }
 
-func memberCell(s string) string {
+func cell(s string) string {
 	if s == "" {
 		return "-"
 	}

@@ -66,28 +66,28 @@ func Sinks(ds *inspect.Dataset, connector string) SinksResult {
 		return res
 	}
 	if len(ds.SinkGroups) == 0 && !strings.HasPrefix(ds.Source, "kafka:") {
-		res.Note = sinkPtr("this input holds no sink consumer groups (a kcat dump has none): read the cluster live or from a snapshot taken live")
+		res.Note = ptr("this input holds no sink consumer groups (a kcat dump has none): read the cluster live or from a snapshot taken live")
 	}
 	for _, sg := range ds.SinkGroups {
 		if connector != "" && sg.Connector != connector {
 			continue
 		}
-		res.Sinks = append(res.Sinks, sinkView(sg))
+		res.Sinks = append(res.Sinks, viewOf(sg))
 	}
 	slices.SortFunc(res.Sinks, func(a, b SinkView) int { return cmp.Compare(a.Connector, b.Connector) })
 	return res
 }
 
-func sinkView(sg inspect.SinkGroup) SinkView {
+func viewOf(sg inspect.SinkGroup) SinkView {
 	v := SinkView{Connector: sg.Connector, Group: sg.Group, State: sg.State,
 		Members: []SinkMemberView{}, Tasks: []SinkTaskView{}, Partitions: []SinkPartitionView{}}
 	if sg.ProtocolType != "" {
-		v.ProtocolType = sinkPtr(sg.ProtocolType)
+		v.ProtocolType = ptr(sg.ProtocolType)
 	}
 	if sg.Protocol != "" {
-		v.Assignor = sinkPtr(sg.Protocol)
+		v.Assignor = ptr(sg.Protocol)
 	}
-	v.Note = sinkNote(sg)
+	v.Note = noteOf(sg)
 	type tp struct {
 		topic string
 		part  int32
@@ -99,7 +99,7 @@ func sinkView(sg inspect.SinkGroup) SinkView {
 	consumersOf := map[string]int{}     // by task id
 	for _, m := range sg.Members {
 		mv := SinkMemberView{MemberID: m.MemberID, ClientID: m.ClientID, ClientHost: m.ClientHost,
-			Task: sinkTaskID(sg.Connector, m.ClientID), Partitions: m.Partitions}
+			Task: taskIDOf(sg.Connector, m.ClientID), Partitions: m.Partitions}
 		if mv.Partitions == nil {
 			mv.Partitions = []inspect.TopicPartitions{}
 		}
@@ -123,17 +123,17 @@ func sinkView(sg inspect.SinkGroup) SinkView {
 	for _, o := range sg.Offsets {
 		pv := SinkPartitionView{Topic: o.Topic, Partition: o.Partition}
 		if o.Committed >= 0 {
-			pv.Committed = sinkPtr(o.Committed)
+			pv.Committed = ptr(o.Committed)
 		}
 		if o.End >= 0 {
-			pv.End = sinkPtr(o.End)
+			pv.End = ptr(o.End)
 		}
 		if pv.Committed != nil && pv.End != nil {
-			pv.Lag = sinkPtr(max(0, *pv.End-*pv.Committed))
+			pv.Lag = ptr(max(0, *pv.End-*pv.Committed))
 			v.Lag = addLag(v.Lag, *pv.Lag)
 		}
 		if m := holder[tp{o.Topic, o.Partition}]; m != nil {
-			pv.MemberID = sinkPtr(m.MemberID)
+			pv.MemberID = ptr(m.MemberID)
 			pv.Task = m.Task
 			if m.Task != nil && pv.Lag != nil {
 				t := tasks[m.MemberID]
@@ -170,7 +170,7 @@ func sinkView(sg inspect.SinkGroup) SinkView {
 
 // sinkTaskID reads the task from the client id Connect gives each sink
 // task's consumer, "connector-consumer-CONNECTOR-N"; nil when it is not one.
-func sinkTaskID(connector, clientID string) *string {
+func taskIDOf(connector, clientID string) *string {
 	rest, ok := strings.CutPrefix(clientID, "connector-consumer-"+connector+"-")
 	if !ok {
 		return nil
@@ -178,7 +178,7 @@ func sinkTaskID(connector, clientID string) *string {
 	if _, err := strconv.ParseInt(rest, 10, 32); err != nil {
 		return nil
 	}
-	return sinkPtr(connector + "-" + rest)
+	return ptr(connector + "-" + rest)
 }
 
 func compareTaskIDs(connector, a, b string) int {
@@ -187,27 +187,27 @@ func compareTaskIDs(connector, a, b string) int {
 	return cmp.Or(cmp.Compare(na, nb), cmp.Compare(a, b))
 }
 
-func sinkNote(sg inspect.SinkGroup) *string {
+func noteOf(sg inspect.SinkGroup) *string {
 	switch {
 	case sg.State == inspect.GroupDead || sg.State == "":
-		return sinkPtr("the group does not exist: the connector's tasks have not started consuming (or use another group.id)")
+		return ptr("the group does not exist: the connector's tasks have not started consuming (or use another group.id)")
 	case sg.State == inspect.GroupEmpty:
-		return sinkPtr("no consumer is in the group: the connector's tasks are not running; lag is from the last commits")
+		return ptr("no consumer is in the group: the connector's tasks are not running; lag is from the last commits")
 	case sg.State == inspect.GroupPreparingRebalance || sg.State == inspect.GroupCompletingRebalance:
-		return sinkPtr("the group is rebalancing: partition holders will change")
+		return ptr("the group is rebalancing: partition holders will change")
 	case sg.ProtocolType != "" && sg.ProtocolType != "consumer":
-		return sinkPtr("protocol type " + sg.ProtocolType + " is not a consumer group: partitions are not shown")
+		return ptr("protocol type " + sg.ProtocolType + " is not a consumer group: partitions are not shown")
 	case sg.State != inspect.GroupStable:
-		return sinkPtr("the group could not be described: " + sg.State)
+		return ptr("the group could not be described: " + sg.State)
 	}
 	return nil
 }
 
 func addLag(sum *int64, n int64) *int64 {
 	if sum == nil {
-		return sinkPtr(n)
+		return ptr(n)
 	}
-	return sinkPtr(*sum + n)
+	return ptr(*sum + n)
 }
 
-func sinkPtr[T any](v T) *T { return &v }
+func ptr[T any](v T) *T { return &v }

@@ -24,20 +24,20 @@ func (r SinksResult) Tables() []format.Table {
 	}
 	for _, s := range r.Sinks {
 		summary.Rows = append(summary.Rows, []string{s.Connector, s.Group, s.State, format.TextOr(s.Assignor, "-"),
-			strconv.Itoa(len(s.Members)), sinkNum(s.Lag)})
+			strconv.Itoa(len(s.Members)), numText(s.Lag)})
 		if s.Note != nil {
 			summary.Footer = append(summary.Footer, s.Connector+": "+*s.Note)
 		}
 		for _, p := range s.Partitions {
 			parts.Rows = append(parts.Rows, []string{s.Connector, p.Topic, strconv.Itoa(int(p.Partition)), format.TextOr(p.Task, "-"),
-				sinkNum(p.Committed), sinkNum(p.End), sinkNum(p.Lag), format.TextOr(p.MemberID, "-")})
+				numText(p.Committed), numText(p.End), numText(p.Lag), format.TextOr(p.MemberID, "-")})
 		}
 		hosts := map[string]string{}
 		for _, m := range s.Members {
 			hosts[m.MemberID] = m.ClientHost
 		}
 		for _, t := range s.Tasks {
-			tasks.Rows = append(tasks.Rows, []string{s.Connector, t.ID, strconv.Itoa(t.Partitions), sinkNum(t.Lag),
+			tasks.Rows = append(tasks.Rows, []string{s.Connector, t.ID, strconv.Itoa(t.Partitions), numText(t.Lag),
 				t.MemberID, strings.TrimSpace(hosts[t.MemberID])})
 		}
 	}
@@ -45,15 +45,9 @@ func (r SinksResult) Tables() []format.Table {
 }
 
 // Items prints one JSON line per sink connector with -o jsonl.
-func (r SinksResult) Items() []any {
-	out := make([]any, len(r.Sinks))
-	for i, s := range r.Sinks {
-		out[i] = s
-	}
-	return out
-}
+func (r SinksResult) Items() []any { return format.Items(r.Sinks) }
 
-func sinkNum(n *int64) string {
+func numText(n *int64) string {
 	if n == nil {
 		return "-"
 	}

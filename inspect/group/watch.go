@@ -126,7 +126,7 @@ func (w *Watcher) noteGen(g int32) {
 	}
 	w.maxGen = &g
 	if n := len(w.done); n > 0 && (w.done[n-1].Generation == nil || *w.done[n-1].Generation < g) {
-		w.done[n-1].Generation = sinkPtr(g)
+		w.done[n-1].Generation = ptr(g)
 	}
 }
 
@@ -147,12 +147,30 @@ func (w *Watcher) ObserveGroup(now int64, g *inspect.GroupDescription) []WatchEv
 	if g == nil {
 		return nil
 	}
-	prevState := ""
-	if prev != nil {
-		prevState = prev.State
-	}
-	members := map[string]string{}
 	view := Members(g)
+	members := memberLabels(view)
+	if prev == nil {
+		w.firstLook(now, g, view, members, emit)
+		return out
+	}
+	w.joinsAndLeaves(members, emit)
+	if !w.stateChanged(now, prev.State, g, emit) {
+		return out
+	}
+	if prev.State == inspect.GroupStable && sameMemberSet(prev, g) && sameAssignments(prev, g) {
+		return out
+	}
+	owners := ownersOf(view)
+	w.rebalanceCompleted(now, g, emit)
+	w.moved(owners, emit)
+	w.owners = owners
+	return out
+}
+
+// memberLabels names each member for messages: its REST URL, else its
+// client id, else its member id.
+func memberLabels(view MembersResult) map[string]string {
+	members := map[string]string{}
 	for _, m := range view.Members {
 		label := m.MemberID
 		if m.URL != nil && *m.URL != "" {
@@ -162,32 +180,37 @@ func (w *Watcher) ObserveGroup(now int64, g *inspect.GroupDescription) []WatchEv
 		}
 		members[m.MemberID] = label
 	}
-	if prev == nil {
-		w.members = members
-		if g.State == inspect.GroupStable {
-			w.owners = ownersOf(view)
-		}
-		emit(WatchEvent{Type: EventGroupState, State: sinkPtr(g.State),
-			Message: fmt.Sprintf("group %s is %s with %d members (protocol %s)", g.Group, g.State, len(g.Members), orDash(g.Protocol))})
-		if inspect.GroupRebalancing(g) {
-			w.pending = &Rebalance{StartedAtMs: sinkPtr(now)}
-		}
-		return out
+	return members
+}
+
+// firstLook reports the group as first seen and remembers who owns what.
+func (w *Watcher) firstLook(now int64, g *inspect.GroupDescription, view MembersResult, members map[string]string, emit func(WatchEvent)) {
+	w.members = members
+	if g.State == inspect.GroupStable {
+		w.owners = ownersOf(view)
 	}
-	// Joins and leaves, by member id, whatever the state.
+	emit(WatchEvent{Type: EventGroupState, State: ptr(g.State),
+		Message: fmt.Sprintf("group %s is %s with %d members (protocol %s)", g.Group, g.State, len(g.Members), orDash(g.Protocol))})
+	if inspect.GroupRebalancing(g) {
+		w.pending = &Rebalance{StartedAtMs: ptr(now)}
+	}
+}
+
+// joinsAndLeaves reports members by member id, whatever the state, and
+// keeps the labels of the current members.
+func (w *Watcher) joinsAndLeaves(members map[string]string, emit func(WatchEvent)) {
 	for _, id := range slices.Sorted(maps.Keys(members)) {
 		if _, ok := w.members[id]; !ok {
-			emit(WatchEvent{Type: EventMemberJoined, MemberID: sinkPtr(id), WorkerID: sinkPtr(members[id]),
+			emit(WatchEvent{Type: EventMemberJoined, MemberID: ptr(id), WorkerID: ptr(members[id]),
 				Message: "member joined: " + members[id] + " (" + id + ")"})
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(w.members)) {
 		if _, ok := members[id]; !ok {
-			emit(WatchEvent{Type: EventMemberLeft, MemberID: sinkPtr(id), WorkerID: sinkPtr(w.members[id]),
+			emit(WatchEvent{Type: EventMemberLeft, MemberID: ptr(id), WorkerID: ptr(w.members[id]),
 				Message: "member left: " + w.members[id] + " (" + id + ")"})
 		}
 	}
-	// Labels of members that left are kept for naming previous owners.
 	for id, l := range members {
 		w.members[id] = l
 	}
@@ -196,30 +219,36 @@ func (w *Watcher) ObserveGroup(now int64, g *inspect.GroupDescription) []WatchEv
 			delete(w.members, id)
 		}
 	}
+}
+
+// stateChanged reports a rebalance starting and other state changes; it
+// says whether the group is Stable, when ownership can be compared.
+func (w *Watcher) stateChanged(now int64, prevState string, g *inspect.GroupDescription, emit func(WatchEvent)) (stable bool) {
 	if inspect.GroupRebalancing(g) && w.pending == nil {
-		w.pending = &Rebalance{StartedAtMs: sinkPtr(now)}
-		emit(WatchEvent{Type: EventRebalanceStarted, State: sinkPtr(g.State), PreviousState: sinkPtr(prevState),
+		w.pending = &Rebalance{StartedAtMs: ptr(now)}
+		emit(WatchEvent{Type: EventRebalanceStarted, State: ptr(g.State), PreviousState: ptr(prevState),
 			Message: fmt.Sprintf("rebalance started (%s → %s)", prevState, g.State)})
 	}
 	if g.State != prevState && !inspect.GroupRebalancing(g) && g.State != inspect.GroupStable {
-		emit(WatchEvent{Type: EventGroupState, State: sinkPtr(g.State), PreviousState: sinkPtr(prevState),
+		emit(WatchEvent{Type: EventGroupState, State: ptr(g.State), PreviousState: ptr(prevState),
 			Message: fmt.Sprintf("group is %s (was %s)", g.State, prevState)})
 	}
 	if g.State != inspect.GroupStable {
 		if g.State == inspect.GroupEmpty || g.State == inspect.GroupDead {
 			w.owners = map[string]string{}
 		}
-		return out
+		return false
 	}
-	owners := ownersOf(view)
-	changed := prevState != inspect.GroupStable || !sameMemberSet(prev, g) || !sameAssignments(prev, g)
-	if !changed {
-		return out
-	}
-	rb := Rebalance{CompletedAtMs: sinkPtr(now), Generation: w.generation()}
+	return true
+}
+
+// rebalanceCompleted closes the pending rebalance (or one that started and
+// ended between two looks) and reports it.
+func (w *Watcher) rebalanceCompleted(now int64, g *inspect.GroupDescription, emit func(WatchEvent)) {
+	rb := Rebalance{CompletedAtMs: ptr(now), Generation: w.generation()}
 	if w.pending != nil && w.pending.StartedAtMs != nil {
 		rb.StartedAtMs = w.pending.StartedAtMs
-		rb.DurationMs = sinkPtr(now - *w.pending.StartedAtMs)
+		rb.DurationMs = ptr(now - *w.pending.StartedAtMs)
 	}
 	w.pending = nil
 	w.done = append(w.done, rb)
@@ -232,20 +261,22 @@ func (w *Watcher) ObserveGroup(now int64, g *inspect.GroupDescription) []WatchEv
 	if rb.Generation != nil {
 		msg += fmt.Sprintf(" (latest generation in status records so far: %d)", *rb.Generation)
 	}
-	emit(WatchEvent{Type: EventRebalanceCompleted, State: sinkPtr(g.State), Generation: rb.Generation, DurationMs: rb.DurationMs, Message: msg})
+	emit(WatchEvent{Type: EventRebalanceCompleted, State: ptr(g.State), Generation: rb.Generation, DurationMs: rb.DurationMs, Message: msg})
+}
+
+// moved reports each piece whose owner changed since the last Stable look.
+func (w *Watcher) moved(owners map[string]string, emit func(WatchEvent)) {
 	for _, piece := range movedPieces(w.owners, owners) {
 		from, to := w.owners[piece], owners[piece]
 		e := WatchEvent{Type: EventMoved, From: nilIfEmpty(from), To: nilIfEmpty(to)}
 		if name, ok := strings.CutPrefix(piece, "connector "); ok {
-			e.Connector = sinkPtr(name)
+			e.Connector = ptr(name)
 		} else {
-			e.Task = sinkPtr(piece)
+			e.Task = ptr(piece)
 		}
 		e.Message = fmt.Sprintf("moved %s: %s → %s", piece, orNobody(from), orNobody(to))
 		emit(e)
 	}
-	w.owners = owners
-	return out
 }
 
 // ownersOf maps each owned piece to its owner's label.
@@ -329,7 +360,7 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []WatchEvent {
 			name := strings.TrimPrefix(key, "status-connector-")
 			if _, ok := w.conns[name]; ok {
 				delete(w.conns, name)
-				emit(WatchEvent{Type: EventConnectorState, Connector: sinkPtr(name), Message: "connector " + name + ": status deleted"})
+				emit(WatchEvent{Type: EventConnectorState, Connector: ptr(name), Message: "connector " + name + ": status deleted"})
 			}
 			for id, t := range w.tasks {
 				if t.Connector == name {
@@ -340,7 +371,7 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []WatchEvent {
 			id := strings.TrimPrefix(key, "status-task-")
 			if _, ok := w.tasks[id]; ok {
 				w.setTask(now, id, nil)
-				emit(WatchEvent{Type: EventTaskState, Task: sinkPtr(id), Message: "task " + id + ": status deleted"})
+				emit(WatchEvent{Type: EventTaskState, Task: ptr(id), Message: "task " + id + ": status deleted"})
 			}
 		}
 		return out
@@ -352,10 +383,10 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []WatchEvent {
 		if had && prev.State == c.State && format.TextOr(prev.WorkerID, "") == format.TextOr(c.WorkerID, "") {
 			continue
 		}
-		e := WatchEvent{Type: EventConnectorState, Connector: sinkPtr(c.Name), State: sinkPtr(c.State),
-			WorkerID: c.WorkerID, Generation: sinkPtr(c.Generation)}
+		e := WatchEvent{Type: EventConnectorState, Connector: ptr(c.Name), State: ptr(c.State),
+			WorkerID: c.WorkerID, Generation: ptr(c.Generation)}
 		if had {
-			e.PreviousState = sinkPtr(prev.State)
+			e.PreviousState = ptr(prev.State)
 		}
 		e.Message = stateMessage("connector "+c.Name, e)
 		emit(e)
@@ -372,10 +403,10 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []WatchEvent {
 		if had && prev.State == t.State && format.TextOr(prev.WorkerID, "") == format.TextOr(t.WorkerID, "") {
 			continue
 		}
-		e := WatchEvent{Type: EventTaskState, Connector: sinkPtr(t.Connector), Task: sinkPtr(t.ID), State: sinkPtr(t.State),
-			WorkerID: t.WorkerID, Generation: sinkPtr(t.Generation)}
+		e := WatchEvent{Type: EventTaskState, Connector: ptr(t.Connector), Task: ptr(t.ID), State: ptr(t.State),
+			WorkerID: t.WorkerID, Generation: ptr(t.Generation)}
 		if had {
-			e.PreviousState = sinkPtr(prev.State)
+			e.PreviousState = ptr(prev.State)
 		}
 		e.Message = stateMessage("task "+t.ID, e)
 		emit(e)

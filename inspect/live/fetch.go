@@ -27,7 +27,7 @@ type partRange struct {
 // offsetRanges lists each partition's log start and, as of now, its end: the
 // high watermark, or under read_committed the last stable offset, which is
 // where Connect's own readers stop.
-func (r *liveReader) offsetRanges(ctx context.Context, l *topicLayout) ([]partRange, error) {
+func (r *reader) offsetRanges(ctx context.Context, l *topicLayout) ([]partRange, error) {
 	if len(l.present()) == 0 {
 		return nil, nil // listing no topics would list every topic
 	}
@@ -104,7 +104,7 @@ const (
 // All partitions' records go into one array allocated up front (each
 // partition gets a segment as long as its offset range), so assembling
 // Dataset.Records afterwards needs no second copy of them.
-func (r *liveReader) fetchAll(ctx context.Context, l *topicLayout, ranges []partRange) (*fetched, error) {
+func (r *reader) fetchAll(ctx context.Context, l *topicLayout, ranges []partRange) (*fetched, error) {
 	cursors := make([]*cursor, len(ranges))
 	for i, pr := range ranges {
 		cursors[i] = &cursor{partRange: pr, next: pr.start, leader: l.details[pr.topic].Partitions[pr.partition].Leader,
@@ -173,7 +173,7 @@ func estimateRecords(c *cursor) int {
 // (one partition's answer is decoded while the broker serves the next);
 // firstOnly stops each after its first answer that advanced it. The first
 // failure cancels the rest: there is no partial result.
-func (r *liveReader) readAll(ctx context.Context, l *topicLayout, cursors []*cursor, iso kgo.IsolationLevel, dec kgo.Decompressor, firstOnly bool) error {
+func (r *reader) readAll(ctx context.Context, l *topicLayout, cursors []*cursor, iso kgo.IsolationLevel, dec kgo.Decompressor, firstOnly bool) error {
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errs := make(chan error, len(cursors))
@@ -219,7 +219,7 @@ func (f *fetched) topic(name string) [][]inspect.Record {
 // readPartition reads one partition to its end offset. Leader moves and
 // lost connections are retried with backoff; it gives up when the partition
 // makes no progress for the timeout.
-func (r *liveReader) readPartition(ctx context.Context, l *topicLayout, c *cursor, iso kgo.IsolationLevel, dec kgo.Decompressor, firstOnly bool) error {
+func (r *reader) readPartition(ctx context.Context, l *topicLayout, c *cursor, iso kgo.IsolationLevel, dec kgo.Decompressor, firstOnly bool) error {
 	timeout := r.opts.Conn.timeout()
 	lastProgress := time.Now()
 	var lastErr error
@@ -275,7 +275,7 @@ func (r *liveReader) readPartition(ctx context.Context, l *topicLayout, c *curso
 }
 
 // toStream hands records to LiveOptions.Stream, one caller at a time.
-func (r *liveReader) toStream(recs []inspect.Record) {
+func (r *reader) toStream(recs []inspect.Record) {
 	r.streamMu.Lock()
 	defer r.streamMu.Unlock()
 	for _, rec := range recs {
@@ -285,7 +285,7 @@ func (r *liveReader) toStream(recs []inspect.Record) {
 
 // flushStream hands over what a streamed partition holds (records an
 // old-format answer decoded; v2 batches are handed over as decoded).
-func (r *liveReader) flushStream(c *cursor) {
+func (r *reader) flushStream(c *cursor) {
 	if !c.stream || len(c.recs) == 0 {
 		return
 	}
@@ -303,7 +303,7 @@ type fetchResult struct {
 }
 
 // fetchOnce sends one Fetch to leader for the cursors and applies the answer.
-func (r *liveReader) fetchOnce(ctx context.Context, leader int32, cs []*cursor, iso kgo.IsolationLevel, dec kgo.Decompressor, maxWaitMs, partMaxBytes int32) fetchResult {
+func (r *reader) fetchOnce(ctx context.Context, leader int32, cs []*cursor, iso kgo.IsolationLevel, dec kgo.Decompressor, maxWaitMs, partMaxBytes int32) fetchResult {
 	if leader < 0 {
 		return fetchResult{err: kerr.LeaderNotAvailable}
 	}
@@ -400,7 +400,7 @@ func fatalFetchError(err error) bool {
 
 // refreshLeaders re-reads the partitions' leaders after a leader moved or a
 // broker went away. Errors are left for the next round to meet again.
-func (r *liveReader) refreshLeaders(ctx context.Context, l *topicLayout, cs []*cursor) {
+func (r *reader) refreshLeaders(ctx context.Context, l *topicLayout, cs []*cursor) {
 	rctx, cancel := context.WithTimeout(ctx, r.opts.Conn.timeout())
 	defer cancel()
 	md, err := r.adm.Metadata(rctx, l.order...)
@@ -417,7 +417,7 @@ func (r *liveReader) refreshLeaders(ctx context.Context, l *topicLayout, cs []*c
 // restartBelowLogStart handles OFFSET_OUT_OF_RANGE: records below the log
 // start were deleted while we read (retention), so reading resumes at the new
 // start. An offset above the end means the log was truncated under us.
-func (r *liveReader) restartBelowLogStart(ctx context.Context, c *cursor) error {
+func (r *reader) restartBelowLogStart(ctx context.Context, c *cursor) error {
 	var starts kadm.ListedOffsets
 	err := r.op(ctx, fmt.Sprintf("listing the start of %s partition %d", c.topic, c.partition), func(ctx context.Context) error {
 		var err error

@@ -69,7 +69,7 @@ func DescribeGroup(ctx context.Context, cl *kgo.Client, group string) (*inspect.
 
 // describeConnectGroup describes the Connect group; while it is mid-rebalance
 // it asks again for up to opts.GroupSettle, hoping to see it Stable.
-func (r *liveReader) describeConnectGroup(ctx context.Context) (*inspect.GroupDescription, error) {
+func (r *reader) describeConnectGroup(ctx context.Context) (*inspect.GroupDescription, error) {
 	settleUntil := time.Now().Add(r.opts.GroupSettle)
 	for {
 		var g *inspect.GroupDescription

@@ -2,8 +2,9 @@ package live
 
 import (
 	"fmt"
-	"github.com/connectscope/connectscope/inspect"
 	"testing"
+
+	"github.com/connectscope/connectscope/inspect"
 )
 
 // segmented lays partitions out as fetchAll does: one backing array, a

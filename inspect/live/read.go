@@ -124,7 +124,7 @@ func (o Options) withDefaults() Options {
 }
 
 // liveReader carries one live read's client and settings.
-type liveReader struct {
+type reader struct {
 	cl       *kgo.Client
 	adm      *kadm.Client
 	watch    *connWatch
@@ -134,7 +134,7 @@ type liveReader struct {
 
 // op runs fn, retrying retriable failures with backoff, all within the
 // per-operation timeout, and explains the error that remains.
-func (r *liveReader) op(ctx context.Context, what string, fn func(ctx context.Context) error) error {
+func (r *reader) op(ctx context.Context, what string, fn func(ctx context.Context) error) error {
 	octx, cancel := context.WithTimeout(ctx, r.opts.Conn.timeout())
 	defer cancel()
 	var err, cause error // cause: the latest failure that was not our own deadline
@@ -162,7 +162,7 @@ func readLive(ctx context.Context, cl *kgo.Client, watch *connWatch, opts Option
 	if opts.Isolation != ReadCommitted && opts.Isolation != ReadUncommitted {
 		return nil, fmt.Errorf("isolation %q: want %s or %s", opts.Isolation, ReadCommitted, ReadUncommitted)
 	}
-	r := &liveReader{cl: cl, adm: newAdm(cl), watch: watch, opts: opts}
+	r := &reader{cl: cl, adm: newAdm(cl), watch: watch, opts: opts}
 	ds := &inspect.Dataset{
 		Source:    "kafka:" + strings.Join(opts.Conn.Bootstrap, ","),
 		TakenAtMs: time.Now().UnixMilli(),

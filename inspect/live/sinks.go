@@ -45,7 +45,7 @@ func SinkRefs(cfg *store.ConfigsResult) []SinkRef {
 
 // sinkGroups reads the consumer groups of the sink connectors found in the
 // config topic records.
-func (r *liveReader) sinkGroups(ctx context.Context, records []inspect.Record) ([]inspect.SinkGroup, error) {
+func (r *reader) sinkGroups(ctx context.Context, records []inspect.Record) ([]inspect.SinkGroup, error) {
 	var cfgRecs []inspect.Record
 	for _, rec := range records {
 		if rec.Topic == r.opts.Topics.Config {
@@ -109,7 +109,7 @@ func (r *liveReader) sinkGroups(ctx context.Context, records []inspect.Record) (
 
 // sinkEndOffsets lists end offsets of the topics sinks read; topics that do
 // not exist are left out.
-func (r *liveReader) sinkEndOffsets(ctx context.Context, topicSet map[string]bool) (kadm.ListedOffsets, error) {
+func (r *reader) sinkEndOffsets(ctx context.Context, topicSet map[string]bool) (kadm.ListedOffsets, error) {
 	if len(topicSet) == 0 {
 		return kadm.ListedOffsets{}, nil
 	}

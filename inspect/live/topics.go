@@ -32,7 +32,7 @@ func (l *topicLayout) present() []string {
 	return out
 }
 
-func (r *liveReader) topicLayout(ctx context.Context) (*topicLayout, error) {
+func (r *reader) topicLayout(ctx context.Context) (*topicLayout, error) {
 	t := r.opts.Topics
 	l := &topicLayout{order: []string{t.Config, t.Offset, t.Status}, missing: map[string]bool{}}
 	err := r.op(ctx, "reading cluster metadata", func(ctx context.Context) error {
@@ -96,7 +96,7 @@ func dedupeDescriptions(in []inspect.TopicDescription) []inspect.TopicDescriptio
 	return out
 }
 
-func (r *liveReader) describeTopicConfigs(ctx context.Context, descs []inspect.TopicDescription) ([]inspect.TopicDescription, error) {
+func (r *reader) describeTopicConfigs(ctx context.Context, descs []inspect.TopicDescription) ([]inspect.TopicDescription, error) {
 	var names []string
 	for _, d := range descs {
 		if d.Exists {
@@ -130,7 +130,7 @@ func (r *liveReader) describeTopicConfigs(ctx context.Context, descs []inspect.T
 
 // brokerConfigs describes one broker's effective configuration (defaults
 // included), for the checks that compare worker settings with the broker's.
-func (r *liveReader) brokerConfigs(ctx context.Context, l *topicLayout) (map[string]string, error) {
+func (r *reader) brokerConfigs(ctx context.Context, l *topicLayout) (map[string]string, error) {
 	var ids []int32
 	for _, b := range l.brokers {
 		ids = append(ids, b.NodeID)

@@ -2,10 +2,11 @@ package live
 
 import (
 	"context"
-	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/group"
 	"math"
 	"time"
+
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
 )
 
 // WatchOptions say what to watch and how often to look at the group.
@@ -30,7 +31,7 @@ func RunWatch(ctx context.Context, opts WatchOptions, emit func(group.WatchEvent
 		return group.WatchSummary{}, &Error{What: "connecting", Err: err, Hint: "check the connection flags and --worker-config"}
 	}
 	defer cl.Close()
-	r := &liveReader{cl: cl, adm: newAdm(cl), watch: watch, opts: opts.Live}
+	r := &reader{cl: cl, adm: newAdm(cl), watch: watch, opts: opts.Live}
 
 	layout, err := r.topicLayout(ctx)
 	if err != nil {
@@ -105,7 +106,7 @@ func RunWatch(ctx context.Context, opts WatchOptions, emit func(group.WatchEvent
 }
 
 // describeOnce describes the Connect group once, bounded by the timeout.
-func (r *liveReader) describeOnce(ctx context.Context) (*inspect.GroupDescription, error) {
+func (r *reader) describeOnce(ctx context.Context) (*inspect.GroupDescription, error) {
 	dctx, cancel := context.WithTimeout(ctx, r.opts.Conn.timeout())
 	defer cancel()
 	return DescribeGroup(dctx, r.cl, r.opts.Group)
@@ -113,7 +114,7 @@ func (r *liveReader) describeOnce(ctx context.Context) (*inspect.GroupDescriptio
 
 // tailOnce fetches what was appended to the followed partitions since the
 // last call, merged by timestamp.
-func (r *liveReader) tailOnce(ctx context.Context, l *topicLayout, cs []*cursor) ([]inspect.Record, error) {
+func (r *reader) tailOnce(ctx context.Context, l *topicLayout, cs []*cursor) ([]inspect.Record, error) {
 	byLeader := map[int32][]*cursor{}
 	for _, c := range cs {
 		byLeader[c.leader] = append(byLeader[c.leader], c)

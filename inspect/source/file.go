@@ -9,9 +9,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/connectscope/connectscope/inspect"
 	"io"
 	"os"
+
+	"github.com/connectscope/connectscope/inspect"
 )
 
 // LoadFile reads a snapshot file (a JSON object with a "snapshot" version

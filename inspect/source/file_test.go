@@ -5,12 +5,13 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
-	"github.com/connectscope/connectscope/inspect"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/connectscope/connectscope/inspect"
 )
 
 const replayVectorDir = "../../../shared/vectors/replay/public"

@@ -5,8 +5,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/connectscope/connectscope/inspect"
 	"io"
+
+	"github.com/connectscope/connectscope/inspect"
 )
 
 // ReadKcat reads a `kcat -J` dump: one JSON envelope per line with topic,

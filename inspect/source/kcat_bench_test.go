@@ -3,11 +3,12 @@ package source
 import (
 	"bufio"
 	"fmt"
-	"github.com/connectscope/connectscope/inspect"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/connectscope/connectscope/inspect"
 )
 
 // writeKcatDump writes n realistic kcat -J lines (config and status records

@@ -3,13 +3,14 @@ package source
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/connectscope/connectscope/inspect"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/connectscope/connectscope/inspect"
 )
 
 // referenceEnvelope reads one kcat line with encoding/json, for comparison.

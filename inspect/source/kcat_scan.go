@@ -1,12 +1,13 @@
 package source
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/connectscope/connectscope/inspect/internal/jsonscan"
 )
 
 // kcatScanner walks one line of JSON. It understands exactly the JSON
@@ -91,16 +92,7 @@ func (s *kcatScanner) end() error {
 	return nil
 }
 
-func (s *kcatScanner) ws() {
-	for s.pos < len(s.b) {
-		switch s.b[s.pos] {
-		case ' ', '\t', '\n', '\r':
-			s.pos++
-		default:
-			return
-		}
-	}
-}
+func (s *kcatScanner) ws() { s.pos = jsonscan.Space(s.b, s.pos) }
 
 func (s *kcatScanner) eat(c byte) bool {
 	if s.pos < len(s.b) && s.b[s.pos] == c {
@@ -111,11 +103,9 @@ func (s *kcatScanner) eat(c byte) bool {
 }
 
 func (s *kcatScanner) lit(word string) bool {
-	if bytes.HasPrefix(s.b[s.pos:], []byte(word)) {
-		s.pos += len(word)
-		return true
-	}
-	return false
+	end, ok := jsonscan.Literal(s.b, s.pos, word)
+	s.pos = end
+	return ok
 }
 
 func (s *kcatScanner) strOrNull(buf *[]byte, field string) ([]byte, bool, error) {
@@ -245,37 +235,22 @@ func (s *kcatScanner) hex4() (rune, bool) {
 // number scans a JSON number and returns its text.
 func (s *kcatScanner) number() ([]byte, error) {
 	start := s.pos
-	s.eat('-')
-	switch {
-	case s.eat('0'):
-	case s.pos < len(s.b) && s.b[s.pos] >= '1' && s.b[s.pos] <= '9':
-		s.digits()
-	default:
+	end, _, ok := jsonscan.Number(s.b, start)
+	s.pos = end
+	if ok {
+		return s.b[start:end], nil
+	}
+	if digitsFrom := start + btoi(start < len(s.b) && s.b[start] == '-'); end == digitsFrom {
 		return nil, s.errf("expected a value")
 	}
-	if s.eat('.') {
-		if s.digits() == 0 {
-			return nil, s.errf("bad number")
-		}
-	}
-	if s.eat('e') || s.eat('E') {
-		if !s.eat('+') {
-			s.eat('-')
-		}
-		if s.digits() == 0 {
-			return nil, s.errf("bad number")
-		}
-	}
-	return s.b[start:s.pos], nil
+	return nil, s.errf("bad number")
 }
 
-func (s *kcatScanner) digits() int {
-	n := 0
-	for s.pos < len(s.b) && s.b[s.pos] >= '0' && s.b[s.pos] <= '9' {
-		s.pos++
-		n++
+func btoi(b bool) int {
+	if b {
+		return 1
 	}
-	return n
+	return 0
 }
 
 func (s *kcatScanner) int(field string) (int64, error) {

@@ -1,15 +1,16 @@
 package source
 
 import (
-	"bufio"
 	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/connectscope/connectscope/inspect"
 	"io"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/internal/jsonout"
 )
 
 // SnapshotVersion is the snapshot file version this build writes and reads.
@@ -50,8 +51,7 @@ func WriteSnapshot(w io.Writer, d *inspect.Dataset) error {
 	if d == nil {
 		return errors.New("writing snapshot: no dataset")
 	}
-	bw := bufio.NewWriterSize(w, 256<<10)
-	sw := &snapshotWriter{w: bw}
+	sw := &snapshotWriter{jsonout.New(w, 256<<10)}
 	sw.raw("{\n")
 	sw.field("snapshot", SnapshotVersion, false)
 	sw.field("taken_at_ms", nullIfZero(d.TakenAtMs), false)
@@ -79,29 +79,23 @@ func WriteSnapshot(w io.Writer, d *inspect.Dataset) error {
 	sw.raw("  \"records\": ")
 	sw.list(len(d.Records), func(i int) any { return snapshotRecordOf(&d.Records[i]) })
 	sw.raw("\n}\n")
-	if sw.err != nil {
-		return fmt.Errorf("writing snapshot: %w", sw.err)
-	}
-	if err := bw.Flush(); err != nil {
+	if err := sw.Close(); err != nil {
 		return fmt.Errorf("writing snapshot: %w", err)
 	}
 	return nil
 }
 
-// snapshotWriter keeps the first error so the layout code stays linear.
-type snapshotWriter struct {
-	w   *bufio.Writer
-	err error
-}
+// snapshotWriter lays out a snapshot on the shared writer; its values go
+// through encoding/json (HTML escaping included, as the format has it).
+type snapshotWriter struct{ *jsonout.Writer }
 
 func (s *snapshotWriter) raw(text string) {
-	if s.err == nil {
-		_, s.err = s.w.WriteString(text)
-	}
+	s.Raw(text)
+	s.MaybeFlush()
 }
 
 func (s *snapshotWriter) marshal(v any, indent bool) []byte {
-	if s.err != nil {
+	if s.Err() != nil {
 		return nil
 	}
 	var b []byte
@@ -112,7 +106,7 @@ func (s *snapshotWriter) marshal(v any, indent bool) []byte {
 		b, err = json.Marshal(v)
 	}
 	if err != nil {
-		s.err = err
+		s.Fail(err)
 	}
 	return b
 }

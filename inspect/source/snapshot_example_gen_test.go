@@ -5,10 +5,11 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/protocol"
 	"slices"
 	"strings"
+
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/protocol"
 )
 
 // exampleWorker is one of the example cluster's Connect workers.

@@ -2,10 +2,11 @@ package source
 
 import (
 	"bytes"
-	"github.com/connectscope/connectscope/inspect"
 	"os"
 	"reflect"
 	"testing"
+
+	"github.com/connectscope/connectscope/inspect"
 )
 
 // FuzzReadSnapshot: reading never panics, and whatever reads writes back

@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/connectscope/connectscope/inspect"
 	"io"
+
+	"github.com/connectscope/connectscope/inspect"
 )
 
 // ReadSnapshot reads a snapshot file written by WriteSnapshot. It streams

@@ -2,11 +2,12 @@ package source
 
 import (
 	"bytes"
-	"github.com/connectscope/connectscope/inspect"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/connectscope/connectscope/inspect"
 )
 
 func sampleDataset() *inspect.Dataset {

@@ -65,7 +65,7 @@ func SplitTopics(records []inspect.Record, names inspect.TopicNames) (config, st
 func UnclassifiedProblems(unknown []inspect.Record) []inspect.Problem {
 	out := make([]inspect.Problem, 0, len(unknown))
 	for _, r := range unknown {
-		out = append(out, recRecordProblem(r, "record is from topic \""+r.Topic+
+		out = append(out, recordProblem(r, "record is from topic \""+r.Topic+
 			"\", which is none of the internal topics, and its key has no shape Connect writes"))
 	}
 	return out
@@ -111,7 +111,7 @@ func classifyKey(key []byte) topicKind {
 			return topicKindConfig
 		}
 	}
-	if recFirstJSONByte(key) == '[' {
+	if firstJSONByte(key) == '[' {
 		return topicKindOffsets
 	}
 	return topicKindUnknown

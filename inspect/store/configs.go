@@ -101,7 +101,7 @@ func newConfigState() *configReplay {
 // given, as Connect's reader does, and returns the resulting model.
 func DecodeConfigs(records []inspect.Record, opts DecodeOptions) *ConfigsResult {
 	st := newConfigState()
-	res := &ConfigsResult{Topic: recResultTopic(opts.Topic, records, inspect.DefaultTopicNames().Config), Problems: []inspect.Problem{}}
+	res := &ConfigsResult{Topic: resultTopic(opts.Topic, records, inspect.DefaultTopicNames().Config), Problems: []inspect.Problem{}}
 	for _, r := range records {
 		res.Records.Read++
 		reason := st.apply(r)
@@ -110,7 +110,7 @@ func DecodeConfigs(records []inspect.Record, opts DecodeOptions) *ConfigsResult 
 			res.Records.Tombstones++
 		case reason != "":
 			res.Records.Problems++
-			res.Problems = append(res.Problems, recRecordProblem(r, reason))
+			res.Problems = append(res.Problems, recordProblem(r, reason))
 		default:
 			res.Records.Decoded++
 		}
@@ -126,14 +126,14 @@ func (st *configReplay) apply(r inspect.Record) string {
 	if r.Key == nil {
 		return "record has no key"
 	}
-	key := recKeyText(r.Key)
+	key := keyText(r.Key)
 	var value map[string]json.RawMessage // nil: null value or JSON null
 	if r.Value != nil {
 		if !json.Valid(r.Value) {
 			return "value is not JSON" // Kafka skips it before looking at the key
 		}
-		if !recIsJSONNull(r.Value) { // the converter turns JSON null into a null value
-			m, reason := recJSONObject(r.Value)
+		if !isJSONNull(r.Value) { // the converter turns JSON null into a null value
+			m, reason := jsonObject(r.Value)
 			if reason != "" {
 				return st.applyNonObject(key, reason)
 			}
@@ -191,20 +191,20 @@ func (st *configReplay) applyNonObject(key, reason string) string {
 // parseConfigTaskKey splits task-<connector>-<n> as Kafka does: Java's
 // split("-") (trailing empty parts dropped), at least 3 parts, the last an int.
 func parseConfigTaskKey(key string) (string, int32, bool) {
-	return recSplitTaskKey(key, 3)
+	return splitTaskKey(key, 3)
 }
 
 // recSplitTaskKey implements Kafka's task-key parsing for "task-…" (minParts 3)
 // and "status-task-…" (minParts 4): the last part is the task number and the
 // parts between the fixed leading ones and it, re-joined with "-", name the
 // connector.
-func recSplitTaskKey(key string, minParts int) (string, int32, bool) {
+func splitTaskKey(key string, minParts int) (string, int32, bool) {
 	trimmed := strings.TrimRight(key, "-") // Java's split drops trailing empty strings
 	parts := strings.Split(trimmed, "-")
 	if trimmed == "" || len(parts) < minParts {
 		return "", 0, false
 	}
-	n, ok := recJavaParseInt(parts[len(parts)-1])
+	n, ok := javaParseInt(parts[len(parts)-1])
 	if !ok {
 		return "", 0, false
 	}
@@ -213,7 +213,7 @@ func recSplitTaskKey(key string, minParts int) (string, int32, bool) {
 
 // recJavaParseInt accepts what Integer.parseInt does for ASCII input: an
 // optional sign and decimal digits that fit 32 bits.
-func recJavaParseInt(s string) (int32, bool) {
+func javaParseInt(s string) (int32, bool) {
 	if s == "" || s == "+" || s == "-" {
 		return 0, false
 	}
@@ -241,15 +241,15 @@ func (st *configReplay) targetState(name string, value map[string]json.RawMessag
 		return ""
 	}
 	raw, ok := value["state.v2"]
-	if ok && !recIsJSONNull(raw) {
-		if _, isText := recJSONText(raw); !isText {
+	if ok && !isJSONNull(raw) {
+		if _, isText := jsonText(raw); !isText {
 			ok = false // a non-string state.v2 is ignored; "state" is used
 		}
 	}
-	if !ok || recIsJSONNull(raw) {
+	if !ok || isJSONNull(raw) {
 		raw = value["state"]
 	}
-	state, isText := recJSONText(raw)
+	state, isText := jsonText(raw)
 	if !isText {
 		return "target state has no string \"state.v2\" or \"state\""
 	}
@@ -267,14 +267,14 @@ func (st *configReplay) connector(name string, value map[string]json.RawMessage)
 		return ""
 	}
 	raw, ok := value["properties"]
-	if !ok || recFirstJSONByte(raw) != '{' {
+	if !ok || firstJSONByte(raw) != '{' {
 		return "connector config has no \"properties\" object"
 	}
 	var props map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &props); err != nil {
 		return "connector config has no \"properties\" object: " + err.Error()
 	}
-	st.configs[name] = recPropertyValues(props)
+	st.configs[name] = propertyValues(props)
 	if _, ok := st.targetStates[name]; !ok {
 		st.targetStates[name] = "STARTED"
 	}
@@ -286,7 +286,7 @@ func (st *configReplay) taskConfig(name string, task int32, value map[string]jso
 		return "" // Kafka ignores a null task config (a tombstone)
 	}
 	raw, ok := value["properties"]
-	if !ok || recFirstJSONByte(raw) != '{' {
+	if !ok || firstJSONByte(raw) != '{' {
 		return "task config has no \"properties\" object"
 	}
 	var props map[string]json.RawMessage
@@ -298,7 +298,7 @@ func (st *configReplay) taskConfig(name string, task int32, value map[string]jso
 		buf = map[int32]map[string]any{}
 		st.deferred[name] = buf
 	}
-	buf[task] = recPropertyValues(props)
+	buf[task] = propertyValues(props)
 	return ""
 }
 
@@ -308,7 +308,7 @@ func (st *configReplay) commit(name string, value map[string]json.RawMessage) st
 		// everything for the connector is dropped and the commit ignored.
 		st.removeConnector(name)
 		if value != nil {
-			if _, ok := recJSONLong(value["tasks"]); !ok {
+			if _, ok := jsonLong(value["tasks"]); !ok {
 				return "commit has no integer \"tasks\""
 			}
 		}
@@ -317,11 +317,11 @@ func (st *configReplay) commit(name string, value map[string]json.RawMessage) st
 	if value == nil {
 		return ""
 	}
-	n64, ok := recJSONLong(value["tasks"])
+	n64, ok := jsonLong(value["tasks"])
 	if !ok {
 		return "commit has no integer \"tasks\""
 	}
-	n := recJavaInt(n64)
+	n := javaInt(n64)
 	buf := st.deferred[name]
 	if completeTaskSet(buf, n) {
 		if len(buf) > 0 {
@@ -364,8 +364,8 @@ func (st *configReplay) restart(name string, value map[string]json.RawMessage, o
 	if value == nil {
 		return ""
 	}
-	includeTasks, _ := recJSONBool(value["include-tasks"])
-	onlyFailed, _ := recJSONBool(value["only-failed"])
+	includeTasks, _ := jsonBool(value["include-tasks"])
+	onlyFailed, _ := jsonBool(value["only-failed"])
 	st.restarts[name] = RestartRequest{Connector: name, IncludeTasks: includeTasks, OnlyFailed: onlyFailed, Offset: offset}
 	return ""
 }
@@ -374,11 +374,11 @@ func (st *configReplay) taskCountRecord(name string, value map[string]json.RawMe
 	if value == nil {
 		return ""
 	}
-	n, ok := recJSONLong(value["task-count"])
+	n, ok := jsonLong(value["task-count"])
 	if !ok {
 		return "task-count record has no integer \"task-count\""
 	}
-	st.taskCountRecords[name] = recJavaInt(n)
+	st.taskCountRecords[name] = javaInt(n)
 	return ""
 }
 
@@ -386,15 +386,15 @@ func (st *configReplay) session(value map[string]json.RawMessage) string {
 	if value == nil {
 		return ""
 	}
-	material, ok := recJSONText(value["key"])
+	material, ok := jsonText(value["key"])
 	if !ok {
 		return "session key has no string \"key\""
 	}
-	algorithm, ok := recJSONText(value["algorithm"])
+	algorithm, ok := jsonText(value["algorithm"])
 	if !ok {
 		return "session key has no string \"algorithm\""
 	}
-	created, ok := recJSONLong(value["creation-timestamp"])
+	created, ok := jsonLong(value["creation-timestamp"])
 	if !ok {
 		return "session key has no integer \"creation-timestamp\""
 	}
@@ -413,7 +413,7 @@ func (st *configReplay) logger(namespace string, value map[string]json.RawMessag
 	if value == nil {
 		return ""
 	}
-	level, ok := recJSONText(value["level"])
+	level, ok := jsonText(value["level"])
 	if !ok {
 		return "logger level record has no string \"level\""
 	}
@@ -444,7 +444,7 @@ func (st *configReplay) fill(res *ConfigsResult, opts DecodeOptions) {
 		if n, ok := st.taskCounts[name]; ok {
 			c.TaskCount = &n
 			if c.Consistent {
-				for _, id := range recSortedTaskIDs(st.applied[name]) {
+				for _, id := range sortedTaskIDs(st.applied[name]) {
 					if id >= 0 && id < n {
 						c.Tasks = append(c.Tasks, TaskConfig{
 							ID:     protocol.TaskRef{Connector: name, Task: id}.String(),
@@ -455,7 +455,7 @@ func (st *configReplay) fill(res *ConfigsResult, opts DecodeOptions) {
 				}
 			}
 		}
-		for _, id := range recSortedTaskIDs(st.deferred[name]) {
+		for _, id := range sortedTaskIDs(st.deferred[name]) {
 			c.PendingTasks = append(c.PendingTasks, protocol.TaskRef{Connector: name, Task: id}.String())
 		}
 		res.Connectors = append(res.Connectors, c)
@@ -479,7 +479,7 @@ func (st *configReplay) fill(res *ConfigsResult, opts DecodeOptions) {
 	res.LoggerLevels = st.loggers
 }
 
-func recSortedTaskIDs[V any](m map[int32]V) []int32 {
+func sortedTaskIDs[V any](m map[int32]V) []int32 {
 	ids := make([]int32, 0, len(m))
 	for id := range m {
 		ids = append(ids, id)

@@ -16,23 +16,23 @@ import (
 
 // recKeyText turns record key bytes into the string Java's StringDeserializer
 // would produce (invalid UTF-8 replaced as Java does).
-func recKeyText(key []byte) string {
+func keyText(key []byte) string {
 	s, _ := protocol.JavaUTF8(key)
 	return s
 }
 
 // recRecordProblem builds the problem entry for record r.
-func recRecordProblem(r inspect.Record, reason string) inspect.Problem {
-	return inspect.Problem{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, Key: recKeyText(r.Key), Reason: reason}
+func recordProblem(r inspect.Record, reason string) inspect.Problem {
+	return inspect.Problem{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, Key: keyText(r.Key), Reason: reason}
 }
 
 // recJSONObject decodes value as a JSON object whose members stay raw. The
 // reason says why it is not one ("" when it is).
-func recJSONObject(value []byte) (map[string]json.RawMessage, string) {
+func jsonObject(value []byte) (map[string]json.RawMessage, string) {
 	if !json.Valid(value) {
 		return nil, "value is not JSON"
 	}
-	if recFirstJSONByte(value) != '{' {
+	if firstJSONByte(value) != '{' {
 		return nil, "value is not a JSON object"
 	}
 	var m map[string]json.RawMessage
@@ -43,7 +43,7 @@ func recJSONObject(value []byte) (map[string]json.RawMessage, string) {
 }
 
 // recFirstJSONByte is the first byte of b that is not JSON white space (0 if none).
-func recFirstJSONByte(b []byte) byte {
+func firstJSONByte(b []byte) byte {
 	for _, c := range b {
 		switch c {
 		case ' ', '\t', '\n', '\r':
@@ -55,13 +55,13 @@ func recFirstJSONByte(b []byte) byte {
 }
 
 // recIsJSONNull reports whether raw is the JSON literal null (or absent).
-func recIsJSONNull(raw json.RawMessage) bool {
+func isJSONNull(raw json.RawMessage) bool {
 	return raw == nil || string(bytes.TrimSpace(raw)) == "null"
 }
 
 // recJSONText returns raw as a string when it is a JSON string.
-func recJSONText(raw json.RawMessage) (string, bool) {
-	if recFirstJSONByte(raw) != '"' {
+func jsonText(raw json.RawMessage) (string, bool) {
+	if firstJSONByte(raw) != '"' {
 		return "", false
 	}
 	var s string
@@ -72,7 +72,7 @@ func recJSONText(raw json.RawMessage) (string, bool) {
 }
 
 // recJSONBool returns raw as a bool when it is true or false.
-func recJSONBool(raw json.RawMessage) (bool, bool) {
+func jsonBool(raw json.RawMessage) (bool, bool) {
 	switch string(bytes.TrimSpace(raw)) {
 	case "true":
 		return true, true
@@ -85,12 +85,12 @@ func recJSONBool(raw json.RawMessage) (bool, bool) {
 // recJSONLong returns raw as Java would see it after the converter: an integer
 // literal becomes a long, keeping the low 64 bits of a larger one (Jackson's
 // BigInteger.longValue()). Fractions and exponents are doubles, not integers.
-func recJSONLong(raw json.RawMessage) (int64, bool) {
-	return recIntegerToken(bytes.TrimSpace(raw))
+func jsonLong(raw json.RawMessage) (int64, bool) {
+	return integerToken(bytes.TrimSpace(raw))
 }
 
 // recIntegerToken parses a JSON integer literal (no fraction, no exponent).
-func recIntegerToken(tok []byte) (int64, bool) {
+func integerToken(tok []byte) (int64, bool) {
 	if len(tok) == 0 {
 		return 0, false
 	}
@@ -128,17 +128,17 @@ func recIntegerToken(tok []byte) (int64, bool) {
 }
 
 // recJavaInt is Java's (int) cast of a long: the low 32 bits.
-func recJavaInt(n int64) int32 { return int32(n) }
+func javaInt(n int64) int32 { return int32(n) }
 
 // recPropertyValues turns a decoded "properties" object into a config map:
 // strings stay strings, null becomes nil, anything else keeps its raw JSON
 // (Connect keeps non-string values as they are).
-func recPropertyValues(m map[string]json.RawMessage) map[string]any {
+func propertyValues(m map[string]json.RawMessage) map[string]any {
 	out := make(map[string]any, len(m))
 	for k, raw := range m {
-		if s, ok := recJSONText(raw); ok {
+		if s, ok := jsonText(raw); ok {
 			out[k] = s
-		} else if recIsJSONNull(raw) {
+		} else if isJSONNull(raw) {
 			out[k] = nil
 		} else {
 			out[k] = json.RawMessage(bytes.TrimSpace(raw))
@@ -171,7 +171,7 @@ func ConfigStrings(cfg map[string]any) map[string]string {
 }
 
 // recResultTopic picks the topic name a result reports.
-func recResultTopic(opt string, records []inspect.Record, fallback string) string {
+func resultTopic(opt string, records []inspect.Record, fallback string) string {
 	if opt != "" {
 		return opt
 	}

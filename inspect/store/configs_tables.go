@@ -18,18 +18,18 @@ func (r *ConfigsResult) Tables() []format.Table {
 		Title:  "Connectors (" + r.Topic + ")",
 		Header: []string{"NAME", "TYPE", "TARGET", "TASKS", "RUNNABLE", "PENDING", "CONSISTENT", "CLASS", "CONFIG"},
 		Wide:   []int{7, 8},
-		Footer: recCountsFooter(r.Records),
+		Footer: countsFooter(r.Records),
 	}
 	tasks := format.Table{Title: "Tasks", Header: []string{"ID", "CONNECTOR", "STATE", "CONFIG"}, Wide: []int{3}}
 	for _, c := range r.Connectors {
 		class, _ := c.Config["connector.class"].(string)
 		conns.Rows = append(conns.Rows, []string{
-			c.Name, ConnectorType(c.Config), c.TargetState, recOptInt(c.TaskCount),
+			c.Name, ConnectorType(c.Config), c.TargetState, optInt(c.TaskCount),
 			strconv.Itoa(len(c.Tasks)), strconv.Itoa(len(c.PendingTasks)), strconv.FormatBool(c.Consistent),
-			class, recConfigText(c.Config),
+			class, configText(c.Config),
 		})
 		for _, t := range c.Tasks {
-			tasks.Rows = append(tasks.Rows, []string{t.ID, c.Name, "committed", recConfigText(t.Config)})
+			tasks.Rows = append(tasks.Rows, []string{t.ID, c.Name, "committed", configText(t.Config)})
 		}
 		for _, id := range c.PendingTasks {
 			tasks.Rows = append(tasks.Rows, []string{id, c.Name, "pending", ""})
@@ -43,7 +43,7 @@ func (r *ConfigsResult) Tables() []format.Table {
 		out = append(out, format.Table{
 			Title:  "Session key",
 			Header: []string{"ALGORITHM", "CREATED", "KEY"},
-			Rows:   [][]string{{k.Algorithm, recTimeText(k.CreatedAtMs), k.Key}},
+			Rows:   [][]string{{k.Algorithm, timeText(k.CreatedAtMs), k.Key}},
 		})
 	}
 	if len(r.TaskCountRecords) > 0 {
@@ -65,25 +65,19 @@ func (r *ConfigsResult) Tables() []format.Table {
 		}
 		out = append(out, t)
 	}
-	return append(out, recProblemTables(r.Problems)...)
+	return append(out, problemTables(r.Problems)...)
 }
 
 // Items gives one JSON line per connector for -o jsonl.
-func (r *ConfigsResult) Items() []any {
-	out := make([]any, 0, len(r.Connectors))
-	for _, c := range r.Connectors {
-		out = append(out, c)
-	}
-	return out
-}
+func (r *ConfigsResult) Items() []any { return format.Items(r.Connectors) }
 
-func recCountsFooter(c inspect.RecordCounts) []string {
+func countsFooter(c inspect.RecordCounts) []string {
 	return []string{"records read " + strconv.Itoa(c.Read) + ", decoded " + strconv.Itoa(c.Decoded) +
 		", tombstones " + strconv.Itoa(c.Tombstones) + ", problems " + strconv.Itoa(c.Problems)}
 }
 
 // recProblemTables lists problems, or nothing when there are none.
-func recProblemTables(problems []inspect.Problem) []format.Table {
+func problemTables(problems []inspect.Problem) []format.Table {
 	if len(problems) == 0 {
 		return nil
 	}
@@ -107,7 +101,7 @@ func recProblemTables(problems []inspect.Problem) []format.Table {
 	return []format.Table{t}
 }
 
-func recOptInt(n *int32) string {
+func optInt(n *int32) string {
 	if n == nil {
 		return "-"
 	}
@@ -115,12 +109,12 @@ func recOptInt(n *int32) string {
 }
 
 // recTimeText shows epoch milliseconds as UTC time.
-func recTimeText(ms int64) string {
+func timeText(ms int64) string {
 	return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano)
 }
 
 // recConfigText renders a config map as sorted key=value pairs on one line.
-func recConfigText(cfg map[string]any) string {
+func configText(cfg map[string]any) string {
 	keys := make([]string, 0, len(cfg))
 	for k := range cfg {
 		keys = append(keys, k)
@@ -144,7 +138,7 @@ func recConfigText(cfg map[string]any) string {
 }
 
 // recFirstLine is the first line of a stack trace.
-func recFirstLine(s *string) string {
+func firstLine(s *string) string {
 	if s == nil {
 		return ""
 	}

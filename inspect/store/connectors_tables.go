@@ -13,7 +13,7 @@ func (r *ConnectorsResult) Tables() []format.Table {
 		Header: []string{"NAME", "TYPE", "TARGET", "STATE", "TASKS", "COMMITTED", "RUNNING", "FAILED",
 			"CONSISTENT", "STALE", "CLASS", "WORKER"},
 		Wide:   []int{9, 10, 11},
-		Footer: recCountsFooter(r.Records),
+		Footer: countsFooter(r.Records),
 	}
 	for _, c := range r.Connectors {
 		consistent := "-" // a connector without config has no task state to be consistent about
@@ -21,17 +21,11 @@ func (r *ConnectorsResult) Tables() []format.Table {
 			consistent = strconv.FormatBool(c.Consistent)
 		}
 		t.Rows = append(t.Rows, []string{c.Name, format.TextOr(c.Type, "-"), format.TextOr(c.TargetState, "-"), format.TextOr(c.State, "-"),
-			recOptInt(c.TasksConfigured), strconv.Itoa(c.TasksCommitted), strconv.Itoa(c.TasksRunning),
+			optInt(c.TasksConfigured), strconv.Itoa(c.TasksCommitted), strconv.Itoa(c.TasksRunning),
 			strconv.Itoa(c.TasksFailed), consistent, strconv.Itoa(c.TasksStale), format.TextOr(c.Class, "-"), format.TextOr(c.WorkerID, "-")})
 	}
-	return append([]format.Table{t}, recProblemTables(r.Problems)...)
+	return append([]format.Table{t}, problemTables(r.Problems)...)
 }
 
 // Items gives one JSON line per connector.
-func (r *ConnectorsResult) Items() []any {
-	out := make([]any, 0, len(r.Connectors))
-	for _, c := range r.Connectors {
-		out = append(out, c)
-	}
-	return out
-}
+func (r *ConnectorsResult) Items() []any { return format.Items(r.Connectors) }

@@ -124,7 +124,7 @@ func (d *OffsetsDecoder) Add(r inspect.Record) {
 
 func (d *OffsetsDecoder) problem(r inspect.Record, reason string) {
 	d.res.Records.Problems++
-	d.res.Problems = append(d.res.Problems, recRecordProblem(r, reason))
+	d.res.Problems = append(d.res.Problems, recordProblem(r, reason))
 }
 
 // newEntry parses a key seen for the first time; a bad key keeps its reason
@@ -164,7 +164,7 @@ func offsetValue(value []byte) (json.RawMessage, string) {
 	if !jsonValid(value) {
 		return nil, "offset value is not JSON"
 	}
-	if recFirstJSONByte(value) != '{' {
+	if firstJSONByte(value) != '{' {
 		return nil, "offset value is not a JSON object"
 	}
 	// Valid JSON has only JSON white space around its value, so this trims
@@ -248,14 +248,14 @@ func parseOffsetKey(key []byte) (string, json.RawMessage, string) {
 		return "", nil, "offset key is not JSON"
 	}
 	var parts []json.RawMessage
-	if recFirstJSONByte(key) != '[' || json.Unmarshal(key, &parts) != nil || len(parts) != 2 {
+	if firstJSONByte(key) != '[' || json.Unmarshal(key, &parts) != nil || len(parts) != 2 {
 		return "", nil, "offset key is not a [connector, partition] array"
 	}
-	connector, ok := recJSONText(parts[0])
+	connector, ok := jsonText(parts[0])
 	if !ok {
 		return "", nil, "offset key does not start with a connector name string"
 	}
-	if recFirstJSONByte(parts[1]) != '{' {
+	if firstJSONByte(parts[1]) != '{' {
 		return "", nil, "offset key's partition is not a JSON object"
 	}
 	return connector, bytes.TrimSpace(parts[1]), ""

@@ -3,6 +3,8 @@ package store
 import (
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/connectscope/connectscope/inspect/internal/jsonscan"
 )
 
 // Hand-written JSON scanning for the offsets topic, where a million records
@@ -10,206 +12,14 @@ import (
 // what the encoding/json based code would, or says it is unsure (ok false)
 // so the caller falls back to that code. FuzzOffsetsFastPath holds them to it.
 
-// fastJSONMaxDepth bounds the recursion of the scanners; deeper input goes to
-// encoding/json (which itself refuses nesting beyond 10,000).
-const fastJSONMaxDepth = 256
-
 // jsonValid is json.Valid.
 func jsonValid(b []byte) bool {
-	s := jsonScanner{b: b}
-	end := s.value(s.space(0), 0)
-	if s.tooDeep {
+	valid, sure := jsonscan.Valid(b)
+	if !sure {
 		return json.Valid(b)
 	}
-	return end >= 0 && s.space(end) == len(b)
+	return valid
 }
-
-// jsonScanner checks JSON text (RFC 8259 as encoding/json reads it: string
-// bytes are not checked for UTF-8). Methods take a position and return the
-// position after what they read, or -1 when the text is not valid there.
-type jsonScanner struct {
-	b       []byte
-	tooDeep bool
-}
-
-func (s *jsonScanner) space(i int) int {
-	for i >= 0 && i < len(s.b) {
-		switch s.b[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-func (s *jsonScanner) value(i, depth int) int {
-	if i < 0 || i >= len(s.b) {
-		return -1
-	}
-	switch c := s.b[i]; {
-	case c == '{':
-		return s.object(i, depth+1)
-	case c == '[':
-		return s.array(i, depth+1)
-	case c == '"':
-		return s.str(i)
-	case c == 't':
-		return s.literal(i, "true")
-	case c == 'f':
-		return s.literal(i, "false")
-	case c == 'n':
-		return s.literal(i, "null")
-	case c == '-' || (c >= '0' && c <= '9'):
-		return s.number(i)
-	}
-	return -1
-}
-
-func (s *jsonScanner) object(i, depth int) int {
-	if depth > fastJSONMaxDepth {
-		s.tooDeep = true
-		return -1
-	}
-	i = s.space(i + 1)
-	if i < len(s.b) && s.b[i] == '}' {
-		return i + 1
-	}
-	for {
-		if i >= len(s.b) || s.b[i] != '"' {
-			return -1
-		}
-		if i = s.space(s.str(i)); i < 0 || i >= len(s.b) || s.b[i] != ':' {
-			return -1
-		}
-		if i = s.value(s.space(i+1), depth); i < 0 {
-			return -1
-		}
-		if i = s.space(i); i >= len(s.b) {
-			return -1
-		}
-		switch s.b[i] {
-		case '}':
-			return i + 1
-		case ',':
-			i = s.space(i + 1)
-		default:
-			return -1
-		}
-	}
-}
-
-func (s *jsonScanner) array(i, depth int) int {
-	if depth > fastJSONMaxDepth {
-		s.tooDeep = true
-		return -1
-	}
-	i = s.space(i + 1)
-	if i < len(s.b) && s.b[i] == ']' {
-		return i + 1
-	}
-	for {
-		if i = s.value(i, depth); i < 0 {
-			return -1
-		}
-		if i = s.space(i); i >= len(s.b) {
-			return -1
-		}
-		switch s.b[i] {
-		case ']':
-			return i + 1
-		case ',':
-			i = s.space(i + 1)
-		default:
-			return -1
-		}
-	}
-}
-
-// str reads a string starting at its opening quote.
-func (s *jsonScanner) str(i int) int {
-	if i < 0 {
-		return -1
-	}
-	for i++; i < len(s.b); i++ {
-		switch c := s.b[i]; {
-		case c == '"':
-			return i + 1
-		case c < 0x20:
-			return -1
-		case c == '\\':
-			i++
-			if i >= len(s.b) {
-				return -1
-			}
-			switch s.b[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if i+4 >= len(s.b) {
-					return -1
-				}
-				for _, h := range s.b[i+1 : i+5] {
-					if !isHexDigit(h) {
-						return -1
-					}
-				}
-				i += 4
-			default:
-				return -1
-			}
-		}
-	}
-	return -1
-}
-
-func (s *jsonScanner) literal(i int, word string) int {
-	if len(s.b)-i < len(word) || string(s.b[i:i+len(word)]) != word {
-		return -1
-	}
-	return i + len(word)
-}
-
-// number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func (s *jsonScanner) number(i int) int {
-	if s.b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s.b) && s.b[i] == '0':
-		i++
-	case i < len(s.b) && s.b[i] >= '1' && s.b[i] <= '9':
-		i = s.digits(i)
-	default:
-		return -1
-	}
-	if i < len(s.b) && s.b[i] == '.' {
-		if i+1 >= len(s.b) || !isDigit(s.b[i+1]) {
-			return -1
-		}
-		i = s.digits(i + 1)
-	}
-	if i < len(s.b) && (s.b[i] == 'e' || s.b[i] == 'E') {
-		i++
-		if i < len(s.b) && (s.b[i] == '+' || s.b[i] == '-') {
-			i++
-		}
-		if i >= len(s.b) || !isDigit(s.b[i]) {
-			return -1
-		}
-		i = s.digits(i)
-	}
-	return i
-}
-
-func (s *jsonScanner) digits(i int) int {
-	for i < len(s.b) && isDigit(s.b[i]) {
-		i++
-	}
-	return i
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // offsetKeySpans locates the connector name's bytes (without quotes) and
 // the partition object's in an offsets key.
@@ -222,12 +32,11 @@ type offsetKeySpans struct {
 // "not sure": parseOffsetKey decides, and gives the reason when it is bad.
 func scanOffsetKey(key []byte) (offsetKeySpans, bool) {
 	var no offsetKeySpans
-	s := jsonScanner{b: key}
-	i := s.space(0)
+	i := jsonscan.Space(key, 0)
 	if i >= len(key) || key[i] != '[' {
 		return no, false
 	}
-	i = s.space(i + 1)
+	i = jsonscan.Space(key, i+1)
 	if i >= len(key) || key[i] != '"' {
 		return no, false
 	}
@@ -251,20 +60,20 @@ func scanOffsetKey(key []byte) (offsetKeySpans, bool) {
 	if !ascii && !utf8.Valid(name) {
 		return no, false
 	}
-	i = s.space(i + 1)
+	i = jsonscan.Space(key, i+1)
 	if i >= len(key) || key[i] != ',' {
 		return no, false
 	}
-	partStart := s.space(i + 1)
+	partStart := jsonscan.Space(key, i+1)
 	if partStart >= len(key) || key[partStart] != '{' {
 		return no, false
 	}
-	partEnd := s.value(partStart, 1)
+	partEnd, _ := jsonscan.Value(key, partStart, 1)
 	if partEnd < 0 {
 		return no, false
 	}
-	i = s.space(partEnd)
-	if i >= len(key) || key[i] != ']' || s.space(i+1) != len(key) {
+	i = jsonscan.Space(key, partEnd)
+	if i >= len(key) || key[i] != ']' || jsonscan.Space(key, i+1) != len(key) {
 		return no, false
 	}
 	return offsetKeySpans{nameStart, nameStart + len(name), partStart, partEnd}, true
@@ -281,7 +90,7 @@ func isCanonicalJSON(raw []byte) bool {
 type canonicalScanner struct{ b []byte }
 
 func (c *canonicalScanner) value(i, depth int) int {
-	if i < 0 || i >= len(c.b) || depth > fastJSONMaxDepth {
+	if i < 0 || i >= len(c.b) || depth > jsonscan.MaxDepth {
 		return -1
 	}
 	switch b := c.b[i]; {
@@ -295,17 +104,8 @@ func (c *canonicalScanner) value(i, depth int) int {
 	default:
 		// Numbers and literals keep their text; the input is valid JSON,
 		// so scanning them checks nothing more.
-		s := jsonScanner{b: c.b}
-		switch b {
-		case 't':
-			return s.literal(i, "true")
-		case 'f':
-			return s.literal(i, "false")
-		case 'n':
-			return s.literal(i, "null")
-		}
-		if b == '-' || isDigit(b) {
-			return s.number(i)
+		if _, end, ok := jsonscan.Scalar(c.b, i); ok {
+			return end
 		}
 		return -1
 	}

@@ -40,7 +40,7 @@ func offsetsReference(records []inspect.Record, opts DecodeOptions) *OffsetsResu
 				reason = why
 			case !json.Valid(r.Value):
 				reason = "offset value is not JSON"
-			case recFirstJSONByte(r.Value) != '{':
+			case firstJSONByte(r.Value) != '{':
 				reason = "offset value is not a JSON object"
 			default:
 				held[string(r.Key)] = &heldOffset{SourceOffset: SourceOffset{Connector: connector, Partition: partition,
@@ -52,7 +52,7 @@ func offsetsReference(records []inspect.Record, opts DecodeOptions) *OffsetsResu
 			res.Records.Tombstones++
 		case reason != "":
 			res.Records.Problems++
-			res.Problems = append(res.Problems, recRecordProblem(r, reason))
+			res.Problems = append(res.Problems, recordProblem(r, reason))
 		default:
 			res.Records.Decoded++
 		}

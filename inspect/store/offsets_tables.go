@@ -15,25 +15,19 @@ func (r *OffsetsResult) Tables() []format.Table {
 		Title:  "Source offsets (" + r.Topic + ")",
 		Header: []string{"CONNECTOR", "PARTITION", "OFFSET", "KAFKA PARTITION", "KAFKA OFFSET"},
 		Wide:   []int{3, 4},
-		Footer: recCountsFooter(r.Records),
+		Footer: countsFooter(r.Records),
 	}
 	for _, o := range r.Offsets {
-		t.Rows = append(t.Rows, []string{o.Connector, recCompactJSON(o.Partition), recCompactJSON(o.Offset),
+		t.Rows = append(t.Rows, []string{o.Connector, compactJSON(o.Partition), compactJSON(o.Offset),
 			strconv.Itoa(int(o.KafkaPartition)), strconv.FormatInt(o.KafkaOffset, 10)})
 	}
-	return append([]format.Table{t}, recProblemTables(r.Problems)...)
+	return append([]format.Table{t}, problemTables(r.Problems)...)
 }
 
 // Items gives one JSON line per stored offset.
-func (r *OffsetsResult) Items() []any {
-	out := make([]any, 0, len(r.Offsets))
-	for _, o := range r.Offsets {
-		out = append(out, o)
-	}
-	return out
-}
+func (r *OffsetsResult) Items() []any { return format.Items(r.Offsets) }
 
-func recCompactJSON(raw json.RawMessage) string {
+func compactJSON(raw json.RawMessage) string {
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, raw); err != nil {
 		return string(raw)

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/internal/jsonscan"
 	"github.com/connectscope/connectscope/inspect/protocol"
 )
 
@@ -150,7 +151,7 @@ func (t *taskStatuses) remove(n int32) {
 
 // each calls f for every held task in ascending task number.
 func (t *taskStatuses) each(f func(n int32, v *statusValue)) {
-	others := recSortedTaskIDs(t.other)
+	others := sortedTaskIDs(t.other)
 	k := 0
 	for ; k < len(others) && others[k] < 0; k++ {
 		f(others[k], t.other[others[k]])
@@ -223,7 +224,7 @@ func (d *StatusDecoder) Add(r *inspect.Record) {
 		d.res.Records.Tombstones++
 	case reason != "":
 		d.res.Records.Problems++
-		d.res.Problems = append(d.res.Problems, recRecordProblem(*r, reason))
+		d.res.Problems = append(d.res.Problems, recordProblem(*r, reason))
 	default:
 		d.res.Records.Decoded++
 	}
@@ -250,7 +251,7 @@ func (st *statusReplay) apply(r *inspect.Record) string {
 		return "record has no key"
 	}
 	if !utf8.Valid(key) {
-		key = []byte(recKeyText(key))
+		key = []byte(keyText(key))
 	}
 	switch {
 	case bytes.HasPrefix(key, prefixStatusConnector):
@@ -305,7 +306,7 @@ func parseStatusTaskKey(key []byte) (connector []byte, task int32, ok bool) {
 	if dash < 0 {
 		return nil, 0, false
 	}
-	n, ok := recJavaParseIntBytes(rest[dash+1:])
+	n, ok := javaParseIntBytes(rest[dash+1:])
 	if !ok {
 		return nil, 0, false
 	}
@@ -313,7 +314,7 @@ func parseStatusTaskKey(key []byte) (connector []byte, task int32, ok bool) {
 }
 
 // recJavaParseIntBytes is Integer.parseInt for ASCII input, without allocating.
-func recJavaParseIntBytes(b []byte) (int32, bool) {
+func javaParseIntBytes(b []byte) (int32, bool) {
 	if len(b) == 0 {
 		return 0, false
 	}
@@ -395,31 +396,31 @@ func parseStatusValue(value []byte) (statusValue, string) {
 
 func parseStatusValueSlow(value []byte) (statusValue, string) {
 	var v statusValue
-	m, reason := recJSONObject(value)
+	m, reason := jsonObject(value)
 	if reason != "" {
 		return v, reason
 	}
-	state, ok := recJSONText(m["state"])
+	state, ok := jsonText(m["state"])
 	if !ok {
 		return v, "status has no string \"state\""
 	}
 	if v.state = parseStatusState([]byte(state)); v.state == stateNone {
 		return v, "unknown status state " + strconv.Quote(state)
 	}
-	gen, ok := recJSONLong(m["generation"])
+	gen, ok := jsonLong(m["generation"])
 	if !ok {
 		return v, "status has no integer \"generation\""
 	}
-	v.generation = recJavaInt(gen)
+	v.generation = javaInt(gen)
 	for _, f := range []struct {
 		name string
 		dst  *[]byte
 	}{{"worker_id", &v.worker}, {"trace", &v.trace}} {
 		raw := m[f.name]
-		if recIsJSONNull(raw) {
+		if isJSONNull(raw) {
 			continue
 		}
-		if _, ok := recJSONText(raw); !ok {
+		if _, ok := jsonText(raw); !ok {
 			return v, "status field \"" + f.name + "\" is not a string"
 		}
 		*f.dst = bytes.TrimSpace(raw)
@@ -433,11 +434,11 @@ func parseStatusValueSlow(value []byte) (statusValue, string) {
 func scanStatusValue(b []byte) (statusValue, bool) {
 	var v statusValue
 	var stateTok, genTok []byte
-	i := skipWS(b, 0)
+	i := jsonscan.Space(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return v, false
 	}
-	i = skipWS(b, i+1)
+	i = jsonscan.Space(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return v, false // no state: let the slow path say so
 	}
@@ -445,30 +446,30 @@ func scanStatusValue(b []byte) (statusValue, bool) {
 		if i >= len(b) || b[i] != '"' {
 			return v, false
 		}
-		end, escaped, ok := scanString(b, i)
+		end, escaped, ok := jsonscan.String(b, i)
 		if !ok || escaped {
 			return v, false
 		}
 		name := b[i+1 : end-1]
-		i = skipWS(b, end)
+		i = jsonscan.Space(b, end)
 		if i >= len(b) || b[i] != ':' {
 			return v, false
 		}
-		i = skipWS(b, i+1)
+		i = jsonscan.Space(b, i+1)
 		start := i
-		kind, next, ok := scanScalar(b, i)
+		kind, next, ok := jsonscan.Scalar(b, i)
 		if !ok {
 			return v, false
 		}
 		tok := b[start:next]
 		switch string(name) {
 		case "state":
-			if kind != tokString {
+			if kind != jsonscan.KindString {
 				return v, false
 			}
 			stateTok = tok
 		case "generation":
-			if kind != tokInteger {
+			if kind != jsonscan.KindInteger {
 				return v, false
 			}
 			genTok = tok
@@ -478,27 +479,24 @@ func scanStatusValue(b []byte) (statusValue, bool) {
 				dst = &v.worker
 			}
 			switch kind {
-			case tokNull:
+			case jsonscan.KindNull:
 				*dst = nil
-			case tokString:
+			case jsonscan.KindString:
 				*dst = tok
 			default:
 				return v, false
 			}
 		}
-		i = skipWS(b, next)
-		if i >= len(b) {
+		next, more, ok := jsonscan.NextMember(b, next)
+		if !ok {
 			return v, false
 		}
-		if b[i] == '}' {
+		i = next
+		if !more {
 			break
 		}
-		if b[i] != ',' {
-			return v, false
-		}
-		i = skipWS(b, i+1)
 	}
-	if skipWS(b, i+1) != len(b) || stateTok == nil || genTok == nil {
+	if jsonscan.Space(b, i+1) != len(b) || stateTok == nil || genTok == nil {
 		return v, false
 	}
 	if bytes.IndexByte(stateTok, '\\') >= 0 {
@@ -507,131 +505,12 @@ func scanStatusValue(b []byte) (statusValue, bool) {
 	if v.state = parseStatusState(stateTok[1 : len(stateTok)-1]); v.state == stateNone {
 		return v, false
 	}
-	gen, ok := recIntegerToken(genTok)
+	gen, ok := integerToken(genTok)
 	if !ok {
 		return v, false
 	}
-	v.generation = recJavaInt(gen)
+	v.generation = javaInt(gen)
 	return v, true
-}
-
-type scalarKind uint8
-
-const (
-	tokString scalarKind = iota + 1
-	tokInteger
-	tokNumber
-	tokNull
-	tokBool
-)
-
-func skipWS(b []byte, i int) int {
-	for i < len(b) {
-		switch b[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// scanString scans the JSON string starting at b[i] == '"' and returns the
-// index just past its closing quote.
-func scanString(b []byte, i int) (end int, escaped bool, ok bool) {
-	for j := i + 1; j < len(b); j++ {
-		switch c := b[j]; {
-		case c == '"':
-			return j + 1, escaped, true
-		case c == '\\':
-			escaped = true
-			j++
-			if j >= len(b) {
-				return 0, false, false
-			}
-			switch b[j] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if j+4 >= len(b) {
-					return 0, false, false
-				}
-				for _, h := range b[j+1 : j+5] {
-					if !isHexDigit(h) {
-						return 0, false, false
-					}
-				}
-				j += 4
-			default:
-				return 0, false, false
-			}
-		case c < 0x20:
-			return 0, false, false
-		}
-	}
-	return 0, false, false
-}
-
-func isHexDigit(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
-}
-
-// scanScalar scans one JSON scalar at b[i]; objects and arrays are refused.
-func scanScalar(b []byte, i int) (scalarKind, int, bool) {
-	if i >= len(b) {
-		return 0, 0, false
-	}
-	switch c := b[i]; {
-	case c == '"':
-		end, _, ok := scanString(b, i)
-		return tokString, end, ok
-	case c == 'n':
-		return tokNull, i + 4, bytes.HasPrefix(b[i:], []byte("null"))
-	case c == 't':
-		return tokBool, i + 4, bytes.HasPrefix(b[i:], []byte("true"))
-	case c == 'f':
-		return tokBool, i + 5, bytes.HasPrefix(b[i:], []byte("false"))
-	case c == '-' || (c >= '0' && c <= '9'):
-		return scanNumber(b, i)
-	}
-	return 0, 0, false
-}
-
-func scanNumber(b []byte, i int) (scalarKind, int, bool) {
-	kind := tokInteger
-	if b[i] == '-' {
-		i++
-	}
-	digits := func() bool {
-		start := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		return i > start
-	}
-	if i < len(b) && b[i] == '0' {
-		i++
-	} else if !digits() {
-		return 0, 0, false
-	}
-	if i < len(b) && b[i] == '.' {
-		kind = tokNumber
-		i++
-		if !digits() {
-			return 0, 0, false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		kind = tokNumber
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if !digits() {
-			return 0, 0, false
-		}
-	}
-	return kind, i, true
 }
 
 func (st *statusReplay) topic(key []byte, value []byte) string {
@@ -708,30 +587,30 @@ func parseTopicStatusValue(value []byte) (TopicStatus, string) {
 
 func parseTopicStatusValueSlow(value []byte) (TopicStatus, string) {
 	var ts TopicStatus
-	m, reason := recJSONObject(value)
+	m, reason := jsonObject(value)
 	if reason != "" {
 		return ts, reason
 	}
 	raw, ok := m["topic"]
-	if !ok || recFirstJSONByte(raw) != '{' {
+	if !ok || firstJSONByte(raw) != '{' {
 		return ts, "topic status has no \"topic\" object"
 	}
 	var inner map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &inner); err != nil {
 		return ts, "topic status has no \"topic\" object: " + err.Error()
 	}
-	if ts.Topic, ok = recJSONText(inner["name"]); !ok {
+	if ts.Topic, ok = jsonText(inner["name"]); !ok {
 		return ts, "topic status has no string \"name\""
 	}
-	if ts.Connector, ok = recJSONText(inner["connector"]); !ok {
+	if ts.Connector, ok = jsonText(inner["connector"]); !ok {
 		return ts, "topic status has no string \"connector\""
 	}
-	task, ok := recJSONLong(inner["task"])
+	task, ok := jsonLong(inner["task"])
 	if !ok {
 		return ts, "topic status has no integer \"task\""
 	}
-	ts.Task = recJavaInt(task)
-	if ts.DiscoverTimestampMs, ok = recJSONLong(inner["discoverTimestamp"]); !ok {
+	ts.Task = javaInt(task)
+	if ts.DiscoverTimestampMs, ok = jsonLong(inner["discoverTimestamp"]); !ok {
 		return ts, "topic status has no integer \"discoverTimestamp\""
 	}
 	return ts, ""
@@ -809,14 +688,14 @@ func (st *statusReplay) fill(res *StatusResult, opts DecodeOptions) {
 // duplicate or missing members), which the slow path then explains.
 func scanTopicStatusValue(b []byte) (TopicStatus, bool) {
 	var ts TopicStatus
-	i := skipWS(b, 0)
+	i := jsonscan.Space(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return ts, false
 	}
-	i = skipWS(b, i+1)
+	i = jsonscan.Space(b, i+1)
 	sawTopic := false
 	for {
-		name, next, ok := scanMemberName(b, i)
+		name, next, ok := jsonscan.MemberName(b, i)
 		if !ok {
 			return ts, false
 		}
@@ -830,54 +709,34 @@ func scanTopicStatusValue(b []byte) (TopicStatus, bool) {
 			}
 			sawTopic = true
 		} else {
-			if _, i, ok = scanScalar(b, i); !ok {
+			if _, i, ok = jsonscan.Scalar(b, i); !ok {
 				return ts, false
 			}
 		}
-		i = skipWS(b, i)
-		if i >= len(b) {
+		next, more, ok := jsonscan.NextMember(b, i)
+		if !ok {
 			return ts, false
 		}
-		if b[i] == '}' {
+		i = next
+		if !more {
 			break
 		}
-		if b[i] != ',' {
-			return ts, false
-		}
-		i = skipWS(b, i+1)
 	}
-	return ts, sawTopic && skipWS(b, i+1) == len(b)
-}
-
-// scanMemberName scans `"name" :` at b[i] and returns the index of the value.
-func scanMemberName(b []byte, i int) ([]byte, int, bool) {
-	if i >= len(b) || b[i] != '"' {
-		return nil, 0, false
-	}
-	end, escaped, ok := scanString(b, i)
-	if !ok || escaped {
-		return nil, 0, false
-	}
-	name := b[i+1 : end-1]
-	i = skipWS(b, end)
-	if i >= len(b) || b[i] != ':' {
-		return nil, 0, false
-	}
-	return name, skipWS(b, i+1), true
+	return ts, sawTopic && jsonscan.Space(b, i+1) == len(b)
 }
 
 func scanTopicInner(b []byte, i int, ts *TopicStatus) (int, bool) {
 	if i >= len(b) || b[i] != '{' {
 		return 0, false
 	}
-	i = skipWS(b, i+1)
+	i = jsonscan.Space(b, i+1)
 	var seen [4]bool
 	for {
-		name, next, ok := scanMemberName(b, i)
+		name, next, ok := jsonscan.MemberName(b, i)
 		if !ok {
 			return 0, false
 		}
-		kind, end, ok := scanScalar(b, next)
+		kind, end, ok := jsonscan.Scalar(b, next)
 		if !ok {
 			return 0, false
 		}
@@ -900,7 +759,7 @@ func scanTopicInner(b []byte, i int, ts *TopicStatus) (int, bool) {
 			seen[field] = true
 			switch field {
 			case 0, 1:
-				if kind != tokString || !plainASCII(tok) {
+				if kind != jsonscan.KindString || !plainASCII(tok) {
 					return 0, false
 				}
 				if field == 0 {
@@ -909,31 +768,28 @@ func scanTopicInner(b []byte, i int, ts *TopicStatus) (int, bool) {
 					ts.Connector = string(tok[1 : len(tok)-1])
 				}
 			case 2, 3:
-				if kind != tokInteger {
+				if kind != jsonscan.KindInteger {
 					return 0, false
 				}
-				n, ok := recIntegerToken(tok)
+				n, ok := integerToken(tok)
 				if !ok {
 					return 0, false
 				}
 				if field == 2 {
-					ts.Task = recJavaInt(n)
+					ts.Task = javaInt(n)
 				} else {
 					ts.DiscoverTimestampMs = n
 				}
 			}
 		}
-		i = skipWS(b, end)
-		if i >= len(b) {
+		next, more, ok := jsonscan.NextMember(b, end)
+		if !ok {
 			return 0, false
 		}
-		if b[i] == '}' {
+		i = next
+		if !more {
 			break
 		}
-		if b[i] != ',' {
-			return 0, false
-		}
-		i = skipWS(b, i+1)
 	}
 	return i + 1, seen[0] && seen[1] && seen[2] && seen[3]
 }

@@ -13,27 +13,27 @@ func (r *StatusResult) Tables() []format.Table {
 		Title:  "Connector status (" + r.Topic + ")",
 		Header: []string{"NAME", "STATE", "WORKER", "GENERATION", "TRACE"},
 		Wide:   []int{3, 4},
-		Footer: recCountsFooter(r.Records),
+		Footer: countsFooter(r.Records),
 	}
 	for _, c := range r.Connectors {
-		conns.Rows = append(conns.Rows, []string{c.Name, c.State, format.TextOr(c.WorkerID, "-"), strconv.Itoa(int(c.Generation)), recFirstLine(c.Trace)})
+		conns.Rows = append(conns.Rows, []string{c.Name, c.State, format.TextOr(c.WorkerID, "-"), strconv.Itoa(int(c.Generation)), firstLine(c.Trace)})
 	}
 	out := []format.Table{conns}
 	if len(r.Tasks) > 0 {
 		t := format.Table{Title: "Task status", Header: []string{"ID", "STATE", "WORKER", "GENERATION", "TRACE"}, Wide: []int{3, 4}}
 		for _, s := range r.Tasks {
-			t.Rows = append(t.Rows, []string{s.ID, s.State, format.TextOr(s.WorkerID, "-"), strconv.Itoa(int(s.Generation)), recFirstLine(s.Trace)})
+			t.Rows = append(t.Rows, []string{s.ID, s.State, format.TextOr(s.WorkerID, "-"), strconv.Itoa(int(s.Generation)), firstLine(s.Trace)})
 		}
 		out = append(out, t)
 	}
 	if len(r.Topics) > 0 {
 		t := format.Table{Title: "Active topics", Header: []string{"CONNECTOR", "TOPIC", "TASK", "DISCOVERED"}}
 		for _, s := range r.Topics {
-			t.Rows = append(t.Rows, []string{s.Connector, s.Topic, strconv.Itoa(int(s.Task)), recTimeText(s.DiscoverTimestampMs)})
+			t.Rows = append(t.Rows, []string{s.Connector, s.Topic, strconv.Itoa(int(s.Task)), timeText(s.DiscoverTimestampMs)})
 		}
 		out = append(out, t)
 	}
-	return append(out, recProblemTables(r.Problems)...)
+	return append(out, problemTables(r.Problems)...)
 }
 
 // Items gives one JSON line per connector, task and topic status, each

@@ -8,7 +8,6 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"errors"
-	"github.com/connectscope/connectscope/inspect"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -16,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/connectscope/connectscope/inspect"
 )
 
 const workersDir = "testdata/workers"

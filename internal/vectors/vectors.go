@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 )
 
@@ -80,6 +82,36 @@ func ProtocolSeeds(tb testing.TB, kind string) [][]byte {
 			}
 			out = append(out, b)
 		}
+	}
+	return out
+}
+
+// File is one vector file: its name without the pattern's suffix (from the
+// last '*' on) and its bytes.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Read returns the files of one kind of vectors whose names match pattern
+// (as filepath.Match, e.g. "*.scenario.json"), in name order. It fails tb
+// when there are none.
+func Read(tb testing.TB, kind, pattern string) []File {
+	tb.Helper()
+	dir := Dir(tb, kind)
+	paths, err := filepath.Glob(filepath.Join(dir, pattern))
+	if err != nil || len(paths) == 0 {
+		tb.Fatalf("no vectors %s in %s (err %v): the shared vectors must sit beside the repo", pattern, dir, err)
+	}
+	sort.Strings(paths)
+	suffix := pattern[strings.LastIndex(pattern, "*")+1:]
+	out := make([]File, 0, len(paths))
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, File{Name: strings.TrimSuffix(filepath.Base(p), suffix), Data: data})
 	}
 	return out
 }

@@ -108,11 +108,37 @@ func growTo[T any](s []T, n int) []T {
 	return append(s, make([]T, n-len(s))...)
 }
 
+// round is one cooperative assignment by the leader, as Kafka's
+// IncrementalCooperativeAssignor.performTaskAssignment does it; each step is
+// named after the Java code it follows (assignor.md).
 func (e *coopEngine) round(ix *interner, in *roundIn) roundOut {
+	e.resetScratch(ix)
+	e.checkPreviousGeneration(in)
+	activeC, activeT := e.configuredAndActive(in)
+	e.checkPreviousRevocation()
+	e.derivedSets(ix, in, activeC, activeT)
+	loads := e.workerAssignment(in)
+	if !e.feat.newRevocation {
+		e.oldMandatoryRevocations(in, loads)
+	}
+	// Lost pieces to place as new work are appended to newC/newT.
+	e.handleLost(in, loads)
+	if e.feat.newRevocation {
+		e.revocations(in, loads)
+	} else {
+		e.oldRevocations(in, loads)
+	}
+	e.assignNewWork(ix, loads)
+	out := e.fillAssignments(loads)
+	e.computePreviousAssignment(in, loads)
+	return out
+}
+
+// resetScratch sizes and clears the per-piece tables for this round.
+func (e *coopEngine) resetScratch(ix *interner) {
 	ix.ensureSorted()
 	nc, nt := ix.nConns(), ix.nTasks()
 	st := &e.st
-	f := e.feat
 	st.prevConn = growTo(st.prevConn, nc)
 	st.prevTask = growTo(st.prevTask, nt)
 	e.cflag = growTo(e.cflag, nc)
@@ -123,20 +149,28 @@ func (e *coopEngine) round(ix *interner, in *roundIn) roundOut {
 	clear(e.tflag)
 	clear(e.ccount)
 	clear(e.tcount)
+}
 
-	// Step 1: generation check.
-	if f.generationCheck && st.prevGen != in.lastCompleted {
-		clear(st.prevConn)
-		clear(st.prevTask)
+// checkPreviousGeneration forgets the previous assignment when the group's
+// last completed generation is not the one this leader assigned (Java: the
+// previousGenerationId check, 2.5.1+).
+func (e *coopEngine) checkPreviousGeneration(in *roundIn) {
+	if e.feat.generationCheck && e.st.prevGen != in.lastCompleted {
+		clear(e.st.prevConn)
+		clear(e.st.prevTask)
 	}
-	// Step 2: configured and active.
+}
+
+// configuredAndActive marks the configured pieces and counts who reports
+// each piece (Java: configured, activeAssignments); it returns how many
+// distinct pieces some member reports.
+func (e *coopEngine) configuredAndActive(in *roundIn) (activeC, activeT int) {
 	for _, c := range in.cfgConns {
 		e.cflag[c] |= fCfg
 	}
 	for _, t := range in.cfgTasks {
 		e.tflag[t] |= fCfg
 	}
-	activeC, activeT := 0, 0 // distinct pieces some member reports
 	for i := range in.members {
 		m := &in.members[i]
 		for _, c := range m.conns {
@@ -152,28 +186,42 @@ func (e *coopEngine) round(ix *interner, in *roundIn) roundOut {
 			e.tcount[t]++
 		}
 	}
-	// Step 3: a revocation that did not take effect.
-	if len(st.revConns)+len(st.revTasks) > 0 {
-		failed := false
-		for _, c := range st.revConns {
-			failed = failed || e.ccount[c] > 0
-		}
-		for _, t := range st.revTasks {
-			failed = failed || e.tcount[t] > 0
-		}
-		if failed {
-			for i := range st.prevConn {
-				st.prevConn[i] = e.ccount[i] > 0
-			}
-			for i := range st.prevTask {
-				st.prevTask[i] = e.tcount[i] > 0
-			}
-			st.canRevoke = true
-		}
-		st.revConns = st.revConns[:0]
-		st.revTasks = st.revTasks[:0]
+	return activeC, activeT
+}
+
+// checkPreviousRevocation handles a revocation that did not take effect: the
+// previous assignment becomes what is active and revoking is allowed again
+// (Java: "a previous revocation did not take effect").
+func (e *coopEngine) checkPreviousRevocation() {
+	st := &e.st
+	if len(st.revConns)+len(st.revTasks) == 0 {
+		return
 	}
-	// Step 4: deleted, duplicated, lost, created (sorted).
+	failed := false
+	for _, c := range st.revConns {
+		failed = failed || e.ccount[c] > 0
+	}
+	for _, t := range st.revTasks {
+		failed = failed || e.tcount[t] > 0
+	}
+	if failed {
+		for i := range st.prevConn {
+			st.prevConn[i] = e.ccount[i] > 0
+		}
+		for i := range st.prevTask {
+			st.prevTask[i] = e.tcount[i] > 0
+		}
+		st.canRevoke = true
+	}
+	st.revConns = st.revConns[:0]
+	st.revTasks = st.revTasks[:0]
+}
+
+// derivedSets computes, in Java's sorted order, the deleted, lost and new
+// pieces and marks the duplicated ones (Java: deleted, lostAssignments,
+// newSubmissions, duplicatedAssignments).
+func (e *coopEngine) derivedSets(ix *interner, in *roundIn, activeC, activeT int) {
+	st, f := &e.st, e.feat
 	e.lostC, e.lostT, e.newC, e.newT = e.lostC[:0], e.lostT[:0], e.newC[:0], e.newT[:0]
 	// Room for the created pieces at once (at most the configured ones no
 	// member reports) rather than by repeated doubling.
@@ -211,8 +259,14 @@ func (e *coopEngine) round(ix *interner, in *roundIn) roundOut {
 			e.tflag[t] |= fDup
 		}
 	}
+}
 
-	// Step 5: mandatory revocations; loads in member-map order.
+// workerAssignment builds the members' loads in member-map order without
+// the deleted (3.4+: and duplicated) pieces, which become mandatory
+// revocations (Java: workerAssignment(memberConfigs, deleted), computeDeleted,
+// computeDuplicatedAssignments).
+func (e *coopEngine) workerAssignment(in *roundIn) []load {
+	f := e.feat
 	n := len(in.members)
 	e.hashes = e.hashes[:0]
 	for i := range in.members {
@@ -247,43 +301,24 @@ func (e *coopEngine) round(ix *interner, in *roundIn) roundOut {
 		}
 		l.baseC, l.baseT = len(l.conns), len(l.tasks)
 	}
-	loads := e.loads[:n]
-	if !f.newRevocation {
-		e.oldMandatoryRevocations(in, loads)
-	}
+	return e.loads[:n]
+}
 
-	// Step 6: lost pieces. Lost pieces to place as new work are appended to newC/newT.
-	e.handleLost(in, loads)
-
-	// Step 7: load-balancing revocations.
-	if f.newRevocation {
-		e.revocations(in, loads)
-	} else {
-		e.oldRevocations(in, loads)
-	}
-
-	// Step 8: new work.
-	if !f.newRevocation {
+// assignNewWork deals the new pieces (Java: assignConnectors, assignTasks).
+func (e *coopEngine) assignNewWork(ix *interner, loads []load) {
+	if !e.feat.newRevocation {
 		e.sortNewWork(ix) // before 3.4 created and lost-as-new share one sorted set
 	}
-	if n > 0 {
+	if len(loads) > 0 {
 		e.waterFill(loads, e.newC, true)
 		e.waterFill(loads, e.newT, false)
 	}
+}
 
-	// Steps 9 and 10: outputs and memory.
-	out := roundOut{members: make([]memberOut, n), delay: st.delay}
-	clear(st.prevConn)
-	clear(st.prevTask)
-	for k := range loads {
-		l := &loads[k]
-		for _, c := range l.conns {
-			st.prevConn[c] = true
-		}
-		for _, t := range l.tasks {
-			st.prevTask[t] = true
-		}
-	}
+// fillAssignments is each member's part of the round: what it gains and
+// what it must revoke (Java: fillAssignments).
+func (e *coopEngine) fillAssignments(loads []load) roundOut {
+	out := roundOut{members: make([]memberOut, len(loads)), delay: e.st.delay}
 	total := 0
 	for k := range loads {
 		l := &loads[k]
@@ -298,6 +333,35 @@ func (e *coopEngine) round(ix *interner, in *roundIn) roundOut {
 	}
 	for k := range loads {
 		l := &loads[k]
+		out.members[l.mi] = memberOut{
+			assignedConns: carve(l.conns[l.baseC:]),
+			assignedTasks: carve(l.tasks[l.baseT:]),
+			revokedConns:  carve(l.revC),
+			revokedTasks:  carve(l.revT),
+		}
+	}
+	return out
+}
+
+// computePreviousAssignment is the leader's memory for the next round: what
+// it assigned minus what it revoked, plus this round's lost pieces, and the
+// revocations to check (Java: computePreviousAssignment, previousGenerationId,
+// previousMembers).
+func (e *coopEngine) computePreviousAssignment(in *roundIn, loads []load) {
+	st := &e.st
+	clear(st.prevConn)
+	clear(st.prevTask)
+	for k := range loads {
+		l := &loads[k]
+		for _, c := range l.conns {
+			st.prevConn[c] = true
+		}
+		for _, t := range l.tasks {
+			st.prevTask[t] = true
+		}
+	}
+	for k := range loads {
+		l := &loads[k]
 		for _, c := range l.revC {
 			st.prevConn[c] = false
 		}
@@ -306,12 +370,6 @@ func (e *coopEngine) round(ix *interner, in *roundIn) roundOut {
 		}
 		st.revConns = append(st.revConns, l.revC...)
 		st.revTasks = append(st.revTasks, l.revT...)
-		out.members[l.mi] = memberOut{
-			assignedConns: carve(l.conns[l.baseC:]),
-			assignedTasks: carve(l.tasks[l.baseT:]),
-			revokedConns:  carve(l.revC),
-			revokedTasks:  carve(l.revT),
-		}
 	}
 	// The lost pieces of this round (dealt, reassigned or still held back).
 	for _, c := range e.lostC {
@@ -325,5 +383,4 @@ func (e *coopEngine) round(ix *interner, in *roundIn) roundOut {
 	for i := range in.members {
 		st.prevMembers = append(st.prevMembers, in.members[i].id)
 	}
-	return out
 }

@@ -2,20 +2,17 @@ package assignor
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
+
+	"github.com/connectscope/connectscope/internal/vectors"
 )
 
 // The shared vectors are scenario files (scenario-format.md). The scenario
 // parser lives in package plan, above this one, so the tests here read the
 // few fields they need themselves; the vectors are valid by construction and
 // plan's own tests cover the parser's validation.
-const assignorVectorDir = "../../../shared/vectors/assignor/public"
-
 type vectorStep struct {
 	kind       string
 	connectors []ConnectorSpec
@@ -35,22 +32,13 @@ type vectorScenario struct {
 // loadAssignorVectors fails the test when the shared vectors are missing.
 func loadAssignorVectors(t testing.TB) []vectorScenario {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(assignorVectorDir, "*.scenario.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no assignor vectors in %s (err %v)", assignorVectorDir, err)
-	}
-	sort.Strings(files)
-	out := make([]vectorScenario, 0, len(files))
-	for _, f := range files {
-		data, err := os.ReadFile(f)
+	var out []vectorScenario
+	for _, f := range vectors.Read(t, "assignor/public", "*.scenario.json") {
+		sc, err := decodeVector(f.Data)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", f.Name, err)
 		}
-		sc, err := decodeVector(data)
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		sc.name = strings.TrimSuffix(filepath.Base(f), ".scenario.json")
+		sc.name = f.Name
 		out = append(out, sc)
 	}
 	return out
