@@ -11,7 +11,7 @@ import (
 
 // eventsDelayMs is scheduled.rebalance.max.delay.ms of the events cluster:
 // longer than a worker's restart, so a bounce comes back within it.
-const eventsDelayMs = 20000
+const eventsDelayMs = 30000
 
 // exactness says how far a real event must match its plan.
 type exactness int
@@ -171,7 +171,9 @@ func runEvents(t *testing.T, version string) {
 		back := c.waitMember(w, 2*time.Minute)
 		away := back.Sub(start)
 		if away >= eventsDelayMs*time.Millisecond {
-			t.Fatalf("the worker was away %s, not within the %d ms delay: the machine is too slow for this test", away, eventsDelayMs)
+			// A machine this slow still gets a real comparison: the plan's
+			// branch for a return after the delay.
+			t.Logf("the worker was away %s, longer than the %d ms delay: comparing the plan's return-after-the-delay branch", away, eventsDelayMs)
 		}
 		p := c.runPlan(append([]string{"plan", "leave", "--worker", w.URL(), "--stop", "clean", "--returns-after", fmt.Sprint(away.Milliseconds())}, c.planFlags(snap)...)...)
 		// The worker comes back with a new random member id; the preview
