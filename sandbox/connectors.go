@@ -125,7 +125,8 @@ func (c *Cluster) AddConnector(ctx context.Context, spec ConnectorSpec) error {
 		return fmt.Errorf("connector %s already exists", spec.Name)
 	}
 	cs := &connectorState{name: spec.Name, kind: spec.Kind, topic: spec.Topic, tasksMax: spec.Tasks,
-		tasks: spec.Tasks, target: TargetStarted, failed: map[int]bool{}}
+		tasks: spec.Tasks, target: TargetStarted, failed: map[int]bool{},
+		multiFile: spec.Kind != KindSink && spec.Tasks > 1}
 	if spec.Kind == KindSink {
 		if err := c.ensureSinkTopic(ctx, spec.Topic); err != nil {
 			return err
@@ -216,13 +217,17 @@ func (c *Cluster) ReconfigureConnector(ctx context.Context, name string, tasks i
 		return fmt.Errorf("connector %s is STOPPED; resume it first", name)
 	}
 	cs.tasksMax, cs.tasks = tasks, tasks
+	// Real FileStreamSource runs one task whatever tasks.max says; a source
+	// scaled past one becomes the sandbox's multi-file class.
+	multi := cs.multiFile || (cs.kind != KindSink && tasks > 1)
+	cs.multiFile = multi
 	recs := append([]configRecord{{connectorKey(name), connectorConfigValue(cs)}}, taskRecords(cs, tasks)...)
 	if err := c.writeConfig(ctx, recs...); err != nil {
 		return fmt.Errorf("reconfiguring connector %s: %w", name, err)
 	}
 	c.mu.Lock()
 	if live, ok := c.connectors[name]; ok {
-		live.tasksMax, live.tasks = tasks, tasks
+		live.tasksMax, live.tasks, live.multiFile = tasks, tasks, multi
 		for n := range live.failed {
 			if n >= tasks {
 				delete(live.failed, n)
@@ -260,17 +265,23 @@ func (c *Cluster) setTarget(ctx context.Context, name, target string) error {
 	if cs == nil {
 		return fmt.Errorf("no connector %q", name)
 	}
+	// The order Connect writes (checked against real workers by
+	// internal/realkafka/realcluster): stopping commits an empty task set,
+	// then STOPPED; resuming writes the target state first, and the task
+	// configs and their commit follow once the connector runs again.
 	var recs []configRecord
 	tasks := cs.tasks
+	state := configRecord{targetStateKey(name), targetStateValue(target)}
 	switch {
 	case target == TargetStopped && cs.target != TargetStopped:
-		recs = append(recs, configRecord{commitKey(name), commitValue(0)})
+		recs = append(recs, configRecord{commitKey(name), commitValue(0)}, state)
 		tasks = 0
 	case target != TargetStopped && cs.target == TargetStopped:
 		tasks = cs.tasksMax
-		recs = append(recs, taskRecords(cs, tasks)...)
+		recs = append(append(recs, state), taskRecords(cs, tasks)...)
+	default:
+		recs = append(recs, state)
 	}
-	recs = append(recs, configRecord{targetStateKey(name), targetStateValue(target)})
 	if err := c.writeConfig(ctx, recs...); err != nil {
 		return fmt.Errorf("setting connector %s to %s: %w", name, target, err)
 	}

@@ -94,18 +94,25 @@ func (h holding) sorted() holding {
 // connectorState is the sandbox's view of one configured connector, as the
 // config topic says.
 type connectorState struct {
-	name     string
-	kind     string
-	topic    string // sink: topic consumed; source: topic produced to
-	tasksMax int
-	tasks    int    // task count of the latest commit (0 when STOPPED)
-	target   string // STARTED, PAUSED or STOPPED
-	failed   map[int]bool
+	name  string
+	kind  string
+	topic string // sink: topic consumed; source: topic produced to
+	// multiFile marks a source created with more than one task: real
+	// FileStreamSource always runs exactly one, so such a source is named
+	// as the sandbox's own multi-file class rather than as connect-file.
+	multiFile bool
+	tasksMax  int
+	tasks     int    // task count of the latest commit (0 when STOPPED)
+	target    string // STARTED, PAUSED or STOPPED
+	failed    map[int]bool
 }
 
 func (c *connectorState) class() string {
 	if c.kind == KindSink {
 		return "org.apache.kafka.connect.file.FileStreamSinkConnector"
+	}
+	if c.multiFile {
+		return "io.connectscope.sandbox.MultiFileSourceConnector"
 	}
 	return "org.apache.kafka.connect.file.FileStreamSourceConnector"
 }
@@ -113,6 +120,9 @@ func (c *connectorState) class() string {
 func (c *connectorState) taskClass() string {
 	if c.kind == KindSink {
 		return "org.apache.kafka.connect.file.FileStreamSinkTask"
+	}
+	if c.multiFile {
+		return "io.connectscope.sandbox.MultiFileSourceTask"
 	}
 	return "org.apache.kafka.connect.file.FileStreamSourceTask"
 }

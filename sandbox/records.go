@@ -57,25 +57,34 @@ func (p orderedProps) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func connectorConfigValue(c *connectorState) []byte {
+// connectorProps is a connector's config as connect-file's connectors take
+// it: class, tasks.max, the topic(s), the file, and the name Connect adds.
+func connectorProps(c *connectorState) orderedProps {
 	props := orderedProps{{"connector.class", c.class()}, {"tasks.max", strconv.Itoa(c.tasksMax)}}
-	if c.kind == KindSink {
-		props = append(props, [2]string{"topics", c.topic})
-	} else {
+	switch {
+	case c.kind == KindSink:
+		props = append(props, [2]string{"topics", c.topic}, [2]string{"file", "/data/" + c.name + "/out.txt"})
+	case c.multiFile:
 		props = append(props, [2]string{"topic", c.topic})
+	default:
+		props = append(props, [2]string{"topic", c.topic}, [2]string{"file", sourceFile(c.name, 0)})
 	}
-	props = append(props, [2]string{"name", c.name})
-	return compactJSON(struct {
-		Properties orderedProps `json:"properties"`
-	}{props})
+	return append(props, [2]string{"name", c.name})
 }
 
+func connectorConfigValue(c *connectorState) []byte {
+	return compactJSON(struct {
+		Properties orderedProps `json:"properties"`
+	}{connectorProps(c)})
+}
+
+// taskConfigValue is what real connect-file tasks get (checked against real
+// workers): the connector's whole config plus task.class. The sandbox's
+// multi-file source adds each task's own file.
 func taskConfigValue(c *connectorState, n int) []byte {
-	props := orderedProps{{"task.class", c.taskClass()}}
-	if c.kind == KindSink {
-		props = append(props, [2]string{"topics", c.topic})
-	} else {
-		props = append(props, [2]string{"topic", c.topic}, [2]string{"file", sourceFile(c.name, n)})
+	props := append(connectorProps(c), [2]string{"task.class", c.taskClass()})
+	if c.multiFile {
+		props = append(props, [2]string{"file", sourceFile(c.name, n)})
 	}
 	return compactJSON(struct {
 		Properties orderedProps `json:"properties"`

@@ -76,6 +76,26 @@ func TestWorkerLifecycle(t *testing.T) {
 	if root.Version != b.Version() || root.KafkaClusterID == "" {
 		t.Fatalf("GET / = %+v, want version %s and a cluster id", root, b.Version())
 	}
+	// connect-file is loaded as a plugin and reports a version: the
+	// worker's Kafka version, which its version() reads from kafka-clients
+	// (on 4.4.0 through the bridge; see bridge/).
+	var plugins []struct {
+		Class   string `json:"class"`
+		Version string `json:"version"`
+	}
+	if err := w.REST(ctx, http.MethodGet, "/connector-plugins", nil, &plugins); err != nil {
+		t.Fatal(err)
+	}
+	fileVersion := ""
+	for _, p := range plugins {
+		if p.Class == "org.apache.kafka.connect.file.FileStreamSourceConnector" {
+			fileVersion = p.Version
+		}
+	}
+	if want := b.Version(); fileVersion != want {
+		t.Errorf("FileStreamSourceConnector version %q in %+v, want %s", fileVersion, plugins, want)
+	}
+
 	members, state, err := b.GroupMembers(ctx, "lifecycle")
 	if err != nil {
 		t.Fatal(err)

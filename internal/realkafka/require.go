@@ -20,6 +20,8 @@ func Require(t testing.TB) {
 	missing := ""
 	if _, err := javaPath(); err != nil {
 		missing = "java"
+	} else if _, err := javacPath(); err != nil {
+		missing = "javac (a JDK, not only a JRE)"
 	}
 	if _, err := exec.LookPath("mvn"); err != nil {
 		if missing != "" {
@@ -45,4 +47,17 @@ func javaPath() (string, error) {
 		}
 	}
 	return exec.LookPath("java")
+}
+
+// javacPath is javac beside the java javaPath finds, else javac on PATH.
+func javacPath() (string, error) {
+	if java, err := javaPath(); err == nil {
+		if real, err := filepath.EvalSymlinks(java); err == nil {
+			p := filepath.Join(filepath.Dir(real), "javac")
+			if _, err := os.Stat(p); err == nil {
+				return p, nil
+			}
+		}
+	}
+	return exec.LookPath("javac")
 }

@@ -1,10 +1,12 @@
 package realkafka
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,6 +30,12 @@ type Jars struct {
 func (j Jars) Classpath() string { return strings.Join(j.Libs, string(os.PathListSeparator)) }
 
 const completeMarker = "COMPLETE"
+
+// cacheLayout changes whenever what Resolve puts in a version's directory
+// changes, so an older cache is resolved again rather than used.
+const cacheLayout = "2"
+
+func markerText(version string) string { return "kafka " + version + " layout " + cacheLayout + "\n" }
 
 // CacheDir is where resolved jars live:
 // ${XDG_CACHE_HOME:-$HOME/.cache}/connectscope/kafka.
@@ -116,7 +124,12 @@ func Resolve(ctx context.Context, version string) (Jars, error) {
 	if err := os.Rename(filepath.Join(libs, name), filepath.Join(plugin, name)); err != nil {
 		return Jars{}, fmt.Errorf("moving %s to the plugin path: %w", name, err)
 	}
-	if err := os.WriteFile(filepath.Join(tmp, completeMarker), []byte(version+"\n"), 0o644); err != nil {
+	if rel.bridge {
+		if err := compileBridge(ctx, filepath.Dir(pom), libs, plugin); err != nil {
+			return Jars{}, err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(tmp, completeMarker), []byte(markerText(version)), 0o644); err != nil {
 		return Jars{}, fmt.Errorf("marking the jar cache complete: %w", err)
 	}
 	if err := os.RemoveAll(dir); err != nil {
@@ -129,8 +142,12 @@ func Resolve(ctx context.Context, version string) (Jars, error) {
 }
 
 func readCache(version, dir string) (Jars, error) {
-	if _, err := os.Stat(filepath.Join(dir, completeMarker)); err != nil {
+	marker, err := os.ReadFile(filepath.Join(dir, completeMarker))
+	if err != nil {
 		return Jars{}, err
+	}
+	if string(marker) != markerText(version) {
+		return Jars{}, fmt.Errorf("jar cache %s is from another harness layout", dir)
 	}
 	libs, err := filepath.Glob(filepath.Join(dir, "libs", "*.jar"))
 	if err != nil || len(libs) == 0 {
@@ -147,4 +164,76 @@ func tail(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// compileBridge compiles the Java sources under src/bridge against the
+// version's jars into a jar in the plugin directory.
+func compileBridge(ctx context.Context, src, libs, plugin string) error {
+	var sources []string
+	err := filepath.WalkDir(filepath.Join(src, "bridge"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".java") {
+			sources = append(sources, p)
+		}
+		return err
+	})
+	if err != nil || len(sources) == 0 {
+		return fmt.Errorf("finding the bridge sources in %s: %v (%d files)", src, err, len(sources))
+	}
+	jars, err := filepath.Glob(filepath.Join(libs, "*.jar"))
+	if err != nil {
+		return err
+	}
+	classes, err := os.MkdirTemp("", "realkafka-bridge-")
+	if err != nil {
+		return fmt.Errorf("compiling the bridge: %w", err)
+	}
+	defer os.RemoveAll(classes)
+	javac, err := javacPath()
+	if err != nil {
+		return fmt.Errorf("compiling the bridge: javac not found: %s", howToGet)
+	}
+	args := append([]string{"-nowarn", "-cp", strings.Join(jars, string(os.PathListSeparator)), "-d", classes}, sources...)
+	out, err := exec.CommandContext(ctx, javac, args...).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("compiling the bridge (javac): %w\n%s", err, tail(string(out), 20))
+	}
+	return zipDir(classes, filepath.Join(plugin, "realkafka-bridge.jar"))
+}
+
+// zipDir writes the files under dir into a jar (a zip) at dst.
+func zipDir(dir, dst string) error {
+	f, err := os.Create(dst)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", dst, err)
+	}
+	zw := zip.NewWriter(f)
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		w, err := zw.Create(filepath.ToSlash(rel))
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	})
+	if cerr := zw.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", dst, err)
+	}
+	return nil
 }

@@ -24,10 +24,14 @@ type release struct {
 	// binding is the SLF4J binding Kafka's distribution ships with the
 	// release (group:artifact:version); the published poms leave it out.
 	binding string
+	// bridge compiles bridge/ (AppInfoParser at its pre-4.4 place) into
+	// the connect-file plugin directory: connect-file 4.3.1 calls it, and
+	// 4.4.0 moved it.
+	bridge bool
 }
 
 var releases = map[string]release{
-	Newest4x: {connectFile: "4.3.1", binding: "org.apache.logging.log4j:log4j-slf4j-impl:2.25.5"},
+	Newest4x: {connectFile: "4.3.1", binding: "org.apache.logging.log4j:log4j-slf4j-impl:2.25.5", bridge: true},
 	Newest39: {connectFile: Newest39, binding: "org.slf4j:slf4j-reload4j:1.7.36"},
 }
 

@@ -186,6 +186,15 @@ func (w *Worker) Props() map[string]string {
 	return out
 }
 
+// SetProps changes worker properties for the next Start (a stopped
+// worker restarted with a new setting, as an operator rolls a change).
+func (w *Worker) SetProps(props map[string]string) error {
+	for k, v := range props {
+		w.props[k] = v
+	}
+	return writeProperties(filepath.Join(w.broker.dir, w.name, "worker.properties"), w.props)
+}
+
 // Running reports whether the JVM is up.
 func (w *Worker) Running() bool { return w.proc.running() }
 
@@ -386,7 +395,7 @@ func (w *Worker) REST(ctx context.Context, method, path string, body, out any) e
 }
 
 // RESTRetry is REST retried while Connect answers 409 (rebalance in
-// progress) or 5xx, or the worker is not reachable yet, until ctx ends.
+// progress) or 503, or the worker is not reachable, until ctx ends.
 func (w *Worker) RESTRetry(ctx context.Context, method, path string, body, out any) error {
 	var last error
 	for {
@@ -395,7 +404,7 @@ func (w *Worker) RESTRetry(ctx context.Context, method, path string, body, out a
 			return nil
 		}
 		var re *RESTError
-		if errors.As(err, &re) && re.Status != http.StatusConflict && re.Status < 500 {
+		if errors.As(err, &re) && re.Status != http.StatusConflict && re.Status != http.StatusServiceUnavailable {
 			return err
 		}
 		last = err
