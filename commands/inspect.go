@@ -5,7 +5,6 @@ import (
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/live"
-	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/urfave/cli/v2"
 )
@@ -113,15 +112,9 @@ func loadStatusStreaming(c *cli.Context, g Globals, spec readSpec) (*decoded.Dat
 	opts := viewOptions(c, g)
 	opts.Topic = g.Topics.Status
 	dec := store.NewStatusDecoder(opts)
-	n := 0 // records streamed to the decoder (they are not kept in ds)
-	ds, streamed, err := source.StreamFile(g.From, g.Topics, g.Topics.Status, func(r *inspect.Record) { n++; dec.Add(r) })
+	ds, streamed, err := streamFrom(g, g.Topics.Status, dec.Add)
 	if err != nil {
-		return nil, InputError(err)
-	}
-	if n == 0 {
-		if err := nothingDecoded(g.From, ds); err != nil {
-			return nil, err
-		}
+		return nil, err
 	}
 	d := decoded.Decode(ds, viewOptions(c, g))
 	if streamed {

@@ -104,15 +104,9 @@ func loadOffsets(c *cli.Context, g Globals) (*store.OffsetsResult, error) {
 		opts := viewOptions(c, g)
 		opts.Topic = g.Topics.Offset
 		dec := store.NewOffsetsDecoder(opts)
-		n := 0 // records streamed to the decoder (they are not kept in ds)
-		ds, streamed, err := source.StreamFile(g.From, g.Topics, g.Topics.Offset, func(r *inspect.Record) { n++; dec.Add(*r) })
+		ds, streamed, err := streamFrom(g, g.Topics.Offset, func(r *inspect.Record) { dec.Add(*r) })
 		if err != nil {
-			return nil, InputError(err)
-		}
-		if n == 0 {
-			if err := nothingDecoded(g.From, ds); err != nil {
-				return nil, err
-			}
+			return nil, err
 		}
 		d := decoded.Decode(ds, viewOptions(c, g))
 		if streamed {
@@ -157,4 +151,21 @@ func loadOffsets(c *cli.Context, g Globals) (*store.OffsetsResult, error) {
 		return nil, connectorNotFound(opts.Connector, g.Topics.Offset)
 	}
 	return res, nil
+}
+
+// streamFrom reads g.From with topic's records streamed into add (a kcat
+// dump; a snapshot is read whole and streamed reports false). A file of
+// which nothing decodes is refused, as loadDataset refuses it.
+func streamFrom(g Globals, topic string, add func(*inspect.Record)) (ds *inspect.Dataset, streamed bool, err error) {
+	n := 0 // records streamed to add: they are not kept in ds
+	ds, streamed, err = source.StreamFile(g.From, g.Topics, topic, func(r *inspect.Record) { n++; add(r) })
+	if err != nil {
+		return nil, false, InputError(err)
+	}
+	if n == 0 {
+		if err := nothingDecoded(g.From, ds); err != nil {
+			return nil, false, err
+		}
+	}
+	return ds, streamed, nil
 }
