@@ -182,24 +182,42 @@ const longSyntheticPlan = "workers=10000,connectors=100000"
 // longScenario writes a scenario within the bounds that replays for many
 // seconds: 2,000 workers, 20,000 tasks, 300 rebalances.
 func longScenario(t *testing.T) string {
+	// Near the plan bounds on purpose: 99,000 workers and 200,000 tasks,
+	// with churn between rounds, so every round is real work (~0.3 s or more
+	// each on a fast machine) and the replay is still computing when the
+	// signal comes, however fast the machine.
 	var b strings.Builder
-	b.WriteString(`{"scenario": 1, "steps": [{"connectors": {`)
+	b.WriteString(`{"scenario": 1, "max_delay_ms": 0, "steps": [{"connectors": {`)
 	for i := 0; i < 20; i++ {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		fmt.Fprintf(&b, `"c%02d": 1000`, i)
+		fmt.Fprintf(&b, `"c%02d": 10000`, i)
 	}
 	b.WriteString(`}}, {"join": [`)
-	for i := 0; i < 2000; i++ {
+	for i := 0; i < 99000; i++ {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		fmt.Fprintf(&b, `"w%04d"`, i)
+		fmt.Fprintf(&b, `"w%05d"`, i)
 	}
 	b.WriteString(`]}`)
-	for i := 0; i < 300; i++ {
-		b.WriteString(`, {"rebalance": {}}`)
+	for r := 0; r < 12; r++ {
+		b.WriteString(`, {"rebalance": {}}, {"leave": [`)
+		for i := r * 1000; i < (r+1)*1000; i++ {
+			if i > r*1000 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `"w%05d"`, i)
+		}
+		b.WriteString(`]}, {"join": [`)
+		for i := 0; i < 1000; i++ {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `"x%d-%04d"`, r, i)
+		}
+		b.WriteString(`]}`)
 	}
 	b.WriteString("]}\n")
 	path := filepath.Join(t.TempDir(), "long.json")

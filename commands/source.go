@@ -29,9 +29,12 @@ type readSpec struct {
 
 // Read specs of the commands that do not read everything.
 var (
-	readConfigs    = readSpec{topics: func(t inspect.TopicNames) []string { return []string{t.Config} }, skipSinkGroups: true}
-	readStatus     = readSpec{topics: func(t inspect.TopicNames) []string { return []string{t.Status} }, skipSinkGroups: true}
-	readConnectors = readSpec{topics: func(t inspect.TopicNames) []string { return []string{t.Config, t.Status} }, skipSinkGroups: true}
+	readConfigs = readSpec{topics: func(t inspect.TopicNames) []string { return []string{t.Config} }, skipSinkGroups: true}
+	readStatus  = readSpec{topics: func(t inspect.TopicNames) []string { return []string{t.Status} }, skipSinkGroups: true}
+	// readConfigsAndStatus tells whether a connector exists (offsets of a
+	// connector that has none).
+	readConfigsAndStatus = readSpec{topics: func(t inspect.TopicNames) []string { return []string{t.Config, t.Status} }, skipSinkGroups: true}
+	readConnectors       = readSpec{topics: func(t inspect.TopicNames) []string { return []string{t.Config, t.Status} }, skipSinkGroups: true}
 	// The group, and the config topic to tell which members missed a record
 	// that rebalances from those that only missed a session key.
 	readMembers = readSpec{topics: readConfigs.topics, skipSinkGroups: true, settleGroup: true, needsStableGroup: true}
@@ -146,9 +149,16 @@ func loadOffsets(c *cli.Context, g Globals) (*store.OffsetsResult, error) {
 	}
 	res := dec.Result()
 	if opts.Connector != "" && len(res.Offsets) == 0 {
-		// Only the offsets topic is read live: a connector without offsets
-		// (a sink, or a source that never committed) reads as not found.
-		return nil, connectorNotFound(opts.Connector, g.Topics.Offset)
+		// No offsets of it (a sink, a source that never committed, or one
+		// whose offsets were reset): it is known when the config or status
+		// topic names it, which only then is read.
+		ds, err := loadDataset(c, g, readConfigsAndStatus)
+		if err != nil {
+			return nil, err
+		}
+		if !knownConnector(decoded.Decode(ds, opts)) {
+			return nil, connectorNotFound(opts.Connector, g.Topics.Config, g.Topics.Status, g.Topics.Offset)
+		}
 	}
 	return res, nil
 }
