@@ -158,7 +158,7 @@ func ConnectorPlan(state ClusterState, opts PlanOptions, ch ConnectorChange) (*P
 		if ch.Set[name] < 0 {
 			return nil, field.Errorf("Set", " %s: task count must not be negative", name)
 		}
-		what = append(what, fmt.Sprintf("%s: %d -> %d tasks", name, next[name], ch.Set[name]))
+		what = append(what, fmt.Sprintf("%s: %d -> %s", name, next[name], format.Count(ch.Set[name], "task", "tasks")))
 		next[name] = ch.Set[name]
 	}
 	for _, name := range ch.Remove {
@@ -176,7 +176,7 @@ func ConnectorPlan(state ClusterState, opts PlanOptions, ch ConnectorChange) (*P
 			return nil, field.Errorf("Add", " %s: task count must not be negative", name)
 		}
 		next[name] = ch.Add[name]
-		what = append(what, fmt.Sprintf("%s added with %d tasks", name, ch.Add[name]))
+		what = append(what, fmt.Sprintf("%s added with %s", name, format.Count(ch.Add[name], "task", "tasks")))
 	}
 	if len(what) == 0 {
 		return nil, ErrNothingToChange
