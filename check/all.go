@@ -28,7 +28,10 @@ type Options struct {
 type AllInput struct {
 	Workers []*workerconfig.Config
 	Data    *Decoded // nil when no dataset was read
-	Options Options
+	// ClusterUnread: the worker files pointed at a cluster that could not be
+	// read, the reason the checks that need one did not run.
+	ClusterUnread bool
+	Options       Options
 }
 
 // CheckRun says whether a check ran and, if not, why.
@@ -134,7 +137,7 @@ func All(in AllInput) (*AllReport, error) {
 			rep.Notes = append(rep.Notes, "topics: no topic descriptions in the input (read live or from a live snapshot for K1, K2, K5, K12–K15)")
 		}
 	} else {
-		skip("topics", setting.Textf("no dataset (%v or a live cluster)", setting.InputFile))
+		skip("topics", noCluster(in, setting.Textf("no dataset (%v or a live cluster)", setting.InputFile)))
 	}
 	if in.Data.HasGroup() {
 		bi := in.Data.BalanceInput()
@@ -144,11 +147,20 @@ func All(in AllInput) (*AllReport, error) {
 		f.Merge(b.Findings)
 		ran("balance")
 	} else {
-		skip("balance", setting.Textf("no Connect group in the input"))
+		skip("balance", noCluster(in, setting.Textf("no Connect group in the input")))
 	}
 	rep.Findings = dedupe(f.List())
 	rep.Summary = Summarize(rep.Findings)
 	return rep, nil
+}
+
+// noCluster is why a check that needs the cluster did not run: the cluster
+// could not be read, else why (the input holds none of it).
+func noCluster(in AllInput, why setting.Text) setting.Text {
+	if in.ClusterUnread {
+		return setting.Textf("the cluster of the worker files' bootstrap.servers could not be read")
+	}
+	return why
 }
 
 // dedupe drops findings two checks both produced (same rule, subject, message).

@@ -363,7 +363,7 @@ func runCheckAll(c *cli.Context, g Globals) error {
 		return UsageErrorf("check all needs something to check: --worker-config FILE, --from FILE or -b HOST:PORT")
 	}
 	workerVersions(c, g, d, &o)
-	rep, err := check.All(check.AllInput{Workers: g.WorkerConfigs, Data: d, Options: o})
+	rep, err := check.All(check.AllInput{Workers: g.WorkerConfigs, Data: d, Options: o, ClusterUnread: unread != nil})
 	if err != nil {
 		return Exit(ExitUsage, inFlagTerms(err))
 	}

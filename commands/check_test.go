@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -254,4 +255,25 @@ func findingRule(list []check.Finding, id string) bool {
 		}
 	}
 	return false
+}
+
+// When only the worker files point at a cluster that cannot be read, the
+// "why not" of the checks that need it says so, as the note does.
+func TestCheckAllUnreadClusterReason(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := l.Addr().String()
+	l.Close()
+	w := filepath.Join(t.TempDir(), "worker.properties")
+	if err := os.WriteFile(w, []byte("bootstrap.servers="+closed+"\ngroup.id=connect-cluster\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, _ := run(t, "check", "all", "--worker-config", w, "--timeout", "2s", "-o", "json", "--jq",
+		`[.checks[] | select(.check == "topics" or .check == "balance") | .reason] | join("|")`)
+	want := "the cluster of the worker files' bootstrap.servers could not be read"
+	if got := strings.TrimSpace(out); got != want+"|"+want {
+		t.Errorf("reasons %q (stderr %q), want both %q", got, stderr, want)
+	}
 }

@@ -3,6 +3,7 @@ package commands
 import (
 	"fmt"
 
+	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/diff"
 	"github.com/connectscope/connectscope/inspect/source"
@@ -70,7 +71,7 @@ func runDiff(c *cli.Context, g Globals) error {
 		return err
 	}
 	if !res.Equal {
-		return Exit(ExitFindings, fmt.Errorf("the two readings differ: %d changed items", res.Changes))
+		return Exit(ExitFindings, fmt.Errorf("the two readings differ: %s", format.Count(res.Changes, "changed item", "changed items")))
 	}
 	return nil
 }

@@ -28,10 +28,8 @@ func TestDeepErrorsNameFlags(t *testing.T) {
 		want string
 	}{
 		"check eos":       {[]string{"check", "upgrade", "--worker-config", apacheWorker, "--target", "compatible", "--exactly-once", "enabled"}, "--exactly-once enabled needs the target protocol sessioned"},
-		"plan worker":     {[]string{"plan", "leave", syn, "--worker", "nobody"}, "--worker: "},
 		"plan order":      {[]string{"plan", "rolling-restart", syn, "--restart-time", "90s", "--order", "w1,w1,w2,w3"}, "--order: worker"},
 		"plan no change":  {[]string{"plan", "connector", syn}, "nothing to change: give --set, --add or --remove"},
-		"plan set":        {[]string{"plan", "connector", syn, "--set", "nosuch=3"}, "--set nosuch: no such connector"},
 		"bad synthetic":   {[]string{"plan", "join", "--synthetic", "workers=3,colour=red", "--add", "1"}, "--synthetic: field colour: unknown field"},
 		"plan stop value": {[]string{"plan", "leave", syn, "--worker", "w1", "--stop", "gently"}, "--stop: must be clean or crash"},
 	} {

@@ -48,6 +48,9 @@ type Globals struct {
 
 	explicit    map[string]bool // flags given on the command line or in the environment
 	fromContext map[string]bool // flags whose value came from the context
+	// contextErr is a named-cluster config file that could not be read; only
+	// a command that reads a cluster fails on it.
+	contextErr error
 }
 
 // TLSOptions are the --tls* flags.
@@ -245,6 +248,9 @@ func (g *Globals) loadWorkerConfigs(patterns []string) error {
 // config-provider reference, an unsupported SASL mechanism) are usage errors
 // worded by the worker config reader.
 func (g Globals) ConnOptions() (live.ConnOptions, error) {
+	if g.contextErr != nil {
+		return live.ConnOptions{}, g.contextErr
+	}
 	o := live.ConnOptions{
 		Bootstrap:          g.Bootstrap,
 		TLS:                g.TLS.Enabled || g.TLS.CAFile != "" || g.TLS.CertFile != "" || g.TLS.InsecureSkipVerify || g.TLS.ServerName != "",

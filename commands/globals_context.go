@@ -34,6 +34,12 @@ func (g *Globals) applyContext(r flagResolver) ([]string, error) {
 	}
 	file, err := contexts.Load(path)
 	if err != nil {
+		if name == "" {
+			// Read lazily: offline commands never needed the file, and a
+			// live read reports it (ConnOptions, loadDataset).
+			g.contextErr = Exit(ExitUsage, err)
+			return patterns, nil
+		}
 		return nil, Exit(ExitUsage, err)
 	}
 	if name == "" {

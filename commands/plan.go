@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -122,8 +123,16 @@ func planSubcommand(name, usage string, flags []cli.Flag, parse func(c *cli.Cont
 		})}
 }
 
-// planFailed is a plan's refusal of its inputs, worded with the flags.
-func planFailed(err error) error { return Exit(ExitUsage, inFlagTerms(err)) }
+// planFailed is a plan's refusal of its inputs, worded with the flags: a
+// worker or connector the cluster does not hold is not found (exit 4), any
+// other refusal a usage error.
+func planFailed(err error) error {
+	var nf *plan.NotFoundError
+	if errors.As(err, &nf) {
+		return Exit(ExitNotFound, inFlagTerms(err))
+	}
+	return Exit(ExitUsage, inFlagTerms(err))
+}
 
 func planJoinCommand() *cli.Command {
 	return withExamples(planSubcommand("join", "preview workers joining the group", []cli.Flag{

@@ -59,6 +59,9 @@ func loadDataset(c *cli.Context, g Globals, spec readSpec) (*inspect.Dataset, er
 	if g.Live() {
 		return loadLive(c, g, spec)
 	}
+	if g.contextErr != nil {
+		return nil, g.contextErr // its current context may have named the cluster
+	}
 	return nil, UsageErrorf("nothing to read: give --from FILE (a snapshot or kcat -J dump), -b HOST:PORT, or --worker-config FILE")
 }
 

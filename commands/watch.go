@@ -124,7 +124,7 @@ func writeWatchSummary(w io.Writer, s group.WatchSummary) error {
 		fmt.Fprintf(&b, "\n  %s: %s (%s)", t.Task, msDuration(t.NotRunningMs), strings.Join(states, ", "))
 	}
 	if s.GroupStateAtEnd != "" {
-		fmt.Fprintf(&b, "\ngroup at the end: %s, %d members", s.GroupStateAtEnd, s.MembersAtEnd)
+		fmt.Fprintf(&b, "\ngroup at the end: %s, %s", s.GroupStateAtEnd, format.Count(s.MembersAtEnd, "member", "members"))
 	}
 	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())

@@ -161,7 +161,11 @@ func refuseClearPasswords(path string, b []byte) error {
 		for j := 0; j+1 < len(ctxs.Content); j += 2 {
 			name, body := ctxs.Content[j].Value, ctxs.Content[j+1]
 			if body.Kind != yaml.MappingNode {
-				continue
+				if body.Tag == "!!null" {
+					continue // an empty context: no settings
+				}
+				// Said here, as yaml.v3 would name the Go type.
+				return fmt.Errorf("%s:%d: context %s must be a mapping of settings (bootstrap-server: HOST:PORT, group: NAME, …)", path, body.Line, name)
 			}
 			for k := 0; k+1 < len(body.Content); k += 2 {
 				key := body.Content[k].Value

@@ -14,3 +14,11 @@ func TestTextOr(t *testing.T) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0 members", 1: "1 member", 2: "2 members"} {
+		if got := Count(n, "member", "members"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -153,17 +153,17 @@ func ConnectorPlan(state ClusterState, opts PlanOptions, ch ConnectorChange) (*P
 	var what []string
 	for _, name := range sortedSpecNames(ch.Set) {
 		if _, ok := next[name]; !ok {
-			return nil, field.Errorf("Set", " %s: no such connector (add it to create one)", name)
+			return nil, field.Errorf("Set", " %s: %w", name, &NotFoundError{msg: "no such connector (add it to create one)"})
 		}
 		if ch.Set[name] < 0 {
 			return nil, field.Errorf("Set", " %s: task count must not be negative", name)
 		}
-		what = append(what, fmt.Sprintf("%s: %d -> %d tasks", name, next[name], ch.Set[name]))
+		what = append(what, fmt.Sprintf("%s: %d -> %s", name, next[name], format.Count(ch.Set[name], "task", "tasks")))
 		next[name] = ch.Set[name]
 	}
 	for _, name := range ch.Remove {
 		if _, ok := next[name]; !ok {
-			return nil, field.Errorf("Remove", " %s: no such connector", name)
+			return nil, field.Errorf("Remove", " %s: %w", name, &NotFoundError{msg: "no such connector"})
 		}
 		delete(next, name)
 		what = append(what, name+" removed")
@@ -176,7 +176,7 @@ func ConnectorPlan(state ClusterState, opts PlanOptions, ch ConnectorChange) (*P
 			return nil, field.Errorf("Add", " %s: task count must not be negative", name)
 		}
 		next[name] = ch.Add[name]
-		what = append(what, fmt.Sprintf("%s added with %d tasks", name, ch.Add[name]))
+		what = append(what, fmt.Sprintf("%s added with %s", name, format.Count(ch.Add[name], "task", "tasks")))
 	}
 	if len(what) == 0 {
 		return nil, ErrNothingToChange
@@ -406,7 +406,7 @@ func (s ClusterState) ResolveWorker(name string) (string, error) {
 			names = append(names, s.preferredAlias(w))
 		}
 		sort.Strings(names)
-		return "", fmt.Errorf("no worker %q (members: %s)", name, strings.Join(names, ", "))
+		return "", &NotFoundError{msg: fmt.Sprintf("no worker %q (members: %s)", name, strings.Join(names, ", "))}
 	}
 	return "", fmt.Errorf("%q names several workers (%s); give the member id", name, strings.Join(hits, ", "))
 }

@@ -1,8 +1,6 @@
 package diff
 
 import (
-	"strconv"
-
 	"github.com/connectscope/connectscope/format"
 )
 
@@ -57,10 +55,10 @@ func (r *Result) Tables() []format.Table {
 	if r.Equal {
 		t.Footer = append(t.Footer, "no differences")
 	} else {
-		t.Footer = append(t.Footer, strconv.Itoa(r.Changes)+" changed items: "+
-			strconv.Itoa(len(r.Connectors))+" connectors, "+strconv.Itoa(len(r.Tasks))+" tasks, "+
-			strconv.Itoa(len(r.Owners))+" owners, "+strconv.Itoa(len(r.Offsets))+" offsets, "+
-			strconv.Itoa(len(r.Members))+" members")
+		t.Footer = append(t.Footer, format.Count(r.Changes, "changed item", "changed items")+": "+
+			format.Count(len(r.Connectors), "connector", "connectors")+", "+format.Count(len(r.Tasks), "task", "tasks")+", "+
+			format.Count(len(r.Owners), "owner", "owners")+", "+format.Count(len(r.Offsets), "offset", "offsets")+", "+
+			format.Count(len(r.Members), "member", "members"))
 	}
 	return []format.Table{t}
 }

@@ -192,7 +192,7 @@ func (w *Watcher) firstLook(now int64, g *inspect.GroupDescription, view Members
 		w.owners = ownersOf(view)
 	}
 	emit(WatchEvent{Type: EventGroupState, State: ptr(g.State),
-		Message: fmt.Sprintf("group %s is %s with %d members (protocol %s)", g.Group, g.State, len(g.Members), orDash(g.Protocol))})
+		Message: fmt.Sprintf("group %s is %s with %s (protocol %s)", g.Group, g.State, format.Count(len(g.Members), "member", "members"), orDash(g.Protocol))})
 	if inspect.GroupRebalancing(g) {
 		w.pending = &Rebalance{StartedAtMs: ptr(now)}
 	}
@@ -254,7 +254,7 @@ func (w *Watcher) rebalanceCompleted(now int64, g *inspect.GroupDescription, emi
 	}
 	w.pending = nil
 	w.done = append(w.done, rb)
-	msg := fmt.Sprintf("rebalance completed: %d members, protocol %s", len(g.Members), orDash(g.Protocol))
+	msg := fmt.Sprintf("rebalance completed: %s, protocol %s", format.Count(len(g.Members), "member", "members"), orDash(g.Protocol))
 	if rb.DurationMs != nil {
 		msg += fmt.Sprintf(", took %s", time.Duration(*rb.DurationMs)*time.Millisecond)
 	} else {
