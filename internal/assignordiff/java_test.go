@@ -18,6 +18,9 @@ const howToGetJava = "assignordiff: needs java (17+), javac and mvn on PATH (Deb
 // CI=true and skips elsewhere.
 func toolchain(t *testing.T) (java, javac, mvn string) {
 	t.Helper()
+	if testing.Short() && os.Getenv("CI") != "true" {
+		t.Skip("assignor differential suite skipped under -short (it runs every Kafka release's jars)")
+	}
 	var missing []string
 	look := func(name string) string {
 		p, err := exec.LookPath(name)
