@@ -63,8 +63,10 @@ var (
 	// scheme://user:password@host — the password, up to the last @ of the
 	// authority (a password may hold an unencoded @).
 	urlUserInfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://[^/?#\s:@"']*:)[^/?#\s"']*@`)
-	// JDBC and URI parameters: ;password=… ?pwd=… &passwd=…
-	passwordParam = regexp.MustCompile(`(?i)((?:^|[;?&,\s"'{])(?:password|passwd|pwd|secret|token|access_token|api_key|apikey)\s*=\s*)("[^"]*"|'[^']*'|\{[^}]*\}|[^;&,\s"']*)`)
+	// JDBC and URI parameters: ;password=… ?pwd=… &passwd=…; a quoted or
+	// braced value takes what follows it up to the next delimiter too, so
+	// redacting twice gives what redacting once gave.
+	passwordParam = regexp.MustCompile(`(?i)((?:^|[;?&,\s"'{])(?:password|passwd|pwd|secret|token|access_token|api_key|apikey)\s*=\s*)((?:"[^"]*"|'[^']*'|\{[^}]*\})?[^;&,\s"']*)`)
 	// HTTP headers: Authorization: Basic xyz, Authorization=Bearer xyz, and
 	// any Bearer token on its own.
 	authHeader  = regexp.MustCompile(`(?i)((?:proxy-)?authorization\s*[:=]\s*)(?:(basic|bearer|digest|negotiate|token)\s+)?[^\s,;|"']+`)
