@@ -67,6 +67,7 @@ type kcatReader struct {
 	topics  map[string]string // interned topic names
 	stream  string            // records of this topic go to each, not into the dataset
 	each    func(*inspect.Record)
+	out     inspect.Record // what each is handed: a local would escape, one allocation per line
 }
 
 // readLine returns the next line without its newline and surrounding
@@ -148,7 +149,8 @@ func (k *kcatReader) parseLine(d *inspect.Dataset, lineNo int, line []byte) {
 			own = append(own, e.payload...)
 			rec.Value = own[start:len(own):len(own)]
 		}
-		k.each(&rec)
+		k.out = rec
+		k.each(&k.out)
 		return
 	}
 	if e.hasKey && !e.keyNull {

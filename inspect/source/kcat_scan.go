@@ -1,6 +1,7 @@
 package source
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -155,6 +156,18 @@ var strStop = func() (t [256]bool) {
 // plainRun returns the position of the first byte at or after i that ends a
 // run of plain string bytes, or len(b).
 func plainRun(b []byte, i int) int {
+	// Eight bytes at a time while none of them is a quote, a backslash or
+	// a control character (the classic has-zero-byte test, which never
+	// misses one; a word it flags is finished byte by byte).
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for i+8 <= len(b) {
+		w := binary.LittleEndian.Uint64(b[i:])
+		q, bs := w^(ones*'"'), w^(ones*'\\')
+		if ((q-ones)&^q|(bs-ones)&^bs|(w-ones*0x20)&^w)&highs != 0 {
+			break
+		}
+		i += 8
+	}
 	for i < len(b) && !strStop[b[i]] {
 		i++
 	}
