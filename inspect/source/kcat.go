@@ -201,14 +201,14 @@ type pipeline struct {
 }
 
 const (
-	pipelineBatch    = 1024
+	pipelineBatch    = 512
 	pipelineInFlight = 4
 )
 
 func newPipeline(each func(*inspect.Record)) *pipeline {
 	p := &pipeline{
 		ch:   make(chan []inspect.Record, pipelineInFlight),
-		free: make(chan []inspect.Record, pipelineInFlight+2),
+		free: make(chan []inspect.Record, pipelineInFlight),
 		done: make(chan struct{}),
 	}
 	go func() {
