@@ -67,6 +67,7 @@ type kcatReader struct {
 	topics  map[string]string // interned topic names
 	stream  string            // records of this topic go to each, not into the dataset
 	each    func(*inspect.Record)
+	out     inspect.Record // what each is handed: a local would escape, one allocation per line
 }
 
 // readLine returns the next line without its newline and surrounding
@@ -135,20 +136,28 @@ func (k *kcatReader) parseLine(d *inspect.Dataset, lineNo int, line []byte) {
 	if e.hasTs {
 		rec.Timestamp = e.ts
 	}
-	streamed := k.each != nil && rec.Topic == k.stream
-	keep := k.keep
-	if streamed {
-		keep = ownCopy
+	if k.each != nil && rec.Topic == k.stream {
+		// One allocation holds both: the record's bytes are still its own.
+		hasKey := e.hasKey && !e.keyNull
+		own := make([]byte, 0, len(e.key)*btoi(hasKey)+len(e.payload)*btoi(!e.payloadNull))
+		if hasKey {
+			own = append(own, e.key...)
+			rec.Key = own[:len(own):len(own)]
+		}
+		if !e.payloadNull {
+			start := len(own)
+			own = append(own, e.payload...)
+			rec.Value = own[start:len(own):len(own)]
+		}
+		k.out = rec
+		k.each(&k.out)
+		return
 	}
 	if e.hasKey && !e.keyNull {
-		rec.Key = keep(e.key)
+		rec.Key = k.keep(e.key)
 	}
 	if !e.payloadNull {
-		rec.Value = keep(e.payload)
-	}
-	if streamed {
-		k.each(&rec)
-		return
+		rec.Value = k.keep(e.payload)
 	}
 	d.Records = append(d.Records, rec)
 }
@@ -164,9 +173,6 @@ func (k *kcatReader) intern(b []byte) string {
 
 // keep copies b into the slab and returns a slice whose capacity ends at its
 // length, so appending to one record's bytes never touches another's.
-// ownCopy copies b into bytes of its own (empty stays empty, not null).
-func ownCopy(b []byte) []byte { return append(make([]byte, 0, len(b)), b...) }
-
 func (k *kcatReader) keep(b []byte) []byte {
 	const slabSize = 1 << 20
 	if len(b) == 0 {
@@ -184,22 +190,37 @@ func (k *kcatReader) keep(b []byte) []byte {
 }
 
 // pipeline hands records to a consumer goroutine in batches, keeping their
-// order; close waits until the consumer has seen every record.
+// order; close waits until the consumer has seen every record. Batches go
+// back to the scanner through free once consumed, so a long dump allocates
+// a few of them, not one per pipelineBatch records.
 type pipeline struct {
 	batch []inspect.Record
 	ch    chan []inspect.Record
+	free  chan []inspect.Record
 	done  chan struct{}
 }
 
-const pipelineBatch = 512
+const (
+	pipelineBatch    = 512
+	pipelineInFlight = 4
+)
 
 func newPipeline(each func(*inspect.Record)) *pipeline {
-	p := &pipeline{ch: make(chan []inspect.Record, 4), done: make(chan struct{})}
+	p := &pipeline{
+		ch:   make(chan []inspect.Record, pipelineInFlight),
+		free: make(chan []inspect.Record, pipelineInFlight),
+		done: make(chan struct{}),
+	}
 	go func() {
 		defer close(p.done)
 		for batch := range p.ch {
 			for i := range batch {
 				each(&batch[i])
+			}
+			clear(batch) // a reused batch must not pin the records it held
+			select {
+			case p.free <- batch[:0]:
+			default:
 			}
 		}
 	}()
@@ -208,7 +229,11 @@ func newPipeline(each func(*inspect.Record)) *pipeline {
 
 func (p *pipeline) add(r *inspect.Record) {
 	if p.batch == nil {
-		p.batch = make([]inspect.Record, 0, pipelineBatch)
+		select {
+		case p.batch = <-p.free:
+		default:
+			p.batch = make([]inspect.Record, 0, pipelineBatch)
+		}
 	}
 	p.batch = append(p.batch, *r)
 	if len(p.batch) == pipelineBatch {

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -127,27 +128,65 @@ func (s *kcatScanner) str(buf *[]byte) ([]byte, error) {
 		return nil, s.errf("expected a string")
 	}
 	start := s.pos
-	for s.pos < len(s.b) {
-		c := s.b[s.pos]
-		if c == '"' {
+	s.pos = plainRun(s.b, s.pos)
+	if s.pos < len(s.b) {
+		switch c := s.b[s.pos]; {
+		case c == '"':
 			s.pos++
 			return s.b[start : s.pos-1], nil
-		}
-		if c == '\\' {
+		case c == '\\':
 			return s.strEscaped(start, buf)
-		}
-		if c < 0x20 {
+		default:
 			return nil, s.errf("control character 0x%02x in a string", c)
 		}
-		s.pos++
 	}
 	return nil, s.errf("unterminated string")
 }
 
+// strStop marks the bytes that end a run of plain string bytes: the quote,
+// the backslash and the control characters.
+var strStop = func() (t [256]bool) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
+
+// plainRun returns the position of the first byte at or after i that ends a
+// run of plain string bytes, or len(b).
+func plainRun(b []byte, i int) int {
+	// Eight bytes at a time while none of them is a quote, a backslash or
+	// a control character (the classic has-zero-byte test, which never
+	// misses one; a word it flags is finished byte by byte).
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for i+8 <= len(b) {
+		w := binary.LittleEndian.Uint64(b[i:])
+		q, bs := w^(ones*'"'), w^(ones*'\\')
+		if ((q-ones)&^q|(bs-ones)&^bs|(w-ones*0x20)&^w)&highs != 0 {
+			break
+		}
+		i += 8
+	}
+	for i < len(b) && !strStop[b[i]] {
+		i++
+	}
+	return i
+}
+
+// strEscaped decodes the rest of a string holding an escape: the plain runs
+// between escapes are copied whole, not byte by byte.
 func (s *kcatScanner) strEscaped(start int, buf *[]byte) ([]byte, error) {
 	out := append((*buf)[:0], s.b[start:s.pos]...)
 	defer func() { *buf = out[:0] }()
 	for s.pos < len(s.b) {
+		if run := plainRun(s.b, s.pos); run > s.pos {
+			out = append(out, s.b[s.pos:run]...)
+			s.pos = run
+			if s.pos >= len(s.b) {
+				break
+			}
+		}
 		c := s.b[s.pos]
 		switch {
 		case c == '"':
@@ -155,10 +194,6 @@ func (s *kcatScanner) strEscaped(start int, buf *[]byte) ([]byte, error) {
 			return out, nil
 		case c < 0x20:
 			return nil, s.errf("control character 0x%02x in a string", c)
-		case c != '\\':
-			out = append(out, c)
-			s.pos++
-			continue
 		}
 		if s.pos+1 >= len(s.b) {
 			return nil, s.errf("unterminated escape")
@@ -261,6 +296,9 @@ func (s *kcatScanner) int(field string) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("%q: %w", field, err)
 	}
+	if v, ok := smallInt(text); ok {
+		return v, nil
+	}
 	v, err := strconv.ParseInt(string(text), 10, 64)
 	if err != nil {
 		return 0, fmt.Errorf("%q is %s, not a 64-bit integer", field, text)
@@ -332,4 +370,25 @@ func (s *kcatScanner) skip(depth int) error {
 		return err
 	}
 	return s.errf("expected a value")
+}
+
+// smallInt parses a JSON integer of at most 18 digits (which cannot
+// overflow int64) without strconv; ok false leaves it to strconv.
+func smallInt(text []byte) (int64, bool) {
+	neg := len(text) > 0 && text[0] == '-'
+	digits := text[btoi(neg):]
+	if len(digits) == 0 || len(digits) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
 }

@@ -37,6 +37,12 @@ func IsHexDigit(c byte) bool {
 // position past its closing quote; escaped says whether it holds an escape.
 func String(b []byte, i int) (end int, escaped bool, ok bool) {
 	for j := i + 1; j < len(b); j++ {
+		for j < len(b) && !stringStop[b[j]] {
+			j++ // plain bytes, the bulk of a string, one table look-up each
+		}
+		if j >= len(b) {
+			break
+		}
 		switch c := b[j]; {
 		case c == '"':
 			return j + 1, escaped, true
@@ -67,6 +73,16 @@ func String(b []byte, i int) (end int, escaped bool, ok bool) {
 	}
 	return 0, false, false
 }
+
+// stringStop marks the bytes String must look at: the quote, the backslash
+// and the control characters.
+var stringStop = func() (t [256]bool) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
 
 // Number scans -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? at b[i];
 // integer says it has neither fraction nor exponent. When it is not a
