@@ -176,11 +176,17 @@ func (b *Broker) format(ctx context.Context, flags []string, cfg string) error {
 }
 
 // clusterID is a random KRaft cluster id (a base64url UUID, as
-// kafka-storage random-uuid prints).
+// kafka-storage random-uuid prints). Like Kafka's own generator it never
+// starts with '-': the storage tool's argument parser would take such an
+// id for an option (one launch in 64 failed that way).
 func clusterID() string {
 	var u [16]byte
-	_, _ = rand.Read(u[:])
-	return base64.RawURLEncoding.EncodeToString(u[:])
+	for {
+		_, _ = rand.Read(u[:])
+		if id := base64.RawURLEncoding.EncodeToString(u[:]); id[0] != '-' {
+			return id
+		}
+	}
 }
 
 func (b *Broker) waitReady(ctx context.Context) error {

@@ -221,6 +221,9 @@ func (w *Worker) Restart(ctx context.Context) error {
 	return w.WaitReady(ctx)
 }
 
+// LogPath is the worker's log file (kept after the test with REALKAFKA_KEEP).
+func (w *Worker) LogPath() string { return w.proc.logPath }
+
 // LogTail is the last n lines of the worker's log.
 func (w *Worker) LogTail(n int) string { return w.proc.logTail(n) }
 

@@ -19,11 +19,11 @@ import (
 	"github.com/connectscope/connectscope/internal/realkafka"
 )
 
-// Timings of the test clusters: short enough for tests, long enough that a
-// loaded 2-core machine does not miss heartbeats.
+// Timings of the test clusters: Connect's defaults. 6 s sessions left too
+// little room on a 2-core machine running a dozen JVMs at once.
 const (
-	sessionTimeoutMs = 6000
-	heartbeatMs      = 1500
+	sessionTimeoutMs = 10000
+	heartbeatMs      = 3000
 )
 
 // cluster is one Connect cluster (its own group and internal topics) on a
@@ -37,6 +37,10 @@ type cluster struct {
 	props   map[string]string
 	dataDir string
 	workers []*realkafka.Worker // every worker started, in start order
+	// snapAt is when the latest snapshot was taken; explain, when set,
+	// adds what a failed wait should show beside its last error.
+	snapAt  time.Time
+	explain func() string
 }
 
 // newCluster starts n workers of version with the given extra properties
@@ -276,7 +280,11 @@ func (c *cluster) eventually(d time.Duration, what string, f func() error) {
 			return
 		}
 		if time.Now().After(deadline) {
-			c.t.Fatalf("waiting %s for %s: %v", d, what, err)
+			more := ""
+			if c.explain != nil {
+				more = c.explain()
+			}
+			c.t.Fatalf("waiting %s for %s: %v%s", d, what, err, more)
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
@@ -525,6 +533,7 @@ func (c *cluster) settledNow(m membersJSON, want func(ownership) error) error {
 func (c *cluster) snapshot() string {
 	c.t.Helper()
 	path := filepath.Join(c.t.TempDir(), "snapshot.json")
+	c.snapAt = time.Now()
 	c.cs(nil, "snapshot", "-o", path)
 	return path
 }

@@ -151,3 +151,21 @@ func (c *cluster) initialOwnership(snapshot string) (map[string][]string, map[st
 	}
 	return own, m.urlOfMember()
 }
+
+// describe is the timeline's rounds, one line per worker that changes.
+func (tl *planTimeline) describe(workerOf map[string]string) string {
+	var b strings.Builder
+	for i, r := range tl.Rounds {
+		for _, w := range r.Workers {
+			if len(w.RevokedConnectors)+len(w.RevokedTasks)+len(w.AssignedConnectors)+len(w.AssignedTasks) == 0 {
+				continue
+			}
+			name := w.Worker
+			if id, ok := workerOf[restartSuffix.ReplaceAllString(w.Worker, "")]; ok {
+				name = id
+			}
+			fmt.Fprintf(&b, "\n  round %d %s: assigned c=%v t=%v revoked c=%v t=%v", i+1, name, w.AssignedConnectors, w.AssignedTasks, w.RevokedConnectors, w.RevokedTasks)
+		}
+	}
+	return b.String()
+}
