@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
@@ -45,17 +46,25 @@ func RedactDataset(ds *inspect.Dataset, show bool) *inspect.Dataset {
 	return &out
 }
 
-// redactConfigRecord redacts one config topic value. Values that are not a
-// JSON object are kept as they are: they hold nothing a decoder would read.
+// redactConfigRecord redacts one config topic value. A value that does not
+// decode (truncated, corrupt) is still redacted as text: its secret-keyed
+// JSON string values and embedded credentials are replaced, and a session
+// key's material goes even under --show-secrets.
 func redactConfigRecord(key string, value []byte, show bool) []byte {
 	isSession := key == "session-key"
 	isProps := strings.HasPrefix(key, "connector-") || strings.HasPrefix(key, "task-")
 	if !isSession && (show || !isProps) {
 		return value
 	}
+	asText := func() []byte {
+		if isSession {
+			return redactJSONText(value, func(k string) bool { return k == "key" })
+		}
+		return []byte(RedactText(string(redactJSONText(value, IsSecretKey))))
+	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(value, &obj); err != nil || obj == nil {
-		return value
+		return asText()
 	}
 	if isSession {
 		if _, ok := obj["key"]; !ok {
@@ -72,10 +81,34 @@ func redactConfigRecord(key string, value []byte, show bool) []byte {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&props); err != nil || props == nil {
-		return value
+		return asText()
 	}
 	obj["properties"] = mustJSON(redactValues(props, false))
 	return encodeObject(obj, value)
+}
+
+// jsonStringPair is "name": "value" in JSON text that need not parse; a
+// value cut off by the end of the text counts too.
+var jsonStringPair = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"\s*:\s*"((?:[^"\\]|\\.)*)(?:"|$)`)
+
+// redactJSONText replaces the string values of the names secret says are
+// secret, in JSON text that may not parse; the rest is kept byte for byte.
+func redactJSONText(value []byte, secret func(name string) bool) []byte {
+	var out []byte
+	last := 0
+	for _, m := range jsonStringPair.FindAllSubmatchIndex(value, -1) {
+		name, v := string(value[m[2]:m[3]]), string(value[m[4]:m[5]])
+		if v == "" || v == Redacted || !secret(name) || IsProviderReference(v) {
+			continue
+		}
+		out = append(out, value[last:m[4]]...)
+		out = append(out, Redacted...)
+		last = m[5]
+	}
+	if out == nil {
+		return value
+	}
+	return append(out, value[last:]...)
 }
 
 // redactStatusRecord redacts credentials in a status value's trace.

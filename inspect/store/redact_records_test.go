@@ -17,6 +17,8 @@ func TestRedactDatasetForFiles(t *testing.T) {
 		rec("cfg", "connector-db", `{"properties":{"connection.url":"jdbc:postgresql://u:UrlPw@h/db","connection.password":"Pw1","tasks.max":"1","batch":3}}`),
 		rec("cfg", "task-db-0", `{"properties":{"connection.password":"Pw1","name":"db"}}`),
 		rec("cfg", "connector-broken", `not json password=Pw2`),
+		rec("cfg", "connector-cut", `{"properties":{"connection.password":"Pw3","db.url":"jdbc:x://u:Pw4@h","secret.token":"Pw5`),
+		rec("cfg", "session-key", `{"key":"bWF0ZXJpYWwtY3V0","algorithm":"HmacSHA256"`),
 		rec("st", "status-task-db-0", `{"state":"FAILED","trace":"cannot reach jdbc:postgresql://u:TracePw@h/db","worker_id":"w1","generation":2}`),
 	}, BrokerConfigs: map[string]string{"ssl.keystore.password": "BrokerPw"}}
 	red := RedactDataset(ds, false)
@@ -25,7 +27,9 @@ func TestRedactDatasetForFiles(t *testing.T) {
 		all.Write(r.Value)
 		all.WriteString("\n")
 	}
-	for _, secret := range []string{"c2VjcmV0LWtleS1tYXRlcmlhbA", "UrlPw", "Pw1", "TracePw"} {
+	// Undecodable records too: a truncated one keeps its shape, its
+	// secrets go.
+	for _, secret := range []string{"c2VjcmV0LWtleS1tYXRlcmlhbA", "UrlPw", "Pw1", "TracePw", "Pw2", "Pw3", "Pw4", "Pw5", "bWF0ZXJpYWwtY3V0"} {
 		if strings.Contains(all.String(), secret) {
 			t.Errorf("%q survives:\n%s", secret, all.String())
 		}
@@ -44,7 +48,10 @@ func TestRedactDatasetForFiles(t *testing.T) {
 	if len(cfg.Connectors) != 1 || cfg.Connectors[0].Config["tasks.max"] != "1" {
 		t.Errorf("connectors after redaction: %+v", cfg.Connectors)
 	}
-	st := DecodeStatus(red.Records[4:], DecodeOptions{})
+	if got := string(red.Records[4].Value); got != `{"properties":{"connection.password":"[redacted]","db.url":"jdbc:x://u:[redacted]@h","secret.token":"[redacted]` {
+		t.Errorf("truncated connector record redacted as %s", got)
+	}
+	st := DecodeStatus(red.Records[6:], DecodeOptions{})
 	if len(st.Tasks) != 1 || st.Tasks[0].State != "FAILED" {
 		t.Errorf("status after redaction: %+v", st.Tasks)
 	}
@@ -53,7 +60,46 @@ func TestRedactDatasetForFiles(t *testing.T) {
 	if !strings.Contains(string(shown.Records[1].Value), "Pw1") {
 		t.Error("--show-secrets redacted a config value")
 	}
-	if strings.Contains(string(shown.Records[0].Value), "c2VjcmV0") {
+	if strings.Contains(string(shown.Records[0].Value), "c2VjcmV0") || strings.Contains(string(shown.Records[5].Value), "bWF0ZXJp") {
 		t.Error("--show-secrets kept the session key")
 	}
+}
+
+// FuzzRedactConfigRecord: whatever a config record holds, redaction does
+// not panic and is stable; a connector record cut off anywhere (as a
+// truncated dump holds it) never keeps the part of its password it still
+// has, nor a session key its material.
+func FuzzRedactConfigRecord(f *testing.F) {
+	const record = `{"properties":{"connector.class":"x","connection.password":"S3cr3tPassw0rd","name":"db"}}`
+	const session = `{"key":"bWF0ZXJpYWwtbWF0ZXJpYWw=","algorithm":"HmacSHA256","creation-timestamp":5}`
+	f.Add(uint8(0), []byte(record), 60)
+	f.Add(uint8(2), []byte(session), 20)
+	f.Add(uint8(1), []byte(`{"properties":{"a.password":"\"x\\"`), 1000)
+	f.Add(uint8(0), []byte(`{"properties":"password=Pw token=T"}`), 1000)
+	f.Fuzz(func(t *testing.T, kind uint8, value []byte, cut int) {
+		key := []string{"connector-db", "task-db-0", "session-key"}[int(kind)%3]
+		got := redactConfigRecord(key, value, false)
+		if again := redactConfigRecord(key, got, false); string(again) != string(got) {
+			t.Fatalf("redaction is not stable: %q -> %q -> %q", value, got, again)
+		}
+		for _, whole := range []struct{ key, text, secret string }{
+			{"connector-db", record, "S3cr3tPassw0rd"},
+			{"session-key", session, "bWF0ZXJpYWwtbWF0ZXJpYWw="},
+		} {
+			n := cut
+			if n < 0 {
+				n = -n
+			}
+			n %= len(whole.text) + 1
+			in := whole.text[:n]
+			start := strings.Index(whole.text, whole.secret)
+			if n-start < 3 {
+				continue // too little of the secret is left to tell
+			}
+			left := whole.text[start:min(n, start+len(whole.secret))]
+			if out := string(redactConfigRecord(whole.key, []byte(in), false)); strings.Contains(out, left) {
+				t.Fatalf("%q cut at %d keeps %q: %q", whole.key, n, left, out)
+			}
+		}
+	})
 }
