@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"testing"
 	"time"
 )
 
@@ -76,4 +77,19 @@ func (c *cluster) generationsSince(t0 time.Time) []int {
 		}
 	}
 	return gens
+}
+
+// TestJoinedLineParses holds joinedLine to a line a real 4.4.0 worker
+// logged: if the pattern stopped matching, generationsSince would count no
+// rebalances and the join premise check would never fire.
+func TestJoinedLineParses(t *testing.T) {
+	line := `[2026-12-01 23:14:27,912] INFO [Worker clientId=connect-127.0.0.1:35577, groupId=rc-6636-1] Joined group at generation 4 with protocol version 2 and got assignment: Assignment{error=0, leader='connect-127.0.0.1:40133-021b7f74-7a20-4efd-ab98-a1500aca1cbe', leaderUrl='http://127.0.0.1:40133/', offset=4, connectorIds=[src-a], taskIds=[src-a-0, sink-x-1], revokedConnectorIds=[], revokedTaskIds=[sink-y-0], delay=0} with rebalance delay: 0 (org.apache.kafka.connect.runtime.distributed.DistributedHerder)`
+	m := joinedLine.FindStringSubmatch(line)
+	if m == nil {
+		t.Fatal("joinedLine does not match a real worker's line")
+	}
+	got := strings.Join([]string{m[1], m[2], m[3], m[4], m[6], m[7], m[8], m[9], m[10]}, "|")
+	if want := "2026-12-01 23:14:27,912|4|2|0|src-a|src-a-0, sink-x-1||sink-y-0|0"; got != want {
+		t.Errorf("parsed %q, want %q", got, want)
+	}
 }
