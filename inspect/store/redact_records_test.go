@@ -1,6 +1,8 @@
 package store
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -79,7 +81,10 @@ func FuzzRedactConfigRecord(f *testing.F) {
 	f.Fuzz(func(t *testing.T, kind uint8, value []byte, cut int) {
 		key := []string{"connector-db", "task-db-0", "session-key"}[int(kind)%3]
 		got := redactConfigRecord(key, value, false)
-		if again := redactConfigRecord(key, got, false); string(again) != string(got) {
+		// Redacting again changes nothing. A record that only decodes once
+		// redacted (a control character inside a secret's value) is
+		// re-encoded the second time, in Go's key order: the same JSON.
+		if again := redactConfigRecord(key, got, false); string(again) != string(got) && !sameJSON(again, got) {
 			t.Fatalf("redaction is not stable: %q -> %q -> %q", value, got, again)
 		}
 		for _, whole := range []struct{ key, text, secret string }{
@@ -102,4 +107,13 @@ func FuzzRedactConfigRecord(f *testing.F) {
 			}
 		}
 	})
+}
+
+// sameJSON says a and b are valid JSON holding the same value.
+func sameJSON(a, b []byte) bool {
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(va, vb)
 }
