@@ -52,11 +52,7 @@ func TestExactlyOnceSource(t *testing.T) {
 	// file says enabled), the same as REST.
 	wantPos := map[string]string{"src-a": "", "src-b": ""}
 	for name := range wantPos {
-		var ro struct {
-			Offsets []struct {
-				Offset map[string]any `json:"offset"`
-			} `json:"offsets"`
-		}
+		var ro restOffsets
 		c.eventually(time.Minute, name+" to commit its offsets", func() error {
 			if err := c.rest().REST(c.ctx(time.Minute), "GET", "/connectors/"+name+"/offsets", nil, &ro); err != nil {
 				return err

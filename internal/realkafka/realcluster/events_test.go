@@ -65,63 +65,45 @@ func (c *cluster) tryPredictAndCompare(p planJSON, branch int, initial map[strin
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	explain := func() string {
+	c.explain = func() string {
 		return "\nrounds the plan predicted:" + tl.describe(workerOf) +
 			"\nrounds the workers logged since the snapshot:" + c.roundsSince(c.snapAt)
 	}
-	differs := func(got ownership) error {
-		if how == piecesExact && !got.equal(want) {
-			return fmt.Errorf("owned%s\nplan predicted%s", got, want)
-		}
-		if how == countsExact && !got.sameCounts(want) {
-			return fmt.Errorf("owned%s\nplan predicted (counts)%s", got, want)
-		}
-		return nil
-	}
+	defer func() { c.explain = nil }()
 	const quiet = 4 * time.Second
+	var countedAt time.Time // the workers' logs are read at most once per quiet
 	wait := time.Duration(tl.Summary.EndMs)*time.Millisecond + 2*time.Minute
-	deadline := time.Now().Add(wait)
-	var last ownership
-	var stableSince time.Time
-	var m membersJSON
-	for {
-		m = c.members()
-		o := m.owned()
-		err := c.settledNow(m, nil)
+	m, err := c.settleUnless(wait, quiet, func(got ownership) error {
+		var err error
 		switch {
-		case err != nil || last == nil || !o.equal(last):
-			last, stableSince = o, time.Now()
-			if err == nil {
-				err = fmt.Errorf("ownership changed")
-			}
-		case time.Since(stableSince) < quiet:
-			err = fmt.Errorf("settled for %s of %s", time.Since(stableSince).Round(time.Millisecond), quiet)
+		case how == piecesExact && !got.equal(want):
+			err = fmt.Errorf("owned%s\nplan predicted%s", got, want)
+		case how == countsExact && !got.sameCounts(want):
+			err = fmt.Errorf("owned%s\nplan predicted (counts)%s", got, want)
 		default:
-			err = differs(o)
-			if err == nil {
-				break
-			}
+			return nil
+		}
+		if time.Since(countedAt) >= quiet {
+			countedAt = time.Now()
 			if gens := c.generationsSince(c.snapAt); len(gens) > len(tl.Rounds) {
-				return &unplannedRounds{planned: len(tl.Rounds), real: gens, detail: "\n" + err.Error() + explain()}
+				return stopWaiting{&unplannedRounds{planned: len(tl.Rounds), real: gens, detail: "\n" + err.Error() + c.explain()}}
 			}
 		}
-		if err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("waiting %s for the group to settle as planned: %v%s", wait, err, explain())
-		}
-		time.Sleep(500 * time.Millisecond)
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	// REST agrees with the group about where things run (the status
 	// topic follows the group a moment later).
+	got := m.owned()
 	c.eventually(30*time.Second, "REST status to agree with inspect members", func() error {
-		if rest := restOwnership(c.restConnectors()); !rest.equal(m.owned()) {
-			return fmt.Errorf("after settling, REST status%s\ndiffers from inspect members%s", rest, m.owned())
+		if rest := restOwnership(c.restConnectors()); !rest.equal(got) {
+			return fmt.Errorf("after settling, REST status%s\ndiffers from inspect members%s", rest, got)
 		}
 		return nil
 	})
-	c.t.Logf("settled as predicted (%s; pieces equal too: %v) after %d rebalances (plan: %d): %s", map[exactness]string{piecesExact: "pieces", countsExact: "counts"}[how], last.equal(want), len(c.generationsSince(c.snapAt)), len(tl.Rounds), last)
+	c.t.Logf("settled as predicted (%s; pieces equal too: %v) after %d rebalances (plan: %d): %s", map[exactness]string{piecesExact: "pieces", countsExact: "counts"}[how], got.equal(want), len(c.generationsSince(c.snapAt)), len(tl.Rounds), got)
 	return nil
 }
 

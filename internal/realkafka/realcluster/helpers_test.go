@@ -270,14 +270,25 @@ func (c *cluster) waitRunning(tasks map[string]int) {
 	})
 }
 
-// eventually polls f until it returns nil or d passes.
-func (c *cluster) eventually(d time.Duration, what string, f func() error) {
+// stopWaiting, returned by a wait's check, ends the wait at once: the
+// wait returns err instead of polling on.
+type stopWaiting struct{ err error }
+
+func (s stopWaiting) Error() string { return s.err.Error() }
+
+// eventually polls f until it returns nil or d passes (failing the test
+// with f's last error and c.explain). It returns the error of a
+// stopWaiting that f returned, and nil otherwise.
+func (c *cluster) eventually(d time.Duration, what string, f func() error) error {
 	c.t.Helper()
 	deadline := time.Now().Add(d)
 	for {
 		err := f()
 		if err == nil {
-			return
+			return nil
+		}
+		if stop, ok := err.(stopWaiting); ok {
+			return stop.err
 		}
 		if time.Now().After(deadline) {
 			more := ""
@@ -465,17 +476,28 @@ func (c *cluster) configured() []string {
 }
 
 // settle waits until the group is Stable with exactly the running workers,
-// owns every configured piece once, has no delay pending, and has stayed so
-// for quiet; want (if not nil) must also hold throughout. It returns the
-// settled group.
+// owns every configured piece once, has no delay pending, and has kept the
+// same ownership so for quiet; want (if not nil) must also accept that
+// ownership. It returns the settled group.
 func (c *cluster) settle(d, quiet time.Duration, want func(ownership) error) membersJSON {
+	c.t.Helper()
+	m, err := c.settleUnless(d, quiet, want)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return m
+}
+
+// settleUnless is settle for a want that may end the wait early by
+// returning stopWaiting; it returns that error.
+func (c *cluster) settleUnless(d, quiet time.Duration, want func(ownership) error) (membersJSON, error) {
 	c.t.Helper()
 	var stableSince time.Time
 	var last ownership
 	var m membersJSON
-	c.eventually(d, "the group to settle", func() error {
+	err := c.eventually(d, "the group to settle", func() error {
 		m = c.members()
-		err := c.settledNow(m, want)
+		err := c.settledNow(m)
 		o := m.owned()
 		if err != nil || last == nil || !o.equal(last) {
 			last, stableSince = o, time.Now()
@@ -487,12 +509,16 @@ func (c *cluster) settle(d, quiet time.Duration, want func(ownership) error) mem
 		if time.Since(stableSince) < quiet {
 			return fmt.Errorf("settled for %s of %s", time.Since(stableSince).Round(time.Millisecond), quiet)
 		}
+		if want != nil {
+			return want(o)
+		}
 		return nil
 	})
-	return m
+	return m, err
 }
 
-func (c *cluster) settledNow(m membersJSON, want func(ownership) error) error {
+// settledNow says why the group is not settled this moment, or nil.
+func (c *cluster) settledNow(m membersJSON) error {
 	if m.State != "Stable" {
 		return fmt.Errorf("group is %s", m.State)
 	}
@@ -522,9 +548,6 @@ func (c *cluster) settledNow(m membersJSON, want func(ownership) error) error {
 	sort.Strings(all)
 	if cfg := c.configured(); !slices.Equal(all, cfg) {
 		return fmt.Errorf("members own %v, configured %v", all, cfg)
-	}
-	if want != nil {
-		return want(m.owned())
 	}
 	return nil
 }

@@ -274,18 +274,20 @@ func (c *cluster) inspectVsREST(tasks map[string]int, rcs map[string]restConnect
 	return diffs.err()
 }
 
+// restOffsets is GET /connectors/NAME/offsets (KIP-875).
+type restOffsets struct {
+	Offsets []struct {
+		Partition map[string]any `json:"partition"`
+		Offset    map[string]any `json:"offset"`
+	} `json:"offsets"`
+}
+
 // checkOffsetsAgree compares inspect offsets with GET
 // /connectors/NAME/offsets for sources, and inspect sinks' committed
 // offsets with the same endpoint for sinks (KIP-875, Connect 3.5+).
 func (c *cluster) checkOffsetsAgree(rcs map[string]restConnector) {
 	t := c.t
 	t.Helper()
-	type restOffsets struct {
-		Offsets []struct {
-			Partition map[string]any `json:"partition"`
-			Offset    map[string]any `json:"offset"`
-		} `json:"offsets"`
-	}
 	key := func(v any) string { b, _ := json.Marshal(v); return string(b) }
 	c.eventually(time.Minute, "offsets to agree", func() error {
 		var offs struct {

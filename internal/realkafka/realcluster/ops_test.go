@@ -190,12 +190,7 @@ func connectorOperations(t *testing.T, c *cluster) map[string]int {
 // (KIP-875) and checks inspect offsets and REST agree after each.
 func (c *cluster) checkOffsetOps(t *testing.T) {
 	t.Helper()
-	var ro struct {
-		Offsets []struct {
-			Partition map[string]any `json:"partition"`
-			Offset    map[string]any `json:"offset"`
-		} `json:"offsets"`
-	}
+	var ro restOffsets
 	w := c.rest()
 	if err := w.RESTRetry(c.ctx(time.Minute), http.MethodGet, "/connectors/src-a/offsets", nil, &ro); err != nil {
 		t.Fatal(err)
