@@ -1,9 +1,10 @@
 package commands
 
 import (
-	"net"
 	"testing"
 	"time"
+
+	"github.com/connectscope/connectscope/internal/kafkatest"
 )
 
 // TestCompleteLive completes connector and worker names from a kfake
@@ -31,22 +32,9 @@ func TestCompleteLive(t *testing.T) {
 func TestCompleteUnreachable(t *testing.T) {
 	t.Parallel() // owns its broker
 	// A listener that accepts and never answers: the worst case.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	go func() {
-		for {
-			conn, err := l.Accept()
-			if err != nil {
-				return
-			}
-			defer conn.Close()
-		}
-	}()
+	silent := kafkatest.SilentListener(t)
 	start := time.Now()
-	stdout, stderr, code := run(t, "__complete", "-b", l.Addr().String(), "inspect", "connector", "")
+	stdout, stderr, code := run(t, "__complete", "-b", silent, "inspect", "connector", "")
 	took := time.Since(start)
 	if code != 0 || stdout != "" || stderr != "" {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)

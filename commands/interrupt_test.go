@@ -31,38 +31,6 @@ func connectscopeBinary(t *testing.T) string {
 	return bin
 }
 
-// silentListener accepts connections on loopback and never answers: a
-// broker that hangs. It returns the address.
-func silentListener(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		for _, c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
-	})
-	return ln.Addr().String()
-}
-
 // refusedAddr is a loopback port nothing listens on.
 func refusedAddr(t *testing.T) string {
 	t.Helper()
@@ -117,7 +85,7 @@ func TestSignalsStopEveryKindOfCommand(t *testing.T) {
 			return []string{"watch", "-b", refusedAddr(t)}
 		}, syscall.SIGTERM},
 		{"silent listener, members, SIGTERM", func(t *testing.T) []string {
-			return []string{"inspect", "members", "-b", silentListener(t)}
+			return []string{"inspect", "members", "-b", kafkatest.SilentListener(t)}
 		}, syscall.SIGTERM},
 		{"stalling kfake, snapshot, SIGINT", func(t *testing.T) []string {
 			return []string{"snapshot", "-o", filepath.Join(t.TempDir(), "s.json"), "-b", stallingBroker(t)}

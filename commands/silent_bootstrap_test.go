@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/connectscope/connectscope/internal/kafkatest"
 )
 
 // A bootstrap server that accepts connections and never answers must not
@@ -11,11 +13,11 @@ import (
 // clients, connectscope moves on to the others.
 func TestSilentBootstrapServerBesideHealthyOnes(t *testing.T) {
 	c := liveCluster(t)
-	silent := silentListener(t)
+	silent := kafkatest.SilentListener(t)
 	for _, servers := range []string{
 		silent + "," + c.Bootstrap(),
 		c.Bootstrap() + "," + silent,
-		silent + "," + silentListener(t) + "," + c.Bootstrap(),
+		silent + "," + kafkatest.SilentListener(t) + "," + c.Bootstrap(),
 	} {
 		for _, cmd := range [][]string{{"inspect", "connectors"}, {"inspect", "members"}} {
 			start := time.Now()

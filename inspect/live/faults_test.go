@@ -96,21 +96,8 @@ func TestLiveFaultWrongPort(t *testing.T) {
 
 func TestLiveFaultSilentPort(t *testing.T) {
 	// Accepts and never answers: the read gives up at the timeout and says so.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close()
-		}
-	}()
-	expectLiveError(t, quickOpts(l.Addr().String()), "timed out after 2s", "raise the timeout")
+	silent := kafkatest.SilentListener(t)
+	expectLiveError(t, quickOpts(silent), "timed out after 2s", "raise the timeout")
 }
 
 func TestLiveFaultMissingTopic(t *testing.T) {
