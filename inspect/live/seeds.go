@@ -2,7 +2,6 @@ package live
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"time"
 
@@ -25,7 +24,7 @@ func seedProbeTimeout(t time.Duration) time.Duration {
 // out each one. With one server, or when none answers, the list is returned
 // as it is, so the read fails with the usual explanation.
 func answeringSeeds(ctx context.Context, o ConnOptions) []string {
-	seeds := splitSeeds(o.Bootstrap)
+	seeds := seedList(o.Bootstrap)
 	if len(seeds) < 2 {
 		return o.Bootstrap
 	}
@@ -68,16 +67,4 @@ func seedAnswers(ctx context.Context, o ConnOptions, seed string) bool {
 	defer cl.Close()
 	_, err = kmsg.NewPtrApiVersionsRequest().RequestWith(ctx, cl)
 	return err == nil
-}
-
-func splitSeeds(bootstrap []string) []string {
-	var seeds []string
-	for _, b := range bootstrap {
-		for _, s := range strings.Split(b, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				seeds = append(seeds, s)
-			}
-		}
-	}
-	return seeds
 }
