@@ -525,7 +525,8 @@ func (w *Watcher) Summary(now int64) WatchSummary {
 		c := &TaskDowntime{Task: id, NotRunningMs: d.NotRunningMs, ByStateMs: maps.Clone(d.ByStateMs)}
 		totals[id] = c
 	}
-	for id, since := range w.downFrom { // still down at the end
+	// addOpen counts a stretch still open at the end under state.
+	addOpen := func(id string, since int64, state string) {
 		c := totals[id]
 		if c == nil {
 			c = &TaskDowntime{Task: id, ByStateMs: map[string]int64{}}
@@ -533,19 +534,14 @@ func (w *Watcher) Summary(now int64) WatchSummary {
 		}
 		if ms := now - since; ms > 0 {
 			c.NotRunningMs += ms
-			c.ByStateMs[w.tasks[id].State] += ms
+			c.ByStateMs[state] += ms
 		}
 	}
+	for id, since := range w.downFrom { // still down at the end
+		addOpen(id, since, w.tasks[id].State)
+	}
 	for id, since := range w.heldDown { // still held at the end
-		c := totals[id]
-		if c == nil {
-			c = &TaskDowntime{Task: id, ByStateMs: map[string]int64{}}
-			totals[id] = c
-		}
-		if ms := now - since; ms > 0 {
-			c.NotRunningMs += ms
-			c.ByStateMs["HELD"] += ms
-		}
+		addOpen(id, since, "HELD")
 	}
 	for _, d := range totals {
 		if d.NotRunningMs > 0 {
