@@ -1,14 +1,12 @@
 package commands
 
 import (
-	"context"
 	"encoding/json"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/connectscope/connectscope/check"
 	"github.com/connectscope/connectscope/sandbox"
@@ -176,13 +174,7 @@ func TestParseMillis(t *testing.T) {
 // The checks read a live cluster: the sandbox's kfake broker with simulated
 // workers, one of them still on the compatible protocol.
 func TestCheckLiveSandbox(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	c, err := sandbox.Start(ctx, sandbox.TestConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	ctx, c := testSandbox(t)
 	w1, err := c.AddWorker(ctx, "", "compatible")
 	if err != nil {
 		t.Fatal(err)

@@ -97,13 +97,7 @@ func TestLiveGroupNotFound(t *testing.T) {
 // files' bootstrap.servers; files relying on Connect's default listener are
 // matched to their members; plan leave takes the sandbox's worker name.
 func TestWorkerFilesAgainstSandbox(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	c, err := sandbox.Start(ctx, sandbox.TestConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	ctx, c := testSandbox(t)
 	var names []string
 	for range 2 {
 		name, err := c.AddWorker(ctx, "", "sessioned")

@@ -1,10 +1,8 @@
 package commands
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/connectscope/connectscope/sandbox"
 )
@@ -14,13 +12,7 @@ import (
 // a pause) come after it, so a healthy cluster's members trail the topic's
 // end; inspect members must not call them behind.
 func TestLiveMembersNotBehindAfterQuietRecords(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	c, err := sandbox.Start(ctx, sandbox.TestConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	ctx, c := testSandbox(t)
 	if err := c.AddConnector(ctx, sandbox.ConnectorSpec{Name: "orders", Kind: sandbox.KindSource, Tasks: 2}); err != nil {
 		t.Fatal(err)
 	}
