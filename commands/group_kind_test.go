@@ -113,34 +113,14 @@ func TestLiveK17EmptyConsumerGroupIsNoFinding(t *testing.T) {
 	}
 }
 
-// consumeAsNewGroup runs a KIP-848 consumer (server-side assignment) in
-// group until the broker lists the group with type consumer.
-func consumeAsNewGroup(t *testing.T, c *kafkatest.Cluster, group, topic string) {
-	t.Helper()
-	cl := c.Client(t, kgo.ClientID("other-app"), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
-		kgo.ServerSideBalancer(), kgo.DisableAutoCommit())
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	adm := kadm.NewClient(c.Client(t))
-	for ctx.Err() == nil {
-		pctx, pcancel := context.WithTimeout(ctx, 200*time.Millisecond)
-		cl.PollFetches(pctx)
-		pcancel()
-		listed, err := adm.ListGroups(ctx)
-		if g, ok := listed[group]; err == nil && ok && g.GroupType == "consumer" && g.State == "Stable" {
-			return
-		}
-	}
-	t.Fatalf("group %s never became a stable consumer-type group", group)
-}
-
 // A KIP-848 consumer group holding the Connect group.id is what DescribeGroups
 // hides; check topics reports it as K17 and inspect members says what holds
 // the id.
 func TestLiveK17ConsumerGroupHoldsConnectID(t *testing.T) {
 	c := kafkatest.New(t)
 	c.SeedConnect(t)
-	consumeAsNewGroup(t, c, kafkatest.Group, kafkatest.StatusTopic)
+	// A KIP-848 consumer (server-side assignment).
+	joinOtherGroup(t, c, kafkatest.Group, "consumer", kgo.ConsumerGroup(kafkatest.Group), kgo.ServerSideBalancer(), kgo.DisableAutoCommit())
 
 	stdout, stderr, code := run(t, "-b", c.Bootstrap(), "--timeout", "10s", "check", "topics", "-o", "json")
 	if code != 1 {
