@@ -2,14 +2,14 @@ package realbroker
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/connectscope/connectscope/internal/realkafka"
 )
 
 // secureWorkerFile writes a worker .properties file that reaches the broker
@@ -24,18 +24,8 @@ func (c *cluster) secureWorkerFile(t *testing.T, listener, mechanism, user strin
 	for _, k := range []string{"group.id", "config.storage.topic", "offset.storage.topic", "status.storage.topic"} {
 		props[k] = c.w.Props()[k]
 	}
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for _, k := range keys {
-		// Java properties: a backslash escapes, so JAAS quotes stay as written.
-		fmt.Fprintf(&b, "%s=%s\n", k, strings.ReplaceAll(props[k], `\`, `\\`))
-	}
 	path := filepath.Join(t.TempDir(), strings.ToLower(listener)+"-"+strings.ToLower(mechanism)+".properties")
-	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+	if err := realkafka.WriteProperties(path, props); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -135,7 +135,7 @@ func Launch(ctx context.Context, opts BrokerOptions) (*Broker, error) {
 		b.props[k] = v
 	}
 	cfg := filepath.Join(b.dir, "server.properties")
-	if err := writeProperties(cfg, b.props); err != nil {
+	if err := WriteProperties(cfg, b.props); err != nil {
 		return nil, err
 	}
 	logFlags, err := logConfig(b.dir, opts.Loggers)

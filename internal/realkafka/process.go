@@ -162,8 +162,9 @@ func freePorts(n int) ([]int, error) {
 	return ports, nil
 }
 
-// writeProperties writes a Java .properties file, keys sorted.
-func writeProperties(path string, props map[string]string) error {
+// WriteProperties writes a Java .properties file, keys sorted, keys and
+// values escaped as Java reads them back (mode 0600: it may hold secrets).
+func WriteProperties(path string, props map[string]string) error {
 	keys := make([]string, 0, len(props))
 	for k := range props {
 		keys = append(keys, k)

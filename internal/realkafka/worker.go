@@ -146,7 +146,7 @@ func (b *Broker) NewWorker(opts WorkerOptions) (*Worker, error) {
 		return nil, fmt.Errorf("creating %s: %w", dir, err)
 	}
 	cfg := filepath.Join(dir, "worker.properties")
-	if err := writeProperties(cfg, w.props); err != nil {
+	if err := WriteProperties(cfg, w.props); err != nil {
 		return nil, err
 	}
 	logFlags, err := logConfig(dir, opts.Loggers)
@@ -192,7 +192,7 @@ func (w *Worker) SetProps(props map[string]string) error {
 	for k, v := range props {
 		w.props[k] = v
 	}
-	return writeProperties(filepath.Join(w.broker.dir, w.name, "worker.properties"), w.props)
+	return WriteProperties(filepath.Join(w.broker.dir, w.name, "worker.properties"), w.props)
 }
 
 // Running reports whether the JVM is up.

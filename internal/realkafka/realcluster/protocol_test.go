@@ -2,7 +2,6 @@ package realcluster
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -62,11 +61,7 @@ func TestProtocolMixAndUpgrade(t *testing.T) {
 	write := func() {
 		for i, w := range c.workers {
 			name := fmt.Sprintf("worker-%d.properties", i+1)
-			var b strings.Builder
-			for k, v := range w.Props() {
-				fmt.Fprintf(&b, "%s=%s\n", k, v)
-			}
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644); err != nil {
+			if err := realkafka.WriteProperties(filepath.Join(dir, name), w.Props()); err != nil {
 				t.Fatal(err)
 			}
 			files[name] = w
