@@ -157,20 +157,7 @@ func wrapTitle(title string, width int) string {
 	if width <= 0 || text.StringWidthWithoutEscSequences(title) <= width {
 		return title
 	}
-	var lines []string
-	cur := ""
-	for _, f := range strings.Split(title, "  ") {
-		switch {
-		case cur == "":
-			cur = f
-		case text.StringWidthWithoutEscSequences(cur)+2+text.StringWidthWithoutEscSequences(f) <= width:
-			cur += "  " + f
-		default:
-			lines = append(lines, cur)
-			cur = f
-		}
-	}
-	lines = append(lines, cur)
+	lines := pack(strings.Split(title, "  "), "  ", "", width)
 	for i, l := range lines {
 		lines[i] = wrapWords(l, width)
 	}
@@ -178,23 +165,31 @@ func wrapTitle(title string, width int) string {
 }
 
 // wrapWords breaks a line of text at spaces to fit width; a word longer
-// than width stays whole on its own line.
+// than width stays whole on its own line, and continuation lines are
+// indented.
 func wrapWords(line string, width int) string {
 	if width <= 0 || text.StringWidthWithoutEscSequences(line) <= width {
 		return line
 	}
-	var out []string
+	return strings.Join(pack(strings.Split(line, " "), " ", "  ", width), "\n")
+}
+
+// pack fills lines greedily with parts joined by sep, each line at most
+// width wide unless one part alone is wider; lines after the first start
+// with indent.
+func pack(parts []string, sep, indent string, width int) []string {
+	var lines []string
 	cur := ""
-	for _, w := range strings.Split(line, " ") {
+	for _, p := range parts {
 		switch {
 		case cur == "":
-			cur = w
-		case text.StringWidthWithoutEscSequences(cur)+1+text.StringWidthWithoutEscSequences(w) <= width:
-			cur += " " + w
+			cur = p
+		case text.StringWidthWithoutEscSequences(cur)+len(sep)+text.StringWidthWithoutEscSequences(p) <= width:
+			cur += sep + p
 		default:
-			out = append(out, cur)
-			cur = "  " + w // continuation lines are indented
+			lines = append(lines, cur)
+			cur = indent + p
 		}
 	}
-	return strings.Join(append(out, cur), "\n")
+	return append(lines, cur)
 }
