@@ -132,3 +132,45 @@ func TestStateFromDatasetWithoutGroup(t *testing.T) {
 		t.Errorf("empty group: %v", err)
 	}
 }
+
+// Member ids that share a bucket of the leader's 16-bucket HashMap are
+// walked in the broker's order (assignor.md §6.2), so which of two equally
+// loaded workers keeps the extra connector depends on that order alone.
+// Both orders are planned: the one listed second loses a connector.
+func TestJoinPlanKeepsBrokerOrderWithinABucket(t *testing.T) {
+	// Java hash buckets at 16: ...-aaaa and ...-0001 share 15; ...-cccc is 10.
+	x, y, z := "connect-10.0.0.1:8083-aaaa", "connect-10.0.0.2:8083-0001", "connect-10.0.0.3:8083-cccc"
+	var recs []inspect.Record
+	for i, name := range []string{"a", "b", "c", "d", "e"} {
+		recs = append(recs,
+			configRecord(int64(2*i), "connector-"+name, `{"properties":{"connector.class":"X","tasks.max":"1"}}`),
+			configRecord(int64(2*i+1), "commit-"+name, `{"tasks":0}`))
+	}
+	holds := map[string][]string{x: {"a", "b"}, y: {"c", "d"}, z: {"e"}}
+	urls := map[string]string{x: "http://10.0.0.1:8083/", y: "http://10.0.0.2:8083/", z: "http://10.0.0.3:8083/"}
+	for _, order := range [][]string{{x, y, z}, {y, x, z}} {
+		ds := &inspect.Dataset{Source: "file:s.json", Topics: inspect.DefaultTopicNames(), Records: recs,
+			Group: &inspect.GroupDescription{Group: "connect-cluster", State: "Stable", ProtocolType: "connect", Protocol: "sessioned"}}
+		for _, id := range order {
+			ds.Group.Members = append(ds.Group.Members, member(t, id, urls[id], z, holds[id], nil))
+		}
+		st, err := StateFromDataset(decoded.Decode(ds, store.DecodeOptions{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := JoinPlan(st, testOpts(300000), []string{"connect-10.0.0.4:8083-0000"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var revokedFrom []string
+		for _, w := range res.Branches[0].Cooperative.Rounds[0].Workers {
+			if len(w.RevokedConnectors) > 0 {
+				revokedFrom = append(revokedFrom, w.Worker+": "+strings.Join(w.RevokedConnectors, ","))
+			}
+		}
+		second := strings.TrimSuffix(strings.TrimPrefix(urls[order[1]], "http://"), "/")
+		if len(revokedFrom) != 1 || !strings.Contains(revokedFrom[0], second) {
+			t.Errorf("broker order %v: round 1 revokes %v, want one connector from %s, the second of the shared bucket", order, revokedFrom, second)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
@@ -36,7 +35,10 @@ func GroupUnsettledError(g *inspect.GroupDescription) error {
 // DescribeGroup describes one group with a raw DescribeGroups request, so
 // the member metadata and assignment bytes stay exactly as the broker holds
 // them (kadm decodes and drops them). Coordinator moves and loads are retried
-// by the caller; a missing group is a result, not an error.
+// by the caller; a missing group is a result, not an error. Members stay in
+// the broker's order: it is the order of the leader's JoinGroup list, which
+// breaks ties between member ids of one hash bucket (assignor.md §6.2), so
+// plans need it.
 func DescribeGroup(ctx context.Context, cl *kgo.Client, group string) (*inspect.GroupDescription, error) {
 	req := kmsg.NewPtrDescribeGroupsRequest()
 	req.Groups = []string{group}
@@ -62,7 +64,6 @@ func DescribeGroup(ctx context.Context, cl *kgo.Client, group string) (*inspect.
 			}
 			out.Members = append(out.Members, gm)
 		}
-		sort.Slice(out.Members, func(i, j int) bool { return out.Members[i].MemberID < out.Members[j].MemberID })
 		normalizeMissing(out)
 		return out, nil
 	}

@@ -40,6 +40,7 @@ func TestRealBroker(t *testing.T) {
 			t.Run("check topics against the real topic configs", func(t *testing.T) { testCheckTopics(t, c) })
 			t.Run("check timeouts against the real broker limits", func(t *testing.T) { testBrokerLimits(t, c) })
 			t.Run("a missing group reads as missing", func(t *testing.T) { testMissingGroup(t, c) })
+			t.Run("members keep the broker's JoinGroup order", func(t *testing.T) { testMemberOrder(t, c) })
 			t.Run("TLS and SASL/SCRAM listeners", func(t *testing.T) { testSecurity(t, c) })
 			if strings.HasPrefix(v, "4.") { // KIP-848 groups are on by default from 4.0
 				t.Run("K17 finds a KIP-848 consumer, a share or a classic consumer group on the Connect group.id", func(t *testing.T) { testK17(t, c) })

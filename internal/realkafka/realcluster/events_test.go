@@ -66,7 +66,8 @@ func (c *cluster) tryPredictAndCompare(p planJSON, branch int, initial map[strin
 		c.t.Fatal(err)
 	}
 	c.explain = func() string {
-		return "\nrounds the plan predicted:" + tl.describe(workerOf) +
+		return "\nmembers at the snapshot, in the broker's order: " + strings.Join(c.snapOrder, ", ") +
+			"\nrounds the plan predicted:" + tl.describe(workerOf) +
 			"\nrounds the workers logged since the snapshot:" + c.roundsSince(c.snapAt)
 	}
 	defer func() { c.explain = nil }()

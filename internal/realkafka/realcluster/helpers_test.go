@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/commands"
+	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/connectscope/connectscope/internal/realkafka"
 )
 
@@ -41,6 +42,9 @@ type cluster struct {
 	// adds what a failed wait should show beside its last error.
 	snapAt  time.Time
 	explain func() string
+	// snapOrder is the members of the latest snapshot in the broker's
+	// order, which breaks the leader's hash-bucket ties (assignor.md §6.2).
+	snapOrder []string
 }
 
 // newCluster starts n workers of version with the given extra properties
@@ -558,5 +562,26 @@ func (c *cluster) snapshot() string {
 	path := filepath.Join(c.t.TempDir(), "snapshot.json")
 	c.snapAt = time.Now()
 	c.cs(nil, "snapshot", "-o", path)
+	c.snapOrder = snapshotMemberOrder(c.t, path)
 	return path
+}
+
+func snapshotMemberOrder(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := source.ReadSnapshot(f)
+	if err != nil {
+		t.Fatalf("reading snapshot %s: %v", path, err)
+	}
+	var ids []string
+	if d.Group != nil {
+		for _, m := range d.Group.Members {
+			ids = append(ids, m.MemberID)
+		}
+	}
+	return ids
 }
