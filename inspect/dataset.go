@@ -33,14 +33,14 @@ type TopicDescription struct {
 
 // GroupDescription is a DescribeGroups answer for the Connect group, with the
 // member metadata and assignment bytes kept raw so our own codecs decode them.
+// Members are in the broker's order, the order of the leader's JoinGroup list.
 type GroupDescription struct {
-	Group        string `json:"group"`
-	State        string `json:"state"`
-	ProtocolType string `json:"protocol_type"`
-	Protocol     string `json:"protocol"`
-	// Members in the broker's order (the leader's JoinGroup order).
-	Members   []GroupMember `json:"members"`
-	ErrorCode int16         `json:"error_code"`
+	Group        string        `json:"group"`
+	State        string        `json:"state"`
+	ProtocolType string        `json:"protocol_type"`
+	Protocol     string        `json:"protocol"`
+	Members      []GroupMember `json:"members"`
+	ErrorCode    int16         `json:"error_code"`
 	// Other is a consumer, share or streams group holding this id when
 	// DescribeGroups found no classic group; absent otherwise.
 	Other *OtherGroup `json:"other_group,omitempty"`
