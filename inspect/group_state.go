@@ -22,3 +22,16 @@ func GroupMissing(g *GroupDescription) bool {
 func GroupRebalancing(g *GroupDescription) bool {
 	return g != nil && (g.State == GroupPreparingRebalance || g.State == GroupCompletingRebalance)
 }
+
+// MemberIDs are the group's member ids in the broker's order (nil for no
+// group).
+func MemberIDs(g *GroupDescription) []string {
+	if g == nil {
+		return nil
+	}
+	ids := make([]string, 0, len(g.Members))
+	for _, m := range g.Members {
+		ids = append(ids, m.MemberID)
+	}
+	return ids
+}

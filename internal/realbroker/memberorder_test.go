@@ -3,7 +3,6 @@ package realbroker
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/live"
 	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -51,21 +51,11 @@ func testMemberOrder(t *testing.T, c *cluster) {
 	if _, stderr, code := c.live("--group", group, "snapshot", "-o", snap); code > 1 {
 		t.Fatalf("snapshot of %s: exit %d: %s", group, code, stderr)
 	}
-	f, err := os.Open(snap)
+	d, err := source.LoadFile(snap, inspect.DefaultTopicNames())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	d, err := source.ReadSnapshot(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var snapped []string
-	if d.Group != nil {
-		for _, m := range d.Group.Members {
-			snapped = append(snapped, m.MemberID)
-		}
-	}
+	snapped := inspect.MemberIDs(d.Group)
 	if !slices.Equal(snapped, leaderList) {
 		t.Errorf("the snapshot lists members as\n  %s\nthe leader's JoinGroup list was\n  %s", strings.Join(snapped, "\n  "), strings.Join(leaderList, "\n  "))
 	}
@@ -101,7 +91,7 @@ func (p *probeGroup) add(ctx context.Context, t *testing.T, c *cluster) {
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
-		if err := p.member(ctx, cl, resp.MemberID, p.done); err != nil {
+		if err := p.member(ctx, cl, resp.MemberID); err != nil {
 			p.errs <- err
 		}
 	}()
@@ -124,10 +114,7 @@ func (p *probeGroup) waitStable(ctx context.Context, t *testing.T, n int) (desc,
 		if err != nil {
 			t.Fatal(err)
 		}
-		desc = desc[:0]
-		for _, m := range d.Members {
-			desc = append(desc, m.MemberID)
-		}
+		desc = inspect.MemberIDs(d)
 		leaderList = p.latest()
 		if d.State == "Stable" && len(desc) == n && len(leaderList) == n && sameSet(desc, leaderList) {
 			return desc, leaderList
@@ -165,7 +152,7 @@ func (p *probeGroup) generations() int {
 // member is one probe member's client loop: join, sync (the leader hands
 // out empty assignments), heartbeat, and rejoin when the broker says a
 // rebalance is in progress.
-func (p *probeGroup) member(ctx context.Context, cl *kgo.Client, id string, done <-chan struct{}) error {
+func (p *probeGroup) member(ctx context.Context, cl *kgo.Client, id string) error {
 	for {
 		resp, err := probeJoin(ctx, cl, p.group, id)
 		if err != nil {
@@ -201,7 +188,7 @@ func (p *probeGroup) member(ctx context.Context, cl *kgo.Client, id string, done
 		}
 		for rejoin := false; !rejoin; {
 			select {
-			case <-done:
+			case <-p.done:
 				return nil
 			case <-ctx.Done():
 				return nil

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/commands"
+	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/connectscope/connectscope/internal/realkafka"
 )
@@ -568,20 +569,9 @@ func (c *cluster) snapshot() string {
 
 func snapshotMemberOrder(t *testing.T, path string) []string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d, err := source.ReadSnapshot(f)
+	d, err := source.LoadFile(path, inspect.DefaultTopicNames())
 	if err != nil {
 		t.Fatalf("reading snapshot %s: %v", path, err)
 	}
-	var ids []string
-	if d.Group != nil {
-		for _, m := range d.Group.Members {
-			ids = append(ids, m.MemberID)
-		}
-	}
-	return ids
+	return inspect.MemberIDs(d.Group)
 }
