@@ -160,3 +160,24 @@ func SyntheticState(s SyntheticSpec) ClusterState {
 	st.Leader = "w1"
 	return st
 }
+
+// WithHostNames gives a cluster's workers the names real Connect workers
+// carry: hostPort(n) for the n-th worker (from 1), the client id
+// connect-HOST:PORT, the REST URL and a member id connect-HOST:PORT-UUID.
+// Pictures and tests use it to see plans as operators of real clusters do;
+// the ids sort and hash as real ones, so eager's order and tie-breaks change.
+func (s ClusterState) WithHostNames(hostPort func(n int) string) ClusterState {
+	out := s
+	out.Workers = make([]WorkerState, len(s.Workers))
+	for i, w := range s.Workers {
+		hp := hostPort(i + 1)
+		id := fmt.Sprintf("connect-%s-%08x-4b1d-4c2e-9f3a-%012x", hp, 0x1f2e3d4c+i*7919, 0xa1b2c3d4e5+i*104729)
+		if w.ID == s.Leader {
+			out.Leader = id
+		}
+		w.ID = id
+		w.Aliases = []string{hp, "connect-" + hp, "http://" + hp + "/"}
+		out.Workers[i] = w
+	}
+	return out
+}

@@ -1,6 +1,8 @@
 // Command genimages draws the README's pictures of the classic case
 // (6 workers, 30 connectors x 3 tasks, 5-minute delay, 90 s restarts) with
-// the same code as --plot. Run it with `go generate ./plan/plot`.
+// the same code as --plot, the workers named as real ones are
+// (connect-worker-N.prod.example.com:8083), so the pictures show what an
+// operator's own cluster draws. Run it with `go generate ./plan/plot`.
 package main
 
 import (
@@ -28,7 +30,7 @@ func run(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	st := plan.SyntheticState(plan.SyntheticSpec{Workers: 6, Connectors: 30, Tasks: 3})
+	st := plan.SyntheticState(plan.SyntheticSpec{Workers: 6, Connectors: 30, Tasks: 3}).WithHostNames(plot.RealLookingName)
 	opts := plan.PlanOptions{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000}
 	roll, err := plan.RollingRestartPlan(st, opts, 90000, plan.StopClean, nil)
 	if err != nil {
