@@ -29,6 +29,8 @@ type Options struct {
 	// NoHeaders leaves out titles, column headers and footers: only rows,
 	// for scripts (kubectl's --no-headers).
 	NoHeaders bool
+	// JQVars are the --jq expression's $NAME variables (--arg, --argjson).
+	JQVars []JQVar
 }
 
 // Table is one table of a result.
@@ -125,9 +127,9 @@ func Write(w io.Writer, result any, opts Options) error {
 		if opts.Output == OutputJSONL {
 			// Each line of the jsonl output is one jq input, as piping it
 			// through jq would make it.
-			return writeJQLines(w, jsonlItems(result), opts.JQ)
+			return writeJQLines(w, jsonlItems(result), opts.JQ, opts.JQVars)
 		}
-		return writeJQLines(w, []any{result}, opts.JQ)
+		return writeJQLines(w, []any{result}, opts.JQ, opts.JQVars)
 	}
 	switch opts.Output {
 	case "", OutputTable, OutputWide:

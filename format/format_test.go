@@ -187,7 +187,8 @@ func TestBadJQ(t *testing.T) {
 	cases := []struct{ expr, want string }{
 		{".connectors[] | )", `--jq: unexpected token ")" at column 17 of ".connectors[] | )" (before ")")`},
 		{".connectors[", `--jq: unexpected EOF at column 13 of ".connectors[" (before "")`},
-		{"nosuchfn(1)", `--jq: function not defined: nosuchfn/1 in "nosuchfn(1)"`},
+		{".topic | nosuchfn(1)", `--jq: function not defined: nosuchfn/1 at column 10 of ".topic | nosuchfn(1)" (before "nosuchfn(1)")`},
+		{`select(.state == $want)`, `--jq: variable not defined: $want at column 18 of "select(.state == $want)" (before "$want)")`},
 		{".topic | keys", `--jq: keys cannot be applied to: string ("connect-status") (running ".topic | keys")`},
 		{`error("stop here")`, `--jq: error: stop here (running "error(\"stop here\")")`},
 	}

@@ -7,22 +7,113 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"regexp"
+	"strings"
 
 	"github.com/itchyny/gojq"
 )
 
-// CompileJQ parses and compiles a --jq expression, so a command can reject a
-// bad one before it reads anything. Errors are *UsageError.
-func CompileJQ(expr string) (*gojq.Code, error) {
+// JQVar is a value a --jq expression reads as $NAME: --arg NAME VALUE (a
+// string) or --argjson NAME JSON (any JSON value), as jq's own flags.
+type JQVar struct {
+	Name  string
+	Value any
+}
+
+// jqName is what jq accepts after $.
+var jqName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// JQArg is --arg NAME VALUE: $NAME is the string VALUE.
+func JQArg(name, value string) (JQVar, error) {
+	if err := checkJQName("--arg", name); err != nil {
+		return JQVar{}, err
+	}
+	return JQVar{Name: name, Value: value}, nil
+}
+
+// JQArgJSON is --argjson NAME JSON: $NAME is the JSON value (numbers keep
+// every digit, as the results' own do).
+func JQArgJSON(name, text string) (JQVar, error) {
+	if err := checkJQName("--argjson", name); err != nil {
+		return JQVar{}, err
+	}
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return JQVar{}, &UsageError{Flag: "--argjson", Problem: fmt.Sprintf("%s: %q is not JSON: %v", name, text, err)}
+	}
+	if dec.More() {
+		return JQVar{}, &UsageError{Flag: "--argjson", Problem: fmt.Sprintf("%s: %q holds more than one JSON value", name, text)}
+	}
+	return JQVar{Name: name, Value: v}, nil
+}
+
+func checkJQName(flag, name string) error {
+	if !jqName.MatchString(name) {
+		return &UsageError{Flag: flag, Problem: fmt.Sprintf("%q is not a variable name (letters, digits and _, not starting with a digit)", name)}
+	}
+	if name == "ENV" || name == "__loc__" {
+		return &UsageError{Flag: flag, Problem: fmt.Sprintf("$%s is jq's own; choose another name", name)}
+	}
+	return nil
+}
+
+// hiddenEnv are variables $ENV does not show: the SASL password the
+// environment may hold for connectscope itself.
+var hiddenEnv = map[string]bool{"CONNECTSCOPE_SASL_PASSWORD": true}
+
+// jqEnviron is what $ENV and env see: the process environment, less hiddenEnv.
+func jqEnviron() []string {
+	out := []string{}
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); !hiddenEnv[name] {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// CompileJQ parses and compiles a --jq expression with its variables, so a
+// command can reject a bad one before it reads anything. Errors are
+// *UsageError.
+func CompileJQ(expr string, vars ...JQVar) (*gojq.Code, error) {
 	q, err := gojq.Parse(expr)
 	if err != nil {
 		return nil, &UsageError{Flag: "--jq", Problem: parseProblem(expr, err)}
 	}
-	code, err := gojq.Compile(q, gojq.WithEnvironLoader(func() []string { return nil }))
+	names := make([]string, len(vars))
+	for i, v := range vars {
+		names[i] = "$" + v.Name
+	}
+	code, err := gojq.Compile(q, gojq.WithEnvironLoader(jqEnviron), gojq.WithVariables(names))
 	if err != nil {
-		return nil, &UsageError{Flag: "--jq", Problem: fmt.Sprintf("%v in %q", err, expr)}
+		return nil, &UsageError{Flag: "--jq", Problem: compileProblem(expr, err)}
 	}
 	return code, nil
+}
+
+// compileProblem places an undefined function or variable in the expression.
+func compileProblem(expr string, err error) string {
+	msg := err.Error()
+	_, name, ok := strings.Cut(msg, "not defined: ")
+	if ok {
+		name, _, _ = strings.Cut(name, "/") // function name/arity
+		if i := strings.Index(expr, name); i >= 0 {
+			return fmt.Sprintf("%s at column %d of %q (before %q)", msg, i+1, expr, expr[i:])
+		}
+	}
+	return fmt.Sprintf("%s in %q", msg, expr)
+}
+
+// jqValues are the variables' values in the order CompileJQ named them.
+func jqValues(vars []JQVar) []any {
+	out := make([]any, len(vars))
+	for i, v := range vars {
+		out[i] = v.Value
+	}
+	return out
 }
 
 // parseProblem points at the place the parser stopped, on one line, because
@@ -40,8 +131,8 @@ func parseProblem(expr string, err error) string {
 // writeJQLines runs expr on the JSON form of each input in turn and prints
 // each value on its own line: strings raw (as `jq -r` and `gh --jq` do),
 // anything else as compact JSON.
-func writeJQLines(w io.Writer, inputs []any, expr string) error {
-	code, err := CompileJQ(expr)
+func writeJQLines(w io.Writer, inputs []any, expr string, vars []JQVar) error {
+	code, err := CompileJQ(expr, vars...)
 	if err != nil {
 		return err
 	}
@@ -51,7 +142,7 @@ func writeJQLines(w io.Writer, inputs []any, expr string) error {
 		if err != nil {
 			return err
 		}
-		halted, err := runJQ(bw, code, input, expr)
+		halted, err := runJQ(bw, code, input, expr, jqValues(vars))
 		if err != nil {
 			bw.Flush()
 			return err
@@ -64,8 +155,8 @@ func writeJQLines(w io.Writer, inputs []any, expr string) error {
 }
 
 // runJQ writes what code yields for one input; halted reports a `halt`.
-func runJQ(bw *bufio.Writer, code *gojq.Code, input any, expr string) (halted bool, err error) {
-	iter := code.Run(input)
+func runJQ(bw *bufio.Writer, code *gojq.Code, input any, expr string, values []any) (halted bool, err error) {
+	iter := code.Run(input, values...)
 	for {
 		v, ok := iter.Next()
 		if !ok {

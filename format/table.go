@@ -54,12 +54,13 @@ type tableStyle struct {
 	noHeaders   bool
 }
 
-// writeTables renders each table, separated by a blank line. Columns listed
-// in Table.Wide appear only when wide is set.
+// writeTables renders each table, separated by a blank line (with
+// --no-headers too, so a script can tell where one table ends). Columns
+// listed in Table.Wide appear only when wide is set.
 func writeTables(w io.Writer, tables []Table, st tableStyle) error {
 	bw := bufio.NewWriter(w)
 	for i, t := range tables {
-		if i > 0 && !st.noHeaders {
+		if i > 0 {
 			bw.WriteString("\n")
 		}
 		bw.WriteString(renderTable(t, st))
@@ -112,6 +113,9 @@ func renderTable(t Table, st tableStyle) string {
 	rows := make([][]string, len(t.Rows))
 	for i, r := range t.Rows {
 		rows[i] = visible(r)
+	}
+	if st.noHeaders {
+		tokenRows(rows)
 	}
 	failed := failedColumn(header) // before headers may be cut to fit
 	var fitted []int
