@@ -22,13 +22,17 @@ type Finding struct {
 	AppliesTo *string `json:"applies_to"`
 	Why       string  `json:"why"`
 	Fix       string  `json:"fix"`
+	// Waived is set when --ignore, --only or a waiver file waives the
+	// finding: it is listed but does not count (summary, exit status).
+	Waived *Waived `json:"waived"`
 }
 
-// Summary counts findings by severity.
+// Summary counts findings by severity; waived findings count only in Waived.
 type Summary struct {
-	Error int `json:"error"`
-	Warn  int `json:"warn"`
-	Info  int `json:"info"`
+	Error  int `json:"error"`
+	Warn   int `json:"warn"`
+	Info   int `json:"info"`
+	Waived int `json:"waived"`
 }
 
 // Findings collects findings while a check runs.
@@ -91,6 +95,10 @@ func SortFindings(list []Finding) {
 func Summarize(list []Finding) Summary {
 	var s Summary
 	for _, f := range list {
+		if f.Waived != nil {
+			s.Waived++
+			continue
+		}
 		switch f.Severity {
 		case Error:
 			s.Error++
@@ -103,10 +111,11 @@ func Summarize(list []Finding) Summary {
 	return s
 }
 
-// Fails reports whether any finding reaches the --fail-on threshold.
+// Fails reports whether any finding that is not waived reaches the
+// --fail-on threshold.
 func Fails(list []Finding, threshold Severity) bool {
 	for _, f := range list {
-		if f.Severity.Reaches(threshold) {
+		if f.Waived == nil && f.Severity.Reaches(threshold) {
 			return true
 		}
 	}

@@ -64,7 +64,7 @@ type Rule struct {
 	AppliesTo *string `json:"applies_to"`
 }
 
-// Rules returns the whole catalogue, ordered by series (T, D, S, P, K, B)
+// Rules returns the whole catalogue, ordered by series (T, D, S, P, K, B, W)
 // and number.
 func Rules() []Rule {
 	out := make([]Rule, len(catalogue))
@@ -84,7 +84,7 @@ func RuleByID(id string) (Rule, bool) {
 	return Rule{}, false
 }
 
-const seriesOrder = "TDSPKB"
+const seriesOrder = "TDSPKBW"
 
 // ruleLess orders ids by series, then number (T2 before T10).
 func ruleLess(a, b string) bool {
@@ -374,4 +374,10 @@ var catalogue = []Rule{
 		Title: "configured connectors or tasks owned by no worker",
 		Why:   "work not assigned to anyone is not running; expected only while a scheduled rebalance delay is pending",
 		Fix:   "wait for the delay to expire, or restart a worker to trigger a rebalance"},
+
+	// Waivers (--waivers): the decisions to ignore findings.
+	{ID: "W1", Severity: Warn, Check: "waivers", Enforced: "audit",
+		Title: "a waiver has expired",
+		Why:   "a waiver is a decision with a date on it; after that date the findings it covered count again and need a new decision",
+		Fix:   "fix what the findings say, or renew the waiver with a new expires date and reason"},
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/connectscope/connectscope/inspect/workerconfig"
 	"github.com/connectscope/connectscope/plan"
@@ -160,6 +161,16 @@ func runCase(t *testing.T, c ruleCase) []Finding {
 			in.Zones = zones
 		}
 		return Balance(in).Findings
+	case "waivers":
+		ws, err := ParseWaivers("waivers.yaml", c.files["waivers.yaml"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		now, err := time.Parse(time.DateOnly, args["now"])
+		if err != nil {
+			t.Fatalf("args now: %v", err)
+		}
+		return (&Filter{Waivers: ws, Now: now}).Apply(nil)
 	}
 	t.Fatalf("unknown check %q", args["check"])
 	return nil

@@ -12,14 +12,45 @@ import (
 func findingsTable(list []Finding, s Summary) format.Table {
 	t := format.Table{Title: "FINDINGS", Header: []string{"SEVERITY", "RULE", "SUBJECT", "MESSAGE", "TITLE", "APPLIES TO", "FIX"}, Wide: []int{4, 5, 6}}
 	for _, f := range list {
+		if f.Waived != nil {
+			continue // in the waived table
+		}
 		applies := "-"
 		if f.AppliesTo != nil {
 			applies = *f.AppliesTo
 		}
 		t.Rows = append(t.Rows, []string{string(f.Severity), f.Rule, f.Subject, f.Message, f.Title, applies, f.Fix})
 	}
-	t.Footer = []string{fmt.Sprintf("%d error, %d warn, %d info; `connectscope check explain RULE` tells why and how to fix", s.Error, s.Warn, s.Info)}
+	waived := ""
+	if s.Waived > 0 {
+		waived = fmt.Sprintf(" (%d waived, listed below)", s.Waived)
+	}
+	t.Footer = []string{fmt.Sprintf("%d error, %d warn, %d info%s; `connectscope check explain RULE` tells why and how to fix", s.Error, s.Warn, s.Info, waived)}
 	return t
+}
+
+// findingsTables are the findings table and, when some are waived, the
+// table of waived findings with who waived them and why.
+func findingsTables(list []Finding, s Summary) []format.Table {
+	out := []format.Table{findingsTable(list, s)}
+	if s.Waived == 0 {
+		return out
+	}
+	w := format.Table{Title: "WAIVED FINDINGS (not counted)", Header: []string{"SEVERITY", "RULE", "SUBJECT", "MESSAGE", "WAIVED BY", "REASON", "EXPIRES"}}
+	for _, f := range list {
+		if f.Waived == nil {
+			continue
+		}
+		w.Rows = append(w.Rows, []string{string(f.Severity), f.Rule, f.Subject, f.Message, f.Waived.By, orDash(f.Waived.Reason), format.TextOr(f.Waived.Expires, "-")})
+	}
+	return append(out, w)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 func findingItems(list []Finding) []any { return format.Items(list) }
@@ -50,7 +81,7 @@ func (r *TimeoutsReport) Tables() []format.Table {
 		t.Footer = []string{"broker: " + strings.Join(broker, ", ")}
 		out = append(out, t)
 	}
-	return append(out, findingsTable(r.Findings, r.Summary))
+	return append(out, findingsTables(r.Findings, r.Summary)...)
 }
 
 // Items implements format.Lister: one finding per line.
@@ -91,7 +122,7 @@ func (r *UpgradeReport) Tables() []format.Table {
 	if len(r.Steps) == 0 {
 		plan.Footer = []string{"nothing to change"}
 	}
-	return []format.Table{summary, workers, plan, findingsTable(r.Findings, r.Summary)}
+	return append([]format.Table{summary, workers, plan}, findingsTables(r.Findings, r.Summary)...)
 }
 
 // Items implements format.Lister.
@@ -103,7 +134,7 @@ func (r *TopicsReport) Tables() []format.Table {
 	for _, v := range r.Topics {
 		t.Rows = append(t.Rows, []string{v.Role, v.Name, boolOr(v.Exists), intOr(v.Partitions), intOr(v.ReplicationFactor), format.TextOr(v.CleanupPolicy, "-"), format.TextOr(v.MinInsyncReplicas, "-")})
 	}
-	return []format.Table{t, findingsTable(r.Findings, r.Summary)}
+	return append([]format.Table{t}, findingsTables(r.Findings, r.Summary)...)
 }
 
 // Items implements format.Lister.
@@ -115,7 +146,7 @@ func (r *BalanceReport) Tables() []format.Table {
 	for _, w := range r.Workers {
 		t.Rows = append(t.Rows, []string{w.Worker, format.TextOr(w.Zone, "-"), strconv.Itoa(w.Connectors), strconv.Itoa(w.Tasks), intOr(w.ExpectedConnectors), intOr(w.ExpectedTasks)})
 	}
-	return []format.Table{t, findingsTable(r.Findings, r.Summary)}
+	return append([]format.Table{t}, findingsTables(r.Findings, r.Summary)...)
 }
 
 // Items implements format.Lister.
@@ -132,7 +163,7 @@ func (r *AllReport) Tables() []format.Table {
 	if r.Upgrade != nil && len(r.Upgrade.Steps) > 0 {
 		out = append(out, r.Upgrade.Tables()[2])
 	}
-	return append(out, findingsTable(r.Findings, r.Summary))
+	return append(out, findingsTables(r.Findings, r.Summary)...)
 }
 
 // Items implements format.Lister.
