@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
@@ -16,41 +17,85 @@ type adviceKey struct {
 	proto, version string
 }
 
+// delaySetting is one setting D7 costs: the files that hold it and what it
+// is.
+type delaySetting struct {
+	key            adviceKey
+	delay, session Value
+	v              kafkaversion.Version
+	files          []string
+}
+
 // checkDelayAdvice (D7) runs the advisor over the delay alone, rolling as
 // plan rolling-restart does (leader last, next when the last is back, clean
-// stops), and reports when another delay beats the worker's on both the
-// roll's task-seconds and the crash outage. It needs the group (a dataset)
-// and --restart-time.
-func checkDelayAdvice(f *Findings, in TimeoutsInput, w *workerconfig.Config, v kafkaversion.Version, cache map[adviceKey]*plan.AdviseResult) error {
-	if in.Cluster == nil || len(in.Cluster.Workers) == 0 || in.RestartTimeMs <= 0 {
+// stops), and reports when another delay costs both fewer task-seconds in
+// the roll and a shorter crash outage, with what it costs in moves. Only the
+// leader's delay applies (the leader schedules the delayed rebalance): with
+// the leader's file known D7 costs that one; otherwise every distinct
+// setting among the files, each as if its worker led. It needs the group (a
+// dataset) and --restart-time.
+func checkDelayAdvice(f *Findings, in TimeoutsInput, versions map[*workerconfig.Config]kafkaversion.Version) error {
+	if in.Cluster == nil || len(in.Cluster.Workers) == 0 || in.RestartTimeMs <= 0 || len(in.Workers) == 0 {
 		return nil
 	}
-	delay := workerValue(w, "scheduled.rebalance.max.delay.ms", v)
-	session := workerValue(w, "session.timeout.ms", v)
-	proto := effectiveProtocol(w, v)
-	if !delay.Set || !session.Set || delay.Invalid || session.Invalid || proto == "eager" {
-		return nil
+	files, leader := in.Workers, leaderFile(in)
+	if leader != nil {
+		files = []*workerconfig.Config{leader}
 	}
-	version := ""
-	if v.Known {
-		version = v.String()
+	var settings []*delaySetting
+	byKey := map[adviceKey]*delaySetting{}
+	for _, w := range files {
+		v := versions[w]
+		delay := workerValue(w, "scheduled.rebalance.max.delay.ms", v)
+		session := workerValue(w, "session.timeout.ms", v)
+		proto := effectiveProtocol(w, v)
+		if !delay.Set || !session.Set || delay.Invalid || session.Invalid || proto == "eager" {
+			continue
+		}
+		version := ""
+		if v.Known {
+			version = v.String()
+		}
+		key := adviceKey{delay: delay.N, session: session.N, proto: proto, version: version}
+		s, ok := byKey[key]
+		if !ok {
+			s = &delaySetting{key: key, delay: delay, session: session, v: v}
+			byKey[key] = s
+			settings = append(settings, s)
+		}
+		s.files = append(s.files, w.Name())
 	}
-	key := adviceKey{delay: delay.N, session: session.N, proto: proto, version: version}
-	res, ok := cache[key]
-	if !ok {
-		ctx := in.Context
-		if ctx == nil {
-			ctx = context.Background()
+	for _, s := range settings {
+		var subject, whose string
+		switch {
+		case leader != nil:
+			subject, whose = "leader "+leaderLabel(in), "the leader's, "+s.files[0]
+		case len(settings) == 1:
+			subject, whose = "every worker file", "every file's"
+		default:
+			subject = strings.Join(s.files, ", ") + " (if one of them leads)"
+			whose = "if a worker of " + strings.Join(s.files, ", ") + " leads"
 		}
-		var err error
-		res, err = plan.Advise(ctx, *in.Cluster,
-			plan.PlanOptions{Protocol: proto, MaxDelayMs: delay.N, SessionTimeoutMs: session.N, KafkaVersion: version, RoundTimeMs: plan.DefaultRoundTimeMs},
-			plan.AdviseOptions{RestartMs: in.RestartTimeMs, Orders: []string{plan.OrderLeaderLast}, Pacings: []plan.Pacing{{Mode: plan.PaceBack}},
-				Stops: []string{plan.StopClean}, MaxDowntimeMs: in.MaxDowntimeMs, MaxMoves: -1})
-		if err != nil {
-			return fmt.Errorf("D7 advisor for %s: %w", w.Name(), err)
+		if err := adviseDelay(f, in, s, subject, whose); err != nil {
+			return err
 		}
-		cache[key] = res
+	}
+	return nil
+}
+
+// adviseDelay runs the advisor for one setting and adds D7 when another
+// delay beats it on both costs.
+func adviseDelay(f *Findings, in TimeoutsInput, s *delaySetting, subject, whose string) error {
+	ctx := in.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	res, err := plan.Advise(ctx, *in.Cluster,
+		plan.PlanOptions{Protocol: s.key.proto, MaxDelayMs: s.key.delay, SessionTimeoutMs: s.key.session, KafkaVersion: s.key.version, RoundTimeMs: plan.DefaultRoundTimeMs},
+		plan.AdviseOptions{RestartMs: in.RestartTimeMs, Orders: []string{plan.OrderLeaderLast}, Pacings: []plan.Pacing{{Mode: plan.PaceBack}},
+			Stops: []string{plan.StopClean}, MaxDowntimeMs: in.MaxDowntimeMs, MaxMoves: -1})
+	if err != nil {
+		return fmt.Errorf("D7 advisor for %s: %w", subject, err)
 	}
 	if res.Verdict != plan.VerdictBeaten || res.Recommended == nil {
 		return nil
@@ -62,13 +107,58 @@ func checkDelayAdvice(f *Findings, in TimeoutsInput, w *workerconfig.Config, v k
 		}
 	}
 	rec := *res.Recommended
-	add(f, "D7", w.Name(), v, fmt.Sprintf("scheduled.rebalance.max.delay.ms %d is beaten by %d on both costs: a rolling restart (%s each) %s task-s not running instead of %s, a crash outage of %s instead of %s",
-		delay.N, rec.DelayMs, plan.Millis(in.RestartTimeMs), plan.TaskSeconds(rec.Roll.TaskMsNotRunning), plan.TaskSeconds(cur.Roll.TaskMsNotRunning),
-		plan.Millis(*rec.Crash.LongestTaskOutageMs), plan.Millis(*cur.Crash.LongestTaskOutageMs)),
-		"scheduled.rebalance.max.delay.ms", delay, "session.timeout.ms", session, "restart_time_ms", in.RestartTimeMs,
+	add(f, "D7", subject, s.v, fmt.Sprintf("scheduled.rebalance.max.delay.ms %d (%s): a delay of %s gives a rolling restart (%s each) %s task-s not running instead of %s and a crash outage of %s instead of %s, %s",
+		s.delay.N, whose, plan.Millis(rec.DelayMs), plan.Millis(in.RestartTimeMs), plan.TaskSeconds(rec.Roll.TaskMsNotRunning), plan.TaskSeconds(cur.Roll.TaskMsNotRunning),
+		plan.Millis(*rec.Crash.LongestTaskOutageMs), plan.Millis(*cur.Crash.LongestTaskOutageMs), movesTrade(rec.Roll.TasksMoved, cur.Roll.TasksMoved)),
+		"scheduled.rebalance.max.delay.ms", s.delay, "session.timeout.ms", s.session, "restart_time_ms", in.RestartTimeMs,
 		"recommended_delay_ms", rec.DelayMs,
 		"roll_task_ms_not_running", cur.Roll.TaskMsNotRunning, "recommended_roll_task_ms_not_running", rec.Roll.TaskMsNotRunning,
 		"crash_outage_ms", *cur.Crash.LongestTaskOutageMs, "recommended_crash_outage_ms", *rec.Crash.LongestTaskOutageMs,
-		"tasks_moved", cur.Roll.TasksMoved, "recommended_tasks_moved", rec.Roll.TasksMoved)
+		"tasks_moved", cur.Roll.TasksMoved, "recommended_tasks_moved", rec.Roll.TasksMoved,
+		"worker_files", s.files)
 	return nil
+}
+
+// movesTrade says what the recommended delay costs in moved tasks: the
+// other side of the trade, never hidden.
+func movesTrade(rec, cur int) string {
+	switch {
+	case rec > cur:
+		return fmt.Sprintf("but the roll moves %d tasks to another machine instead of %d (plan advise --max-moves weighs that)", rec, cur)
+	case rec < cur:
+		return fmt.Sprintf("and the roll moves %d tasks instead of %d", rec, cur)
+	}
+	return fmt.Sprintf("with the same %d tasks moved", rec)
+}
+
+// leaderFile is the worker file of the group's leader, when the files can
+// be matched to the members (by advertised host:port).
+func leaderFile(in TimeoutsInput) *workerconfig.Config {
+	c := in.Cluster
+	leader := c.Leader
+	if leader == "" {
+		leader = c.Workers[0].ID
+	}
+	ids := make([]string, len(c.Workers))
+	at := -1
+	for i, w := range c.Workers {
+		ids[i] = c.Label(w.ID)
+		if w.ID == leader {
+			at = i
+		}
+	}
+	for fi, mi := range matchFiles(in.Workers, ids) {
+		if mi >= 0 && mi == at {
+			return in.Workers[fi]
+		}
+	}
+	return nil
+}
+
+func leaderLabel(in TimeoutsInput) string {
+	leader := in.Cluster.Leader
+	if leader == "" {
+		leader = in.Cluster.Workers[0].ID
+	}
+	return in.Cluster.Label(leader)
 }

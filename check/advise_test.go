@@ -1,6 +1,7 @@
 package check
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect/workerconfig"
@@ -58,5 +59,77 @@ func TestD7DelayBeatenByAdvice(t *testing.T) {
 		if rep, err := Timeouts(in); err != nil || len(findingsOf(rep, "D7")) != 0 {
 			t.Errorf("%s: %v, D7 %+v", name, err, findingsOf(rep, "D7"))
 		}
+	}
+}
+
+func workerFile(t *testing.T, name, props string) *workerconfig.Config {
+	t.Helper()
+	w, err := workerconfig.Parse(name, []byte("group.id=connect-cluster\nconfig.storage.topic=c\noffset.storage.topic=o\nstatus.storage.topic=s\nsession.timeout.ms=10000\n"+props))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// classicWithHosts is the classic 6-worker cluster whose members advertise
+// w1:8083 … w6:8083 (w1 leads), so worker files can be matched to them.
+func classicWithHosts() plan.ClusterState {
+	st := plan.SyntheticState(plan.SyntheticSpec{Workers: 6, Connectors: 30, Tasks: 3})
+	for i := range st.Workers {
+		st.Workers[i].Aliases = []string{st.Workers[i].ID + ":8083"}
+	}
+	return st
+}
+
+// D7 is one cluster-level finding, not one per worker file; it costs the
+// delay that applies (the leader's), says what the cheaper delay costs in
+// moves, and is info. Before, five files on the default delay gave five
+// identical warnings, and a file whose worker does not lead was costed as
+// if its delay applied.
+func TestD7OnceWithTheLeadersDelay(t *testing.T) {
+	st := classicWithHosts()
+	var same []*workerconfig.Config
+	for _, n := range []string{"w1", "w2", "w3", "w4", "w5"} {
+		same = append(same, workerFile(t, n+".properties", ""))
+	}
+	in := TimeoutsInput{Workers: same, Cluster: &st, RestartTimeMs: 90000, KafkaVersion: "3.9.0"}
+	rep, err := Timeouts(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d7 := findingsOf(rep, "D7")
+	if len(d7) != 1 {
+		t.Fatalf("%d D7 findings for 5 files on one delay, want 1: %+v", len(d7), d7)
+	}
+	if d7[0].Severity != Info || !strings.Contains(d7[0].Message, "but the roll moves 85 tasks to another machine instead of 63") {
+		t.Errorf("D7 %s: %q", d7[0].Severity, d7[0].Message)
+	}
+	if n := len(findingsOf(rep, "D5")); n != 1 {
+		t.Errorf("D5 repeated %d times for one setting in 5 files", n)
+	}
+	// The leader's file (advertising w1:8083) has a delay of 0: nothing to
+	// advise, whatever the other files say.
+	lead := func(delay string) *workerconfig.Config {
+		return workerFile(t, "leader.properties", "rest.advertised.host.name=w1\nrest.advertised.port=8083\nscheduled.rebalance.max.delay.ms="+delay+"\n")
+	}
+	in.Workers = append([]*workerconfig.Config{lead("0")}, same[1:]...)
+	if rep, err = Timeouts(in); err != nil || len(findingsOf(rep, "D7")) != 0 {
+		t.Errorf("leader on delay 0: %v, D7 %+v", err, findingsOf(rep, "D7"))
+	}
+	in.Workers = []*workerconfig.Config{lead("300000"), workerFile(t, "w2.properties", "scheduled.rebalance.max.delay.ms=0\n")}
+	rep, err = Timeouts(in)
+	if d7 = findingsOf(rep, "D7"); err != nil || len(d7) != 1 || d7[0].Subject != "leader w1:8083" || !strings.Contains(d7[0].Message, "the leader's, leader.properties") {
+		t.Errorf("leader on the default: %v, D7 %+v", err, d7)
+	}
+	// Leader unknown and the files differ: each setting as if its worker led.
+	in.Workers = []*workerconfig.Config{workerFile(t, "a.properties", ""), workerFile(t, "b.properties", "scheduled.rebalance.max.delay.ms=600000\n"), workerFile(t, "c.properties", "")}
+	rep, err = Timeouts(in)
+	d7 = findingsOf(rep, "D7")
+	if err != nil || len(d7) != 2 {
+		t.Fatalf("two settings, leader unknown: %v, %d D7: %+v", err, len(d7), d7)
+	}
+	subjects := d7[0].Subject + " | " + d7[1].Subject
+	if !strings.Contains(subjects, "a.properties, c.properties (if one of them leads)") || !strings.Contains(subjects, "b.properties (if one of them leads)") {
+		t.Errorf("subjects %q", subjects)
 	}
 }

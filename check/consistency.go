@@ -59,6 +59,11 @@ func checkAcrossWorkers(f *Findings, workers []*workerconfig.Config, versions ma
 		differ(f, "P1", subject, ws, "connect.protocol differs", func(w *workerconfig.Config) string {
 			return effectiveProtocol(w, versions[w])
 		})
+		for _, key := range disagreeingTimings {
+			differ(f, "T12", subject+" "+key, ws, key+" differs", func(w *workerconfig.Config) string {
+				return valueText(workerValue(w, key, versions[w]))
+			})
+		}
 		eos := map[string]bool{}
 		for _, w := range ws {
 			eos[eosOf(w)] = true
@@ -90,6 +95,22 @@ func checkAcrossWorkers(f *Findings, workers []*workerconfig.Config, versions ma
 		}
 		checkSignatures(f, ws, versions)
 	}
+}
+
+// disagreeingTimings are the settings whose effect depends on which worker
+// leads or which member the coordinator waits for (T12).
+var disagreeingTimings = []string{"scheduled.rebalance.max.delay.ms", "session.timeout.ms", "heartbeat.interval.ms", "rebalance.timeout.ms"}
+
+// valueText is a setting's effective value, for comparing: a default
+// equals the same number written out.
+func valueText(v Value) string {
+	switch {
+	case v.Invalid:
+		return "invalid"
+	case !v.Set:
+		return "unset"
+	}
+	return fmt.Sprint(v.N)
 }
 
 // differ adds one finding of rule id when key gives different values for
@@ -160,11 +181,17 @@ func checkSignatures(f *Findings, ws []*workerconfig.Config, versions map[*worke
 	}
 }
 
-func fileNames(ws []*workerconfig.Config) []string {
+// workerNames are the files' names in the order given.
+func workerNames(ws []*workerconfig.Config) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
 		out[i] = w.Name()
 	}
+	return out
+}
+
+func fileNames(ws []*workerconfig.Config) []string {
+	out := workerNames(ws)
 	sort.Strings(out)
 	return out
 }

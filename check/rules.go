@@ -161,6 +161,10 @@ var catalogue = []Rule{
 		Title: "numeric worker setting Kafka cannot parse",
 		Why:   "Kafka accepts only integers (milliseconds for *.ms) and refuses to start the worker on a value such as \"30s\", \"1.5\" or one out of range",
 		Fix:   "write the value as a plain integer number of milliseconds, e.g. 30000 for 30 s"},
+	{ID: "T12", Severity: Warn, Check: "timeouts", Enforced: "audit",
+		Title: "workers of one group disagree on a rebalance timing setting",
+		Why:   "the delayed rebalance runs on the leader's scheduled.rebalance.max.delay.ms, so the cluster behaves differently after leadership moves; session.timeout.ms and heartbeat.interval.ms make a crash noticed sooner on some workers than on others; the group waits for the largest rebalance.timeout.ms of its members; plans and checks cannot say which value applies",
+		Fix:   "set the same value in every worker file of the group (roll the change one worker at a time)"},
 	// Scheduled delay and backoff.
 	{ID: "D1", Severity: Error, Check: "timeouts", Enforced: "audit", AppliesTo: versions("2.3.0 to 3.5.1 and 3.6.0 (fixed in 3.5.2, 3.6.1, 3.7.0)"),
 		Title: "scheduled.rebalance.max.delay.ms = 0 leaves lost work unassigned",
@@ -186,9 +190,9 @@ var catalogue = []Rule{
 		Title: "crash outage exceeds the accepted downtime (--max-downtime)",
 		Why:   "after a crash the worker's pieces are unassigned for up to session.timeout.ms + scheduled.rebalance.max.delay.ms, longer than the failover you said you can accept",
 		Fix:   "lower scheduled.rebalance.max.delay.ms (and/or session.timeout.ms) so that their sum fits --max-downtime"},
-	{ID: "D7", Severity: Warn, Check: "timeouts", Enforced: "audit",
-		Title: "another scheduled.rebalance.max.delay.ms beats the current one on both costs (needs the group and --restart-time)",
-		Why:   "the advisor (plan advise) replays a rolling restart and a crash on the cluster's own members and connectors: another delay gives both fewer task-seconds not running during the roll and a shorter outage when a worker crashes, so the current one buys nothing",
+	{ID: "D7", Severity: Info, Check: "timeouts", Enforced: "audit",
+		Title: "another scheduled.rebalance.max.delay.ms costs fewer task-seconds and a shorter crash outage (needs the group and --restart-time)",
+		Why:   "the advisor (plan advise) replays a rolling restart and a crash on the cluster's own members and connectors, with the delay that applies (the leader's: it schedules the delayed rebalance; each file's when the leader's file is unknown and the files differ): another delay gives both fewer task-seconds not running during the roll and a shorter outage when a worker crashes, often at the price of more tasks moved between machines, which the finding states",
 		Fix:   "set scheduled.rebalance.max.delay.ms to the recommended value, after reading `connectscope plan advise` for the same cluster (it also weighs restart order, pacing and tasks moved)"},
 	// Shutdown and offsets.
 	{ID: "S1", Severity: Warn, Check: "timeouts", Enforced: "audit",

@@ -94,7 +94,6 @@ func Timeouts(in TimeoutsInput) (*TimeoutsReport, error) {
 	for _, key := range []string{"group.min.session.timeout.ms", "group.max.session.timeout.ms", "transaction.max.timeout.ms", "connections.max.idle.ms"} {
 		rep.Broker = append(rep.Broker, settingValue(key, brokerValue(in.Broker, key, global)))
 	}
-	advice := map[adviceKey]*plan.AdviseResult{}
 	versions := map[*workerconfig.Config]kafkaversion.Version{}
 	for _, w := range in.Workers {
 		v := workerVersion(in, w, global)
@@ -111,17 +110,18 @@ func Timeouts(in TimeoutsInput) (*TimeoutsReport, error) {
 		checkValues(&f, w)
 		checkWorkerTiming(&f, in, w, v)
 		checkWorkerDelay(&f, in, w, v)
-		if err := checkDelayAdvice(&f, in, w, v, advice); err != nil {
-			return nil, err
-		}
 		checkWorkerShutdown(&f, w, v)
 		checkSinkConsumers(&f, in, w, v)
 		checkTransactions(&f, in, w, v)
 		checkIdentity(&f, w)
 	}
 	checkAcrossWorkers(&f, in.Workers, versions)
+	if err := checkDelayAdvice(&f, in, versions); err != nil {
+		return nil, err
+	}
 	sort.SliceStable(rep.Workers, func(i, j int) bool { return rep.Workers[i].File < rep.Workers[j].File })
-	rep.Findings = f.List()
+	rep.Findings = foldFiles(f.List(), workerNames(in.Workers))
+	SortFindings(rep.Findings)
 	rep.Summary = Summarize(rep.Findings)
 	return rep, nil
 }
