@@ -69,7 +69,7 @@ func TestCheckJQRunbook(t *testing.T) {
 	w2 := writeCheckWorker(t, "w2.properties", "status.storage.topic=connect-statuses\nheartbeat.interval.ms=4000\n")
 	out, _, code := run(t, "check", "all", "--worker-config", apacheWorker, "--worker-config", w2, "--fail-on", "warn",
 		"-o", "json", "--jq", `[.findings[] | select(.severity != "info") | .rule] | unique | join(",")`)
-	if code != 1 || strings.TrimSpace(out) != "K4,T2" {
+	if code != 1 || strings.TrimSpace(out) != "K4,T12,T2" {
 		t.Errorf("exit %d, out %q", code, out)
 	}
 }
