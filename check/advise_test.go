@@ -62,13 +62,10 @@ func TestD7DelayBeatenByAdvice(t *testing.T) {
 	}
 }
 
+// workerFile is a worker of the group with a 10 s session and props.
 func workerFile(t *testing.T, name, props string) *workerconfig.Config {
 	t.Helper()
-	w, err := workerconfig.Parse(name, []byte("group.id=connect-cluster\nconfig.storage.topic=c\noffset.storage.topic=o\nstatus.storage.topic=s\nsession.timeout.ms=10000\n"+props))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w
+	return worker(t, name, "session.timeout.ms=10000\n"+props)
 }
 
 // classicWithHosts is the classic 6-worker cluster whose members advertise
