@@ -108,6 +108,7 @@ type engine struct {
 	starts     []starter // pieces starting when the round in progress ends
 	followUpAt int64     // -1 = none
 	delayedAt  int64     // scheduled rebalance, -1 = none
+	dueWhy     string    // why the starting state wants a round at 0 (pending.go), "" = none
 	wantRound  bool
 	triggers   []string
 	waiting    []Event // due WhenStable events held until the group is stable
@@ -163,7 +164,6 @@ func (e *engine) run(first []Event) error {
 	for _, ev := range first {
 		e.push(ev.AfterMs, ev)
 	}
-	e.followUpAt, e.delayedAt = -1, -1
 	for {
 		if err := cancelled(e.ctx); err != nil {
 			return err
@@ -179,7 +179,11 @@ func (e *engine) run(first []Event) error {
 		e.now = next
 		if e.followUpAt >= 0 && e.followUpAt <= next {
 			e.followUpAt = -1
-			e.want("revocations to follow up")
+			why := "revocations to follow up"
+			if e.dueWhy != "" { // the starting state's round (pending.go)
+				why, e.dueWhy = e.dueWhy, ""
+			}
+			e.want(why)
 		}
 		if e.delayedAt >= 0 && e.delayedAt <= next {
 			e.delayedAt = -1

@@ -447,6 +447,7 @@ func newResult(plan string, state ClusterState, opts PlanOptions, event string) 
 		Assumptions: Assumptions{
 			RoundTimeMs: model.RoundTimeMs, SessionTimeoutMs: model.SessionTimeoutMs, MaxDelayMs: opts.MaxDelayMs,
 			KafkaVersion: version, JDK: jdk, Leader: state.leader(), Model: ModelStatements(),
+			Pending: state.Pending.view(opts.MaxDelayMs),
 		},
 		Initial:  initialCounts(state),
 		Labels:   map[string]string{},
@@ -465,7 +466,7 @@ func ModelStatements() []string {
 		"events during a round wait for its end; when the leader leaves, the first remaining member leads with no memory of earlier rounds",
 		"eager sends whole assignments: every piece stops and restarts in every round (KEEPS = restarted on the same worker); who gets what follows the sort order of member ids; a restarted worker's new id (here ID.2) keeps its place, as real ids (client.id + random UUID) do only when the workers have distinct client.id values: with Connect's default every worker is connect-1 and a new id lands anywhere, so real eager rounds move more than shown",
 		"a restarted worker's new id also decides Java HashMap tie-breaks (which of equally loaded workers is trimmed or served first): piece names, rarely counts, can differ for real ids",
-		"the leader's memory at the start is the current ownership, with no delay or backoff pending",
+		"the leader's memory at the start is the current ownership plus what the input shows it holding (assumptions.pending: work held back for departed workers, the delay told, a revocation to follow up); with nothing shown, no delay or backoff is pending",
 		"not running = configured pieces not owned by a live worker or not started yet; task_ms_not_running integrates that over time",
 	}
 }

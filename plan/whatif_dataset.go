@@ -97,6 +97,7 @@ func StateFromDataset(d *decoded.Dataset) (ClusterState, error) {
 	if st.Leader == "" {
 		st.Notes = append(st.Notes, "the leader is unknown: the first member is taken as the leader")
 	}
+	st.Pending = pendingFromDataset(d, st, members)
 	return st, nil
 }
 

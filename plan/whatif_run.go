@@ -35,8 +35,17 @@ func runTimelineCtx(ctx context.Context, state ClusterState, opts PlanOptions, p
 	model := TimeModel{RoundTimeMs: opts.RoundTimeMs, SessionTimeoutMs: opts.SessionTimeoutMs, MaxRounds: opts.MaxRounds}.withDefaults()
 	tl := &Timeline{Protocol: protocol, Notes: []string{}}
 	eager := protocol == "eager"
+	delayedAt, followUpAt := int64(-1), int64(-1)
+	var due string
 	if !eager {
-		primeMemory(sim)
+		sim.Sleep(1) // a deadline at plan time 0 must not read as "none" (0) to the assignor
+		var st assignor.AssignorState
+		st, delayedAt = leaderMemory(sim, state.Pending, opts.MaxDelayMs)
+		sim.SetState(st)
+		var ok bool
+		if ok, due = state.Pending.roundDue(opts.MaxDelayMs); ok {
+			followUpAt, delayedAt = 0, -1
+		}
 	}
 	hosts := map[string]string{}
 	for _, w := range sim.Members() {
@@ -59,6 +68,7 @@ func runTimelineCtx(ctx context.Context, state ClusterState, opts PlanOptions, p
 		hostOf: hosts, dead: map[string]bool{}, noticeAt: map[string]int64{}, label: state.Label,
 		acct: newDowntime(configuredKeys(state.Connectors), running),
 		ctx:  ctx, lite: lite,
+		followUpAt: followUpAt, delayedAt: delayedAt, dueWhy: due,
 	}
 	if !lite {
 		e.running, e.series = map[string]int{}, map[string][]Point{}
@@ -92,24 +102,6 @@ func runTimelineCtx(ctx context.Context, state ClusterState, opts PlanOptions, p
 		tl.Outages = outages(e.acct, startHost)
 	}
 	return tl, nil
-}
-
-// primeMemory gives the leader the memory it has in a settled cluster: the
-// previous assignment is what the members own now, the previous generation
-// is the last one and nothing is pending (no delay, no revocation). Without
-// it the first round would behave like a brand-new leader's.
-func primeMemory(sim *assignor.Sim) {
-	st := assignor.NewAssignorState()
-	owned := pieceSet{}
-	for _, w := range sim.Members() {
-		for _, k := range keysOf(sim.Owned(w)) {
-			owned[k] = true
-		}
-	}
-	st.PreviousAssignment = piecesOf(owned.sorted())
-	st.PreviousGenerationID = sim.Generation()
-	st.PreviousMembers = append([]string(nil), sim.Members()...)
-	sim.SetState(st)
 }
 
 // summarize computes the summary once the engine is done.

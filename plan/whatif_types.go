@@ -15,6 +15,10 @@ type ClusterState struct {
 	Leader     string                   // member id of the leader ("" = the first worker)
 	Protocol   string                   // the group's selected protocol (default|eager|compatible|sessioned), "" unknown
 	Notes      []string                 // what the reader had to assume
+	// Pending is what the leader holds between rounds as far as the input
+	// shows it (a delay running, work held back, a revocation to follow
+	// up); nil = a settled cluster.
+	Pending *Pending
 }
 
 // WorkerState is one member and what it owns now.
@@ -62,6 +66,9 @@ type Assumptions struct {
 	JDK              int      `json:"jdk"`
 	Leader           string   `json:"leader"`
 	Model            []string `json:"model"`
+	// Pending is the leader's state the plan starts from, reconstructed
+	// from the input (null = a settled cluster: nothing held, no delay).
+	Pending *PendingView `json:"pending"`
 }
 
 // Branch is one way the event can go, run under both protocol families.
