@@ -202,4 +202,3 @@ func deref64(p *int64) any {
 	}
 	return *p
 }
-

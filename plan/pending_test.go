@@ -1,0 +1,258 @@
+package plan
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/connectscope/connectscope/plan/assignor"
+)
+
+// midDelay runs the real leader (the simulator, with its whole memory) from
+// a settled cluster: w2 leaves (held back for maxDelay), an empty worker
+// joins when join is set, and the clock moves on by elapsed. It returns the
+// simulator and the state a snapshot would show then: what the members own,
+// the delay the last assignments told, no memory.
+func midDelay(t *testing.T, maxDelay, elapsed int64, join bool) (*assignor.Sim, ClusterState) {
+	t.Helper()
+	start := synth(t, "workers=3,connectors=4,tasks=3")
+	sim, err := assignor.NewSim(assignor.SimConfig{Protocol: "sessioned", MaxDelayMs: maxDelay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.SetConnectors(start.Connectors)
+	for _, w := range start.Workers {
+		if err := sim.Join(w.ID, w.Owned); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, _ := leaderMemory(sim, nil, maxDelay)
+	sim.SetState(st)
+	if err := sim.Leave("w2"); err != nil {
+		t.Fatal(err)
+	}
+	r := sim.Rebalance(false)
+	told := r.Workers["w1"].DelayMs
+	if join {
+		sim.Sleep(elapsed / 2)
+		if err := sim.Join("w2.2", assignor.Pieces{}); err != nil {
+			t.Fatal(err)
+		}
+		told = sim.Rebalance(false).Workers["w1"].DelayMs
+		sim.Sleep(elapsed - elapsed/2)
+	} else {
+		sim.Sleep(elapsed)
+	}
+	snap := ClusterState{Source: "test", Connectors: start.Connectors, Protocol: "sessioned", Leader: "w1"}
+	owned := pieceSet{}
+	for _, id := range sim.Members() {
+		o := sim.Owned(id)
+		snap.Workers = append(snap.Workers, WorkerState{ID: id, Owned: o})
+		for _, k := range keysOf(o) {
+			owned[k] = true
+		}
+	}
+	var lost []pieceKey
+	for _, k := range configuredKeys(start.Connectors) {
+		if !owned[k] {
+			lost = append(lost, k)
+		}
+	}
+	ends := maxDelay - elapsed
+	snap.Pending = &Pending{DelayMs: told, Lost: piecesOf(lost), EndsInMs: &ends}
+	for _, w := range snap.Workers {
+		if len(w.Owned.Connectors)+len(w.Owned.Tasks) == 0 {
+			snap.Pending.Candidates = append(snap.Pending.Candidates, w.ID)
+		}
+	}
+	return sim, snap
+}
+
+// finalPieces is each member's sorted pieces at the end of a timeline.
+func finalPieces(st ClusterState, tl *Timeline) map[string][]string {
+	own := map[string]map[string]bool{}
+	for _, w := range st.Workers {
+		own[w.ID] = map[string]bool{}
+		c, ts := names(keysOf(w.Owned))
+		for _, n := range slices.Concat(c, ts) {
+			own[w.ID][n] = true
+		}
+	}
+	for _, r := range tl.Rounds {
+		for _, w := range r.Workers {
+			if own[w.Worker] == nil {
+				own[w.Worker] = map[string]bool{}
+			}
+			for _, n := range slices.Concat(w.RevokedConnectors, w.RevokedTasks) {
+				delete(own[w.Worker], n)
+			}
+			for _, n := range slices.Concat(w.AssignedConnectors, w.AssignedTasks) {
+				own[w.Worker][n] = true
+			}
+		}
+	}
+	out := map[string][]string{}
+	for id, set := range own {
+		var ns []string
+		for n := range set {
+			ns = append(ns, n)
+		}
+		slices.Sort(ns)
+		out[id] = ns
+	}
+	return out
+}
+
+func simPieces(sim *assignor.Sim) map[string][]string {
+	out := map[string][]string{}
+	for _, id := range sim.Members() {
+		c, ts := names(keysOf(sim.Owned(id)))
+		ns := slices.Concat(c, ts)
+		slices.Sort(ns)
+		out[id] = ns
+	}
+	return out
+}
+
+// A plan from the middle of a delay, then tasks raised, ends where the
+// leader with its whole memory ends, and keeps the held work down until the
+// deadline (the real cluster of the issue: 42 s and 130 task-s where a plan
+// that forgot the pending state said 2 s and 12 task-s).
+func TestPlanContinuesFromMidDelay(t *testing.T) {
+	for _, join := range []bool{false, true} {
+		const maxDelay, elapsed = 60000, 20000
+		sim, snap := midDelay(t, maxDelay, elapsed, join)
+		res, err := ConnectorPlan(snap, testOpts(maxDelay), ConnectorChange{Set: map[string]int{"conn-01": 6}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl := res.Branches[0].Cooperative
+
+		sim.SetConnectors(res.after(t))
+		sim.Settle(0)
+		if got, want := finalPieces(snap, tl), simPieces(sim); !equalPieces(got, want) {
+			t.Errorf("join=%v: plan ends with\n  %v\nthe leader with its memory ends with\n  %v", join, got, want)
+		}
+		ends := int64(maxDelay - elapsed)
+		for _, k := range keysOf(snap.Pending.Lost) {
+			iv := outageOf(tl, pieceName(k))
+			if len(iv) == 0 || iv[0].FromMs != 0 || iv[0].ToMs < ends {
+				t.Errorf("join=%v: held piece %s not running %v, want from 0 until at least %d", join, pieceName(k), iv, ends)
+			}
+		}
+		if p := res.Assumptions.Pending; p == nil || p.DelayEndsAfterMs == nil || *p.DelayEndsAfterMs != ends || p.DelayEndsSource != "given" {
+			t.Errorf("join=%v: assumptions.pending = %+v", join, p)
+		}
+		if join && !slices.Contains(res.Assumptions.Pending.Candidates, "w2.2") {
+			t.Errorf("candidates %v, want w2.2", res.Assumptions.Pending.Candidates)
+		}
+	}
+}
+
+func (r *PlanResult) after(t *testing.T) []assignor.ConnectorSpec {
+	t.Helper()
+	// conn-01 raised to 6 tasks; the others as synthesized (3 each).
+	var out []assignor.ConnectorSpec
+	for _, n := range []string{"conn-00", "conn-01", "conn-02", "conn-03"} {
+		tasks := 3
+		if n == "conn-01" {
+			tasks = 6
+		}
+		out = append(out, assignor.ConnectorSpec{Name: n, Tasks: tasks})
+	}
+	return out
+}
+
+func equalPieces(a, b map[string][]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if !slices.Equal(v, b[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// A snapshot between a revoking round and its follow-up: the plan runs the
+// follow-up at 0 s before anything else, with the leader remembering the
+// revocation (so a second revoking round backs off, assignor.md §3 step 7).
+func TestPendingRevocationRunsFollowUpFirst(t *testing.T) {
+	st := synth(t, "workers=2,connectors=2,tasks=2")
+	// w1 was told to give up conn-01-1; w3 (empty) waits for it.
+	revoked := assignor.Pieces{Tasks: []assignor.TaskID{{Connector: "conn-01", Task: 1}}}
+	for i := range st.Workers {
+		if st.Workers[i].ID == "w2" {
+			st.Workers[i].Owned.Tasks = slices.DeleteFunc(st.Workers[i].Owned.Tasks, func(id assignor.TaskID) bool { return id == revoked.Tasks[0] })
+		}
+	}
+	st.Workers = append(st.Workers, WorkerState{ID: "w3", Owned: assignor.Pieces{Connectors: []string{}, Tasks: []assignor.TaskID{}}})
+	st.Pending = &Pending{Revoked: revoked}
+	res, err := JoinPlan(st, testOpts(300000), []string{"w4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := res.Branches[0].Cooperative
+	if len(tl.Rounds) == 0 || tl.Rounds[0].TimeMs != 0 || !strings.Contains(tl.Rounds[0].Trigger, "revocations to follow up") {
+		t.Fatalf("first round %+v, want the follow-up at 0", tl.Rounds)
+	}
+	if p := res.Assumptions.Pending; p == nil || !p.RoundPending || !slices.Equal(p.Revoked, []string{"conn-01-1"}) {
+		t.Errorf("assumptions.pending = %+v", p)
+	}
+}
+
+// Nothing pending: the plan says so with a null, and the old start holds.
+func TestNoPendingIsNull(t *testing.T) {
+	res, err := JoinPlan(synth(t, "workers=2,connectors=2"), testOpts(300000), []string{"w3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Assumptions.Pending != nil {
+		t.Errorf("settled cluster: pending %+v, want nil", res.Assumptions.Pending)
+	}
+}
+
+func TestPendingEndsIn(t *testing.T) {
+	p := &Pending{DelayMs: 300000, TakenAtMs: 1_000_000, DepartedAtMs: 1_000_000 - 100_000}
+	if got, why := p.endsIn(300000); got != 200000 || !strings.Contains(why, "departure") {
+		t.Errorf("clean departure 100 s before: ends in %d (%s), want 200000", got, why)
+	}
+	// The told delay bounds it: the cluster's max delay is shorter than the flag's.
+	p = &Pending{DelayMs: 30000, TakenAtMs: 1_000_000, DepartedAtMs: 1_000_000 - 10_000}
+	if got, _ := p.endsIn(300000); got != 30000 {
+		t.Errorf("ends in %d, want the 30000 told", got)
+	}
+	p = &Pending{DelayMs: 30000}
+	if got, why := p.endsIn(300000); got != 30000 || !strings.Contains(why, "not visible") {
+		t.Errorf("no departure seen: %d (%s)", got, why)
+	}
+	for delay, k := range map[int64]int{40: 1, 1600: 2, 64000: 3, 300000: 0, 41: 0} {
+		if got := backoffStep(delay); got != k {
+			t.Errorf("backoffStep(%d) = %d, want %d", delay, got, k)
+		}
+	}
+}
+
+// A delay told with nothing held back is a revocation backoff: the leader
+// waits for it before balancing a joiner, as Kafka 3.4+ does.
+func TestPendingBackoffDelaysBalancing(t *testing.T) {
+	st := synth(t, "workers=2,connectors=4,tasks=2")
+	st.Pending = &Pending{DelayMs: 1600, Backoff: 2}
+	res, err := JoinPlan(st, testOpts(300000), []string{"w3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := res.Branches[0].Cooperative
+	if len(tl.Rounds) < 2 {
+		t.Fatalf("rounds %+v", tl.Rounds)
+	}
+	for _, w := range tl.Rounds[0].Workers {
+		if len(w.RevokedTasks)+len(w.RevokedConnectors) > 0 {
+			t.Errorf("first round revokes from %s during the backoff: %+v", w.Worker, w)
+		}
+	}
+	if tl.Rounds[0].DelayMs == 0 {
+		t.Errorf("first round tells no delay during a backoff")
+	}
+}
