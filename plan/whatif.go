@@ -38,8 +38,10 @@ func JoinPlan(state ClusterState, opts PlanOptions, names []string) (*PlanResult
 		seen[n] = true
 		events = append(events, Event{Kind: EventJoin, Worker: n})
 	}
-	res := newResult("join", state, opts, fmt.Sprintf("%s join%s the group", strings.Join(names, ", "), plural1(len(names))))
-	return res, res.addBranch(state, opts, fmt.Sprintf("%s join%s", strings.Join(names, ", "), plural1(len(names))), events)
+	who := strings.Join(labels(state, names), ", ")
+	res := newResult("join", state, opts, fmt.Sprintf("%s join%s the group", who, plural1(len(names))))
+	res.noteJoinerOrder(state, names)
+	return res, res.addBranch(state, opts, fmt.Sprintf("%s join%s", who, plural1(len(names))), events)
 }
 
 // NewWorkerNames invents n member ids for joining workers: the next numbers
@@ -86,50 +88,7 @@ func NewWorkerNames(state ClusterState, n int) []string {
 // that long as a new member holding nothing; the branch where it never comes
 // back is always shown.
 func LeavePlan(state ClusterState, opts PlanOptions, worker, stop string, returnsAfterMs *int64) (*PlanResult, error) {
-	w, err := state.ResolveWorker(worker)
-	if err != nil {
-		return nil, field.Errorf("Worker", ": %w", err)
-	}
-	if err := checkPlanBounds(state, opts, 1); err != nil {
-		return nil, err
-	}
-	if returnsAfterMs != nil {
-		if err := checkDurationMs("--returns-after", *returnsAfterMs); err != nil {
-			return nil, err
-		}
-	}
-	kind, err := stopKind(stop)
-	if err != nil {
-		return nil, err
-	}
-	how := map[EventKind]string{EventStop: "stops cleanly", EventCrash: "crashes"}[kind]
-	res := newResult("leave", state, opts, fmt.Sprintf("%s %s", state.Label(w), how))
-	res.Assumptions.Stop = &stop
-	if returnsAfterMs != nil {
-		if *returnsAfterMs < 0 {
-			return nil, field.Errorf("ReturnsAfter", ": must not be negative")
-		}
-		res.Assumptions.ReturnsAfterMs = returnsAfterMs
-		back := incarnation(w, state)
-		// The delay starts when the group notices the departure.
-		deadline := res.Assumptions.MaxDelayMs
-		if kind == EventCrash {
-			deadline += res.Assumptions.SessionTimeoutMs
-		}
-		when := "within the delay"
-		if *returnsAfterMs >= deadline {
-			when = "after the delay"
-		}
-		ev := Event{Kind: kind, Worker: w, Then: []Event{{AfterMs: *returnsAfterMs, Kind: EventJoin, Worker: back, Host: w, Replaces: w}}}
-		name := fmt.Sprintf("%s returns after %s as %s (%s)", state.Label(w), Millis(*returnsAfterMs), state.Label(back), when)
-		if err := res.addBranch(state, opts, name, []Event{ev}); err != nil {
-			return nil, err
-		}
-	}
-	if err := res.addBranch(state, opts, state.Label(w)+" does not return", []Event{{Kind: kind, Worker: w}}); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return LeaveWorkersPlan(state, opts, LeaveOptions{Workers: []string{worker}, Stop: stop, ReturnsAfterMs: returnsAfterMs})
 }
 
 // ConnectorChange is one edit of the configured connectors.
@@ -338,6 +297,9 @@ func (s ClusterState) leader() string {
 // host:port of its REST URL, else its client id, when that names only it;
 // a restarted incarnation (ID.N) is labelled LABEL.N.
 func (s ClusterState) Label(member string) string {
+	if hp, ok := joinerLabel(member); ok {
+		return hp
+	}
 	for _, w := range s.Workers {
 		if w.ID == member {
 			return s.preferredAlias(w)

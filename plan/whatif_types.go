@@ -56,16 +56,19 @@ type PlanResult struct {
 
 // Assumptions lists the inputs of the time model, shown with every plan.
 type Assumptions struct {
-	RoundTimeMs      int64    `json:"round_time_ms"`
-	SessionTimeoutMs int64    `json:"session_timeout_ms"`
-	MaxDelayMs       int64    `json:"max_delay_ms"`
-	RestartTimeMs    *int64   `json:"restart_time_ms"`
-	ReturnsAfterMs   *int64   `json:"returns_after_ms"`
-	Stop             *string  `json:"stop"`
-	KafkaVersion     string   `json:"kafka_version"`
-	JDK              int      `json:"jdk"`
-	Leader           string   `json:"leader"`
-	Model            []string `json:"model"`
+	RoundTimeMs      int64   `json:"round_time_ms"`
+	SessionTimeoutMs int64   `json:"session_timeout_ms"`
+	MaxDelayMs       int64   `json:"max_delay_ms"`
+	RestartTimeMs    *int64  `json:"restart_time_ms"`
+	ReturnsAfterMs   *int64  `json:"returns_after_ms"`
+	Stop             *string `json:"stop"`
+	// PaceMs is the time between two departures, joins or scaling steps
+	// (null when the event is one worker or all at once by nature).
+	PaceMs       *int64   `json:"pace_ms"`
+	KafkaVersion string   `json:"kafka_version"`
+	JDK          int      `json:"jdk"`
+	Leader       string   `json:"leader"`
+	Model        []string `json:"model"`
 	// Pending is the leader's state the plan starts from, reconstructed
 	// from the input (null = a settled cluster: nothing held, no delay).
 	Pending *PendingView `json:"pending"`
