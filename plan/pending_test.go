@@ -128,7 +128,7 @@ func TestPlanContinuesFromMidDelay(t *testing.T) {
 		}
 		tl := res.Branches[0].Cooperative
 
-		sim.SetConnectors(res.after(t))
+		sim.SetConnectors(raisedConn01())
 		sim.Settle(0)
 		if got, want := finalPieces(snap, tl), simPieces(sim); !equalPieces(got, want) {
 			t.Errorf("join=%v: plan ends with\n  %v\nthe leader with its memory ends with\n  %v", join, got, want)
@@ -149,8 +149,7 @@ func TestPlanContinuesFromMidDelay(t *testing.T) {
 	}
 }
 
-func (r *PlanResult) after(t *testing.T) []assignor.ConnectorSpec {
-	t.Helper()
+func raisedConn01() []assignor.ConnectorSpec {
 	// conn-01 raised to 6 tasks; the others as synthesized (3 each).
 	var out []assignor.ConnectorSpec
 	for _, n := range []string{"conn-00", "conn-01", "conn-02", "conn-03"} {
@@ -254,5 +253,50 @@ func TestPendingBackoffDelaysBalancing(t *testing.T) {
 	}
 	if tl.Rounds[0].DelayMs == 0 {
 		t.Errorf("first round tells no delay during a backoff")
+	}
+}
+
+// plan replay --from continues a scenario from a snapshot's state: members
+// named by alias, the pending delay held as the leader holds it.
+func TestReplayFromMidDelay(t *testing.T) {
+	const maxDelay, elapsed = 60000, 20000
+	sim, snap := midDelay(t, maxDelay, elapsed, false)
+	snap.Workers[1].Aliases = []string{"w3:8083"}
+	sc, err := ParseScenarioFrom([]byte(`{"scenario": 1, "max_delay_ms": 60000, "steps": [
+		{"connectors": {"conn-00": 3, "conn-01": 6, "conn-02": 3, "conn-03": 3}},
+		{"settle": {}}]}`), snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Replay(sc, ReplayOptions{From: &snap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.SetConnectors(raisedConn01())
+	sim.Settle(0)
+	want := simPieces(sim)
+	got := map[string][]string{}
+	for w, o := range res.Final {
+		c, ts := names(keysOf(assignor.Pieces{Connectors: o.Connectors, Tasks: o.Tasks}))
+		ns := slices.Concat(c, ts)
+		slices.Sort(ns)
+		got[w] = ns
+	}
+	if !equalPieces(got, want) {
+		t.Errorf("replay from the snapshot ends with\n  %v\nthe leader with its memory\n  %v", got, want)
+	}
+	if n := len(res.Rounds); n != 2 || res.Rounds[0].TimeMs != 0 || res.Rounds[1].TimeMs != maxDelay-elapsed {
+		t.Errorf("rounds %+v, want the change at 0 and the deadline at %d", res.Rounds, maxDelay-elapsed)
+	}
+	// Leaving by alias works from the snapshot's members.
+	sc, err = ParseScenarioFrom([]byte(`{"scenario": 1, "steps": [{"leave": ["w3:8083"]}, {"rebalance": {}}]}`), snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err = Replay(sc, ReplayOptions{From: &snap}); err != nil || len(res.Final) != 1 {
+		t.Fatalf("leave by alias: %v, final %v", err, res)
+	}
+	if _, err := ParseScenario([]byte(`{"scenario": 1, "steps": [{"leave": ["w3"]}]}`)); err == nil {
+		t.Error("without --from, leaving a worker that never joined is accepted")
 	}
 }

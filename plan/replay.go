@@ -3,6 +3,7 @@ package plan
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/connectscope/connectscope/internal/jsonout"
@@ -16,6 +17,11 @@ type ReplayOptions struct {
 	// Ctx stops a long replay between steps and rounds when it is
 	// cancelled (Ctrl-C); nil never does.
 	Ctx context.Context
+	// From starts the replay from a cluster's state (plan replay --from):
+	// its connectors, its members holding what they own, and the leader's
+	// memory with what it holds pending (pending.go); nil = an empty group.
+	// Parse such a scenario with ParseScenarioFrom.
+	From *ClusterState
 }
 
 // ReplayResult is the `plan replay -o json` output (scenario-format.md "Output").
@@ -125,9 +131,17 @@ func Replay(sc *Scenario, opts ReplayOptions) (*ReplayResult, error) {
 	}
 	res := &ReplayResult{Name: sc.Name, Rounds: []ReplayRound{}}
 	total := configuredTotals{}
+	base := int64(0) // time_ms counts from the scenario's start
+	if opts.From != nil {
+		if total, err = seedReplay(sim, *opts.From, sc); err != nil {
+			return nil, err
+		}
+		base = sim.Now()
+	}
 	var budget replayBudget
 	record := func(step int, rounds ...assignor.Round) {
 		for _, r := range rounds {
+			r.TimeMs -= base
 			res.Rounds = append(res.Rounds, replayRound(step, r))
 			res.totals = append(res.totals, total)
 		}
@@ -152,6 +166,11 @@ func Replay(sc *Scenario, opts ReplayOptions) (*ReplayResult, error) {
 			}
 		case StepLeave:
 			for _, w := range st.Workers {
+				if opts.From != nil && !slices.Contains(sim.Members(), w) {
+					if id, err := opts.From.ResolveWorker(w); err == nil {
+						w = id // a member of the starting state, by another name
+					}
+				}
 				if err := sim.Leave(w); err != nil {
 					return nil, stepErr(i, st.Kind, "%v", err)
 				}
@@ -207,4 +226,28 @@ func replayRound(step int, r assignor.Round) ReplayRound {
 		}
 	}
 	return rr
+}
+
+// seedReplay puts a cluster's state into the simulator before the first
+// step: the configured connectors, the members in the broker's order with
+// what they own (in their held order), and the leader's memory, including
+// what it holds pending.
+func seedReplay(sim *assignor.Sim, from ClusterState, sc *Scenario) (configuredTotals, error) {
+	total := configuredTotals{}
+	sim.SetConnectors(from.Connectors)
+	for _, c := range from.Connectors {
+		total.connectors++
+		total.tasks += c.Tasks
+	}
+	for _, w := range from.Workers {
+		if err := sim.Join(w.ID, w.Owned); err != nil {
+			return total, fmt.Errorf("seeding worker %s: %w", w.ID, err)
+		}
+	}
+	sim.Sleep(1) // a deadline at time 0 must not read as "none"
+	if sc.Protocol != "eager" {
+		st, _ := leaderMemory(sim, from.Pending, sc.MaxDelayMs)
+		sim.SetState(st)
+	}
+	return total, nil
 }

@@ -84,17 +84,35 @@ func stepErr(i int, field, format string, args ...any) error {
 
 // ParseScenario reads a scenario from JSON or YAML (same structure) and
 // validates it. Every error is a *ScenarioError.
-func ParseScenario(data []byte) (*Scenario, error) {
+func ParseScenario(data []byte) (*Scenario, error) { return parseScenario(data, nil) }
+
+// ParseScenarioFrom reads a scenario that continues from a cluster's state
+// (plan replay --from): its members are in the group from the start, and
+// steps may name them by member id or any name ResolveWorker accepts.
+func ParseScenarioFrom(data []byte, state ClusterState) (*Scenario, error) {
+	members := map[string]bool{}
+	for _, w := range state.Workers {
+		members[w.ID] = true
+		for _, a := range w.Aliases {
+			if id, err := state.ResolveWorker(a); err == nil && id == w.ID {
+				members[a] = true
+			}
+		}
+	}
+	return parseScenario(data, members)
+}
+
+func parseScenario(data []byte, members map[string]bool) (*Scenario, error) {
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	if len(trimmed) > 0 && trimmed[0] == '{' {
-		sc, err := parseScenarioJSON(trimmed)
+		sc, err := parseScenarioJSON(trimmed, members)
 		var syntax *json.SyntaxError
 		if err == nil || !errors.As(err, &syntax) {
 			return sc, err
 		}
 		// Not JSON; maybe YAML flow style ({scenario: 1, ...}).
 		if js, yerr := yamlToJSON(trimmed); yerr == nil {
-			return parseScenarioJSON(js)
+			return parseScenarioJSON(js, members)
 		}
 		return nil, &ScenarioError{Step: -1, Msg: "not valid JSON: " + syntax.Error(), cause: err}
 	}
@@ -102,7 +120,7 @@ func ParseScenario(data []byte) (*Scenario, error) {
 	if err != nil {
 		return nil, &ScenarioError{Step: -1, Msg: "not valid JSON or YAML: " + err.Error()}
 	}
-	return parseScenarioJSON(js)
+	return parseScenarioJSON(js, members)
 }
 
 func yamlToJSON(data []byte) ([]byte, error) {
@@ -140,7 +158,7 @@ func yamlToJSONable(v any) any {
 	return v
 }
 
-func parseScenarioJSON(data []byte) (*Scenario, error) {
+func parseScenarioJSON(data []byte, seed map[string]bool) (*Scenario, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, &ScenarioError{Step: -1, Msg: "not a JSON object: " + err.Error(), cause: err}
@@ -199,6 +217,9 @@ func parseScenarioJSON(data []byte) (*Scenario, error) {
 		return nil, topErr("steps", "%d steps; connectscope replays at most %d", len(steps), MaxScenarioSteps)
 	}
 	members := map[string]bool{}
+	for m := range seed {
+		members[m] = true
+	}
 	for i, rs := range steps {
 		st, err := parseStep(i, rs, members)
 		if err != nil {
