@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/internal/field"
 )
 
@@ -281,38 +282,8 @@ func scaleInOrder(state ClusterState) []string {
 	for i, w := range state.Workers {
 		ids[i] = w.ID
 	}
-	sort.SliceStable(ids, func(i, j int) bool { return naturalLess(state.Label(ids[j]), state.Label(ids[i])) })
+	sort.SliceStable(ids, func(i, j int) bool { return format.NaturalLess(state.Label(ids[j]), state.Label(ids[i])) })
 	return ids
-}
-
-// naturalLess compares strings with runs of digits compared as numbers
-// (worker-10 after worker-9).
-func naturalLess(a, b string) bool {
-	for a != "" && b != "" {
-		da, db := digitRun(a), digitRun(b)
-		if da > 0 && db > 0 {
-			na, _ := strconv.ParseUint(strings.TrimLeft(a[:da], "0")+"0", 10, 64)
-			nb, _ := strconv.ParseUint(strings.TrimLeft(b[:db], "0")+"0", 10, 64)
-			if na != nb {
-				return na < nb
-			}
-			a, b = a[da:], b[db:]
-			continue
-		}
-		if a[0] != b[0] {
-			return a[0] < b[0]
-		}
-		a, b = a[1:], b[1:]
-	}
-	return len(a) < len(b)
-}
-
-func digitRun(s string) int {
-	i := 0
-	for i < len(s) && i < 18 && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return i
 }
 
 // joinerPrefix is how Connect names a worker's member id: its client id

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -68,41 +69,6 @@ func midDelay(t *testing.T, maxDelay, elapsed int64, join bool) (*assignor.Sim, 
 	return sim, snap
 }
 
-// finalPieces is each member's sorted pieces at the end of a timeline.
-func finalPieces(st ClusterState, tl *Timeline) map[string][]string {
-	own := map[string]map[string]bool{}
-	for _, w := range st.Workers {
-		own[w.ID] = map[string]bool{}
-		c, ts := names(keysOf(w.Owned))
-		for _, n := range slices.Concat(c, ts) {
-			own[w.ID][n] = true
-		}
-	}
-	for _, r := range tl.Rounds {
-		for _, w := range r.Workers {
-			if own[w.Worker] == nil {
-				own[w.Worker] = map[string]bool{}
-			}
-			for _, n := range slices.Concat(w.RevokedConnectors, w.RevokedTasks) {
-				delete(own[w.Worker], n)
-			}
-			for _, n := range slices.Concat(w.AssignedConnectors, w.AssignedTasks) {
-				own[w.Worker][n] = true
-			}
-		}
-	}
-	out := map[string][]string{}
-	for id, set := range own {
-		var ns []string
-		for n := range set {
-			ns = append(ns, n)
-		}
-		slices.Sort(ns)
-		out[id] = ns
-	}
-	return out
-}
-
 func simPieces(sim *assignor.Sim) map[string][]string {
 	out := map[string][]string{}
 	for _, id := range sim.Members() {
@@ -130,7 +96,7 @@ func TestPlanContinuesFromMidDelay(t *testing.T) {
 
 		sim.SetConnectors(raisedConn01())
 		sim.Settle(0)
-		if got, want := finalPieces(snap, tl), simPieces(sim); !equalPieces(got, want) {
+		if got, want := FinalPieces(snap, tl), simPieces(sim); !maps.EqualFunc(got, want, slices.Equal[[]string]) {
 			t.Errorf("join=%v: plan ends with\n  %v\nthe leader with its memory ends with\n  %v", join, got, want)
 		}
 		ends := int64(maxDelay - elapsed)
@@ -160,18 +126,6 @@ func raisedConn01() []assignor.ConnectorSpec {
 		out = append(out, assignor.ConnectorSpec{Name: n, Tasks: tasks})
 	}
 	return out
-}
-
-func equalPieces(a, b map[string][]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if !slices.Equal(v, b[k]) {
-			return false
-		}
-	}
-	return true
 }
 
 // A snapshot between a revoking round and its follow-up: the plan runs the
@@ -282,7 +236,7 @@ func TestReplayFromMidDelay(t *testing.T) {
 		slices.Sort(ns)
 		got[w] = ns
 	}
-	if !equalPieces(got, want) {
+	if !maps.EqualFunc(got, want, slices.Equal[[]string]) {
 		t.Errorf("replay from the snapshot ends with\n  %v\nthe leader with its memory\n  %v", got, want)
 	}
 	if n := len(res.Rounds); n != 2 || res.Rounds[0].TimeMs != 0 || res.Rounds[1].TimeMs != maxDelay-elapsed {

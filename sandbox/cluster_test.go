@@ -7,11 +7,14 @@ import (
 	"time"
 )
 
-// startTest starts a sandbox with test timings and closes it when the test
-// ends.
-func startTest(t *testing.T) *Cluster {
+// startTest starts a sandbox with test timings, changed by the options
+// given, and closes it when the test ends.
+func startTest(t *testing.T, options ...func(*Config)) *Cluster {
 	t.Helper()
 	cfg := TestConfig()
+	for _, o := range options {
+		o(&cfg)
+	}
 	if testing.Verbose() {
 		cfg.Log = os.Stderr
 	}

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"os"
 	"slices"
 	"testing"
 	"time"
@@ -25,16 +24,9 @@ func TestPlanFromMidDelaySnapshot(t *testing.T) {
 
 func testPlanFromMidDelay(t *testing.T, stop string) {
 	const maxDelay = 4 * time.Second
-	cfg := TestConfig()
-	cfg.ScheduledRebalanceMaxDelay = maxDelay
-	if testing.Verbose() {
-		cfg.Log = os.Stderr
-	}
-	c, err := Start(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
+	c := startTest(t, func(cfg *Config) { cfg.ScheduledRebalanceMaxDelay = maxDelay })
+	cfg := c.Config()
+	var err error
 	addConnectors(t, c,
 		ConnectorSpec{Name: "orders", Tasks: 5},
 		ConnectorSpec{Name: "payments", Tasks: 3},
@@ -111,7 +103,7 @@ func testPlanFromMidDelay(t *testing.T, stop string) {
 
 	waitStable(t, c)
 	live := ownedByMember(c)
-	predicted := planFinal(state, tl)
+	predicted := plan.FinalPieces(state, tl)
 	if !equalOwnership(live, predicted) {
 		t.Errorf("live workers own\n  %v\nthe plan from the mid-delay snapshot predicted\n  %v", live, predicted)
 		for _, r := range c.Rounds() {
@@ -150,48 +142,6 @@ func ownedByMember(c *Cluster) map[string][]string {
 	out := map[string][]string{}
 	for _, w := range c.WorkerStates() {
 		out[w.MemberID] = pieceNames(w.Owned.Connectors, w.Owned.Tasks)
-	}
-	return out
-}
-
-// planFinal is what each member owns at the end of a plan's timeline: the
-// starting ownership with every round's revocations and assignments applied.
-func planFinal(state plan.ClusterState, tl *plan.Timeline) map[string][]string {
-	own := map[string]map[string]bool{}
-	for _, w := range state.Workers {
-		own[w.ID] = map[string]bool{}
-		for _, n := range pieceNames(w.Owned.Connectors, w.Owned.Tasks) {
-			own[w.ID][n] = true
-		}
-	}
-	for _, r := range tl.Rounds {
-		for _, w := range r.Workers {
-			if own[w.Worker] == nil {
-				own[w.Worker] = map[string]bool{}
-			}
-			for _, n := range slices.Concat(w.RevokedConnectors, w.RevokedTasks) {
-				delete(own[w.Worker], n)
-			}
-			for _, n := range slices.Concat(w.AssignedConnectors, w.AssignedTasks) {
-				own[w.Worker][n] = true
-			}
-		}
-	}
-	members := map[string]bool{}
-	for _, w := range tl.Summary.Final {
-		members[w.Worker] = true
-	}
-	out := map[string][]string{}
-	for id, set := range own {
-		if !members[id] {
-			continue
-		}
-		names := []string{}
-		for n := range set {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		out[id] = names
 	}
 	return out
 }

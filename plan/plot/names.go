@@ -141,38 +141,6 @@ func middleCut(s string, n int) string {
 	return string(r[:n-1-tail]) + "…" + string(r[len(r)-tail:])
 }
 
-// naturalLess orders names with their digit runs as numbers, so worker-2
-// comes before worker-10.
-func naturalLess(a, b string) bool {
-	for a != "" && b != "" {
-		da, db := digits(a), digits(b)
-		if da > 0 && db > 0 {
-			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
-			if len(na) != len(nb) {
-				return len(na) < len(nb)
-			}
-			if na != nb {
-				return na < nb
-			}
-			a, b = a[da:], b[db:]
-			continue
-		}
-		if a[0] != b[0] {
-			return a[0] < b[0]
-		}
-		a, b = a[1:], b[1:]
-	}
-	return len(a) < len(b)
-}
-
-func digits(s string) int {
-	n := 0
-	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
-		n++
-	}
-	return n
-}
-
 // RealLookingName is the n-th worker of the README's pictures and the
 // picture tests: connect-worker-N.prod.example.com:8083.
 func RealLookingName(n int) string {

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/plan"
 )
 
@@ -57,7 +58,7 @@ func Hosts(tl *plan.Timeline, label func(string) string) []string {
 	sort.Slice(hosts, func(i, j int) bool {
 		a, b := label(hosts[i]), label(hosts[j])
 		if a != b {
-			return naturalLess(a, b)
+			return format.NaturalLess(a, b)
 		}
 		return hosts[i] < hosts[j]
 	})
