@@ -1,0 +1,213 @@
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// worker is an HTTP server answering as a Connect worker of one release.
+func worker(t *testing.T, version string, health int, plugins []Plugin) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(connectHandler(version, health, plugins))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func connectHandler(version string, health int, plugins []Plugin) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			json.NewEncoder(w).Encode(Root{Version: version, Commit: "c0ffee", KafkaClusterID: "kc-1"})
+		case "/health":
+			switch health {
+			case http.StatusOK:
+				w.Write([]byte(`{"status":"healthy","message":"Worker has completed startup and is ready to handle requests."}`))
+			case http.StatusServiceUnavailable:
+				w.WriteHeader(health)
+				w.Write([]byte(`{"status":"starting","message":"Worker is still starting up. The worker is currently reading to the end of the config topic, which began at 2026-12-02T06:00:00Z."}`))
+			default:
+				http.NotFound(w, r)
+			}
+		case "/connector-plugins":
+			if r.URL.Query().Get("connectorsOnly") != "false" {
+				http.Error(w, "want connectorsOnly=false", http.StatusBadRequest)
+				return
+			}
+			json.NewEncoder(w).Encode(plugins)
+		default:
+			http.NotFound(w, r)
+		}
+	})
+}
+
+func TestWorkersOneRowPerWorkerWithItsOwnError(t *testing.T) {
+	plugins := []Plugin{{Class: "org.apache.kafka.connect.file.FileStreamSinkConnector", Type: "sink", Version: "4.1.0"},
+		{Class: "org.apache.kafka.connect.transforms.ReplaceField$Value", Type: "transformation", Version: "4.1.0"}}
+	healthy := worker(t, "4.1.0", http.StatusOK, plugins)
+	starting := worker(t, "4.1.0", http.StatusServiceUnavailable, plugins[:1])
+	old := worker(t, "3.8.1", http.StatusNotFound, nil)
+	gone := httptest.NewServer(http.NotFoundHandler())
+	goneURL := gone.URL
+	gone.Close()
+	block := make(chan struct{})
+	defer close(block)
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-block:
+		case <-r.Context().Done():
+		}
+	}))
+	defer slow.Close()
+
+	c := New(Options{PerRequest: 300 * time.Millisecond, Total: 5 * time.Second})
+	defer c.Close()
+	targets := []Target{{"h:1", healthy.URL + "/"}, {"s:2", starting.URL}, {"o:3", old.URL}, {"g:4", goneURL}, {"w:5", slow.URL}, {"x:6", "ftp://nope"}}
+	got := c.Workers(context.Background(), targets, Calls{Health: true, Plugins: true})
+	if len(got) != len(targets) {
+		t.Fatalf("%d rows for %d workers", len(got), len(targets))
+	}
+	for i, w := range got {
+		if w.Worker != targets[i].Worker {
+			t.Errorf("row %d is %s, want %s (target order)", i, w.Worker, targets[i].Worker)
+		}
+	}
+	h := got[0]
+	if h.Error != nil || *h.Version != "4.1.0" || *h.Commit != "c0ffee" || h.Health.Status != "healthy" || h.Health.Stage != "" || len(h.Plugins) != 2 || h.LatencyMs == nil {
+		t.Errorf("healthy worker: %+v health %+v", h, h.Health)
+	}
+	s := got[1]
+	if s.Error != nil || s.Health.Status != "starting" || s.Health.HTTPStatus != 503 || !strings.HasPrefix(s.Health.Stage, "The worker is currently reading to the end of the config topic") {
+		t.Errorf("starting worker: %+v %+v", s, s.Health)
+	}
+	o := got[2]
+	if o.Error != nil || o.Health.Status != "unsupported" || len(o.Plugins) != 0 || o.Plugins == nil {
+		t.Errorf("3.8 worker without /health: %+v %+v", o, o.Health)
+	}
+	g := got[3]
+	if g.Error == nil || g.Reached() || !strings.Contains(*g.Error, "connection refused") || g.Health != nil || g.Plugins != nil {
+		t.Errorf("stopped worker: %+v", g)
+	}
+	w := got[4]
+	var te *TimeoutError
+	if w.Error == nil || !errors.As(w.Err, &te) || te.Bound != 300*time.Millisecond || !strings.Contains(*w.Error, "no answer within 300ms") {
+		t.Errorf("slow worker: %+v", w)
+	}
+	if x := got[5]; x.Error == nil || !strings.Contains(*x.Error, "not an http:// or https:// URL") {
+		t.Errorf("bad URL: %+v", x)
+	}
+}
+
+func TestWorkersTotalBoundAndCancel(t *testing.T) {
+	block := make(chan struct{})
+	defer close(block)
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-block:
+		case <-r.Context().Done():
+		}
+	}))
+	defer slow.Close()
+	// One at a time, each request may take 10 s, the round 200 ms: the
+	// round's bound ends both the request under way and the one waiting.
+	c := New(Options{PerRequest: 10 * time.Second, Total: 200 * time.Millisecond, Parallel: 1})
+	got := c.Workers(context.Background(), []Target{{"a:1", slow.URL}, {"b:2", slow.URL}}, Calls{})
+	for _, w := range got {
+		var te *TimeoutError
+		if !errors.As(w.Err, &te) || te.Bound != 200*time.Millisecond {
+			t.Errorf("%s: %v, want the round's 200ms bound", w.Worker, w.Err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	c = New(Options{})
+	for _, w := range c.Workers(ctx, []Target{{"a:1", slow.URL}}, Calls{}) {
+		if !errors.Is(w.Err, context.Canceled) {
+			t.Errorf("cancelled: %v", w.Err)
+		}
+	}
+}
+
+func TestCredentialsNeverShown(t *testing.T) {
+	const pw = "s3cr3t-pw"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u, p, ok := r.BasicAuth()
+		if !ok || u != "admin" || p != pw {
+			w.WriteHeader(http.StatusUnauthorized)
+			w.Write([]byte(`{"error_code":401,"message":"bad password ` + p + `"}`))
+			return
+		}
+		connectHandler("4.0.0", http.StatusOK, nil).ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	withUser := strings.Replace(srv.URL, "http://", "http://admin:"+pw+"@", 1)
+	good := New(Options{Username: "admin", Password: pw}).Workers(context.Background(), []Target{{"a:1", withUser}}, Calls{Health: true})[0]
+	if good.Error != nil || good.Health.Status != "healthy" || strings.Contains(good.URL, pw) {
+		t.Errorf("basic auth: %+v", good)
+	}
+	bad := New(Options{Username: "admin", Password: pw + "x"}).Workers(context.Background(), []Target{{"a:1", withUser}}, Calls{})[0]
+	if bad.Error == nil || !strings.Contains(*bad.Error, "HTTP 401") || strings.Contains(*bad.Error, pw) || strings.Contains(bad.URL, pw) {
+		t.Errorf("401 must be an error without the password: %+v", bad)
+	}
+	if got := Redact("https://u:p@w1:8443/x"); got != "https://w1:8443/x" {
+		t.Errorf("Redact: %s", got)
+	}
+	if got := Redact("http://u:p@w1:80%zz"); strings.Contains(got, "u:p") {
+		t.Errorf("Redact unparsable: %s", got)
+	}
+}
+
+func TestBodiesBounded(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"version":"4.0.0","commit":"` + strings.Repeat("a", 5000) + `"}`))
+	}))
+	defer srv.Close()
+	got := New(Options{MaxBody: 1024}).Workers(context.Background(), []Target{{"a:1", srv.URL}}, Calls{})[0]
+	if got.Error == nil || !strings.Contains(*got.Error, "larger than 1024 bytes") {
+		t.Errorf("big body: %+v", got)
+	}
+	junk := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("<html>\x1b[31mnot connect</html>"))
+	}))
+	defer junk.Close()
+	got = New(Options{}).Workers(context.Background(), []Target{{"a:1", junk.URL}}, Calls{})[0]
+	if got.Error == nil || !strings.Contains(*got.Error, "not the JSON expected") || strings.Contains(*got.Error, "\x1b") {
+		t.Errorf("not JSON: %+v", got)
+	}
+}
+
+func TestTLS(t *testing.T) {
+	srv := httptest.NewTLSServer(connectHandler("4.1.0", http.StatusOK, nil))
+	defer srv.Close()
+	dir := t.TempDir()
+	ca := filepath.Join(dir, "ca.pem")
+	os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600)
+	cfg, err := TLSFiles{CA: ca}.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := New(Options{TLS: cfg}).Workers(context.Background(), []Target{{"a:1", srv.URL}}, Calls{})[0]; got.Error != nil {
+		t.Errorf("TLS with the CA: %v", *got.Error)
+	}
+	if got := New(Options{}).Workers(context.Background(), []Target{{"a:1", srv.URL}}, Calls{})[0]; got.Error == nil || !strings.Contains(*got.Error, "certificate") {
+		t.Errorf("TLS without the CA must fail on the certificate: %+v", got)
+	}
+	if _, err := (TLSFiles{CA: filepath.Join(dir, "missing.pem")}).Config(); err == nil {
+		t.Error("missing CA file accepted")
+	}
+	os.WriteFile(filepath.Join(dir, "junk.pem"), []byte("junk"), 0o600)
+	if _, err := (TLSFiles{CA: filepath.Join(dir, "junk.pem")}).Config(); err == nil || !strings.Contains(err.Error(), "no PEM certificate") {
+		t.Errorf("junk CA: %v", err)
+	}
+	if _, err := (TLSFiles{Cert: ca}).Config(); err == nil {
+		t.Error("certificate without key accepted")
+	}
+}

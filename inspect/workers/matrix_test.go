@@ -1,0 +1,80 @@
+package workers
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/connectscope/connectscope/format"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/rest"
+	"github.com/connectscope/connectscope/inspect/store"
+)
+
+func strp(s string) *string { return &s }
+
+func TestMatrixGaps(t *testing.T) {
+	file := rest.Plugin{Class: "org.apache.kafka.connect.file.FileStreamSourceConnector", Type: "source", Version: "4.3.1"}
+	replace := rest.Plugin{Class: "org.apache.kafka.connect.transforms.ReplaceField$Value", Type: "transformation", Version: "4.4.0"}
+	json := rest.Plugin{Class: "org.apache.kafka.connect.json.JsonConverter", Type: "converter", Version: "4.4.0"}
+	infos := []rest.WorkerInfo{
+		{Worker: "w1:8083", Plugins: []rest.Plugin{file, replace, json}},
+		{Worker: "w2:8083", Plugins: []rest.Plugin{replace, json}}, // no connect-file
+		{Worker: "w3:8083", Plugins: []rest.Plugin{{Class: file.Class, Type: "source", Version: "3.9.2"}, replace, json}},
+		{Worker: "w4:8083", Error: strp("GET http://w4:8083/: connection refused")},
+	}
+	cfgs := &store.ConfigsResult{Connectors: []store.ConnectorConfig{
+		{Name: "src", Config: map[string]any{"connector.class": "FileStreamSource", "connector.plugin.version": "[4.0,)",
+			"transforms": "drop", "transforms.drop.type": "org.apache.kafka.connect.transforms.ReplaceField$Value",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter"},
+			Tasks: []store.TaskConfig{{ID: "src-0"}}},
+		{Name: "plain", Config: map[string]any{"connector.class": "org.apache.kafka.connect.json.JsonConverter"}}, // nonsense class, present everywhere
+	}}
+	members := &group.MembersResult{Members: []group.MemberView{
+		{MemberID: "m2", URL: strp("http://w2:8083/"), Owned: &group.OwnedPieces{Connectors: []string{"src"}, Tasks: []string{}}},
+		{MemberID: "m3", URL: strp("http://w3:8083/"), Owned: &group.OwnedPieces{Tasks: []string{"src-0"}}},
+	}}
+	m := BuildMatrix(infos, cfgs, members)
+	if len(m.Workers) != 3 || len(m.Unknown) != 1 || m.Unknown[0].Worker != "w4:8083" {
+		t.Fatalf("workers %v unknown %v", m.Workers, m.Unknown)
+	}
+	if len(m.Gaps) != 2 {
+		t.Fatalf("gaps: %+v", m.Gaps)
+	}
+	missing, pinned := m.Gaps[0], m.Gaps[1]
+	if missing.Worker != "w2:8083" || missing.Key != "connector.class" || len(missing.Has) != 0 ||
+		strings.Join(missing.Now, ",") != "src" || strings.Join(missing.CouldLand, ",") != "src-0" {
+		t.Errorf("missing class gap: %+v", missing)
+	}
+	if pinned.Worker != "w3:8083" || !strings.Contains(pinned.Reason, "only at 3.9.2, outside connector.plugin.version=[4.0,)") ||
+		strings.Join(pinned.Now, ",") != "src-0" {
+		t.Errorf("pin gap: %+v", pinned)
+	}
+	var buf bytes.Buffer
+	if err := format.Write(&buf, m, format.Options{Output: "table"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "w4:8083: plugins unknown") {
+		t.Errorf("table:\n%s", buf.String())
+	}
+	// Without pins and with every class everywhere there is no gap.
+	delete(cfgs.Connectors[0].Config, "connector.plugin.version")
+	infos[1].Plugins = append(infos[1].Plugins, file)
+	if g := BuildMatrix(infos, cfgs, members).Gaps; len(g) != 0 {
+		t.Errorf("near miss: %+v", g)
+	}
+}
+
+func TestResolvesAliases(t *testing.T) {
+	p := rest.Plugin{Class: "org.apache.kafka.connect.file.FileStreamSinkConnector", Type: "sink"}
+	for _, c := range []string{"org.apache.kafka.connect.file.FileStreamSinkConnector", "FileStreamSinkConnector", "FileStreamSink"} {
+		if !Resolves(p, c) {
+			t.Errorf("%s must resolve", c)
+		}
+	}
+	for _, c := range []string{"com.other.FileStreamSinkConnector", "FileStream"} {
+		if Resolves(p, c) {
+			t.Errorf("%s must not resolve", c)
+		}
+	}
+}

@@ -1,0 +1,89 @@
+package workers
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/connectscope/connectscope/format"
+)
+
+// Tables shows one row per member: version, health, latency, plugins,
+// error. -o wide adds the commit, the URL, the health stage and the member id.
+func (r Result) Tables() []format.Table {
+	t := format.Table{Title: "workers",
+		Header: []string{"WORKER", "VERSION", "HEALTH", "LATENCY", "PLUGINS", "ERROR", "COMMIT", "STAGE", "URL", "MEMBER"},
+		Rows:   [][]string{}, Wide: []int{6, 7, 8, 9}}
+	for _, w := range r.Workers {
+		health, stage := "-", "-"
+		if w.Health != nil {
+			health = w.Health.Status
+			if w.Health.Stage != "" {
+				stage = w.Health.Stage
+			}
+		}
+		latency := "-"
+		if w.LatencyMs != nil {
+			latency = strconv.FormatFloat(*w.LatencyMs, 'f', 1, 64) + "ms"
+		}
+		plugins := "-"
+		if w.PluginCount != nil {
+			plugins = strconv.Itoa(*w.PluginCount)
+		}
+		name := w.Worker
+		if w.Leader {
+			name += " (leader)"
+		}
+		t.Rows = append(t.Rows, []string{name, format.TextOr(w.Version, "-"), health, latency, plugins,
+			format.TextOr(w.Error, "-"), format.TextOr(w.Commit, "-"), stage, format.TextOr(&w.URL, "-"), format.TextOr(&w.MemberID, "-")})
+	}
+	t.Footer = append(t.Footer, strconv.Itoa(r.Reached)+" of "+strconv.Itoa(len(r.Workers))+" workers answered")
+	return []format.Table{t}
+}
+
+// Items prints one JSON line per worker with -o jsonl.
+func (r Result) Items() []any { return format.Items(r.Workers) }
+
+// Tables shows the gaps first (what will break), then the matrix: one row
+// per plugin class, one column per worker with its version ("-" when the
+// worker lacks it).
+func (m Matrix) Tables() []format.Table {
+	gaps := format.Table{Title: "gaps",
+		Header: []string{"CONNECTOR", "KEY", "CLASS", "PIN", "WORKER", "PROBLEM", "HELD NOW", "COULD LAND"},
+		Rows:   [][]string{}, Wide: []int{7}}
+	for _, g := range m.Gaps {
+		gaps.Rows = append(gaps.Rows, []string{g.Connector, g.Key, g.Class, format.TextOr(g.Pin, "-"), g.Worker, g.Reason,
+			listOr(g.Now), listOr(g.CouldLand)})
+	}
+	if len(m.Gaps) == 0 {
+		gaps.Footer = append(gaps.Footer, "every worker that answered has every class and version the config topic uses")
+	}
+	matrix := format.Table{Title: "plugins", Header: append([]string{"CLASS", "TYPE"}, m.Workers...), Rows: [][]string{}}
+	matrix.Header = append(matrix.Header, "USED BY")
+	for _, p := range m.Plugins {
+		row := []string{p.Class, p.Type}
+		for _, w := range m.Workers {
+			vs, ok := p.Versions[w]
+			switch {
+			case !ok:
+				row = append(row, "-")
+			default:
+				row = append(row, versionList(vs))
+			}
+		}
+		matrix.Rows = append(matrix.Rows, append(row, listOr(p.UsedBy)))
+	}
+	for _, u := range m.Unknown {
+		matrix.Footer = append(matrix.Footer, u.Worker+": plugins unknown ("+u.Reason+")")
+	}
+	return []format.Table{gaps, matrix}
+}
+
+// Items prints one JSON line per gap with -o jsonl.
+func (m Matrix) Items() []any { return format.Items(m.Gaps) }
+
+func listOr(l []string) string {
+	if len(l) == 0 {
+		return "-"
+	}
+	return strings.Join(l, ",")
+}

@@ -1,0 +1,93 @@
+// Package workers is `inspect workers`: every member of the Connect group
+// asked through its advertised REST URL (inspect/rest), one row per member
+// with its version, health, latency and plugins, or the error that kept it
+// from answering; and the plugin matrix: which worker has which plugin at
+// which version, and which classes and version pins (KIP-891) used in the
+// config topic some worker cannot satisfy.
+package workers
+
+import (
+	"context"
+	"sort"
+
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/rest"
+)
+
+// Result is the `inspect workers` view (JSON contract: add fields, never
+// rename or remove).
+type Result struct {
+	Group   string `json:"group"`
+	Members int    `json:"members"`  // members in the group description
+	Reached int    `json:"answered"` // members whose GET / answered
+	// PerRequestMs and TotalMs are the bounds the round ran with.
+	PerRequestMs int64 `json:"per_request_ms"`
+	TotalMs      int64 `json:"total_ms"`
+	Workers      []Row `json:"workers"`
+}
+
+// Row is one group member as its REST API answered.
+type Row struct {
+	rest.WorkerInfo
+	MemberID    string  `json:"member_id"`
+	Leader      bool    `json:"leader"`
+	PluginCount *int    `json:"plugin_count"` // null when the plugins are unknown
+}
+
+// Targets lists the REST URL each member advertises, in the group's
+// order, named HOST:PORT as status records name workers. Members without a
+// URL (metadata that does not decode) are kept with an empty URL so they
+// show as a row with an error.
+func Targets(m *group.MembersResult) ([]rest.Target, []string) {
+	if m == nil {
+		return nil, nil
+	}
+	out := make([]rest.Target, 0, len(m.Members))
+	ids := make([]string, 0, len(m.Members))
+	for _, mv := range m.Members {
+		t := rest.Target{Worker: group.WorkerID(mv)}
+		if mv.URL != nil {
+			t.URL = *mv.URL
+		}
+		out = append(out, t)
+		ids = append(ids, mv.MemberID)
+	}
+	return out, ids
+}
+
+// Ask fans out to every member of the group and builds the view.
+func Ask(ctx context.Context, c *rest.Client, m *group.MembersResult, calls rest.Calls) *Result {
+	targets, ids := Targets(m)
+	infos := c.Workers(ctx, targets, calls)
+	return Build(m, ids, infos, c.Options())
+}
+
+// Build turns the answers into the view, rows sorted by worker name.
+func Build(m *group.MembersResult, memberIDs []string, infos []rest.WorkerInfo, opts rest.Options) *Result {
+	res := &Result{Workers: []Row{}, PerRequestMs: opts.PerRequest.Milliseconds(), TotalMs: opts.Total.Milliseconds()}
+	leader := ""
+	if m != nil {
+		res.Group = m.Group
+		res.Members = len(m.Members)
+		if m.Leader != nil {
+			leader = *m.Leader
+		}
+	}
+	for i, info := range infos {
+		r := Row{WorkerInfo: info}
+		if i < len(memberIDs) {
+			r.MemberID = memberIDs[i]
+			r.Leader = leader != "" && (leader == r.MemberID || leader == r.Worker)
+		}
+		if info.Plugins != nil {
+			n := len(info.Plugins)
+			r.PluginCount = &n
+		}
+		if info.Reached() {
+			res.Reached++
+		}
+		res.Workers = append(res.Workers, r)
+	}
+	sort.SliceStable(res.Workers, func(i, j int) bool { return res.Workers[i].Worker < res.Workers[j].Worker })
+	return res
+}
