@@ -2,82 +2,63 @@ package check
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"github.com/connectscope/connectscope/inspect/group"
-	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/rest"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
+	"github.com/connectscope/connectscope/inspect/workers"
 )
 
-// FetchWorkerVersion asks a worker's REST root (GET /) for its Kafka version,
-// e.g. {"version":"3.9.0","commit":"…","kafka_cluster_id":"…"}.
-func FetchWorkerVersion(ctx context.Context, client *http.Client, url string) (string, error) {
-	if client == nil {
-		client = http.DefaultClient
+// AskWorkers asks every member of the group through its REST URL (GET /,
+// and /health and the plugins when calls say so); nil without a group.
+func AskWorkers(ctx context.Context, c *rest.Client, d *Decoded, calls rest.Calls) []rest.WorkerInfo {
+	if d == nil || d.Members() == nil {
+		return nil
 	}
-	root := strings.TrimSuffix(url, "/") + "/"
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, root, nil)
-	if err != nil {
-		return "", fmt.Errorf("worker REST %s: %w", root, err)
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := client.Do(req)
-	if err != nil {
-		return "", fmt.Errorf("worker REST %s: %w", root, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("worker REST %s: HTTP %d", root, resp.StatusCode)
-	}
-	var body struct {
-		Version string `json:"version"`
-	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&body); err != nil {
-		return "", fmt.Errorf("worker REST %s: %w", root, err)
-	}
-	if _, err := kafkaversion.Parse(body.Version); err != nil || body.Version == "" {
-		return "", fmt.Errorf("worker REST %s: version %q not understood", root, body.Version)
-	}
-	return body.Version, nil
+	targets, _ := workers.Targets(d.Members())
+	return c.Workers(ctx, targets, calls)
 }
 
-// FetchWorkerVersions asks each worker file's REST root for its version,
-// where the group names the worker's URL. Workers that do not answer within
-// timeout are left out (their version stays unknown); the errors are returned
-// for the report's notes.
-func FetchWorkerVersions(ctx context.Context, client *http.Client, workers []*workerconfig.Config, d *Decoded, timeout time.Duration) (map[string]string, []string) {
+// WorkerVersions maps each worker file matched to a member to the version
+// that member's REST root gave; every worker file that could not be asked
+// or did not answer gets a note with the reason.
+func WorkerVersions(infos []rest.WorkerInfo, files []*workerconfig.Config) (map[string]string, []string) {
 	out := map[string]string{}
 	var notes []string
-	var ids, urls []string
-	if d != nil && d.Members() != nil {
-		for _, m := range d.Members().Members {
-			if m.URL != nil {
-				ids, urls = append(ids, group.WorkerID(m)), append(urls, *m.URL)
-			}
-		}
+	ids := make([]string, len(infos))
+	for i, w := range infos {
+		ids[i] = w.Worker
 	}
-	match := matchFiles(workers, ids)
-	for wi, w := range workers {
-		url := ""
-		if match[wi] >= 0 {
-			url = urls[match[wi]]
-		}
-		if url == "" {
+	match := matchFiles(files, ids)
+	for wi, f := range files {
+		i := match[wi]
+		if i < 0 {
 			continue
 		}
-		cctx, cancel := context.WithTimeout(ctx, timeout)
-		v, err := FetchWorkerVersion(cctx, client, url)
-		cancel()
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s: version unknown (%v)", w.Name(), err))
-			continue
+		w := infos[i]
+		switch {
+		case w.Error != nil && !w.Reached():
+			notes = append(notes, fmt.Sprintf("%s (%s): version unknown: %s", f.Name(), w.Worker, *w.Error))
+		case w.Version != nil:
+			if v, err := kafkaversion.Parse(*w.Version); err != nil || !v.Known {
+				notes = append(notes, fmt.Sprintf("%s (%s): version %q not understood", f.Name(), w.Worker, *w.Version))
+				continue
+			}
+			out[f.Path] = *w.Version
 		}
-		out[w.Path] = v
 	}
 	return out, notes
+}
+
+// FetchWorkerVersions asks each worker file's member (matched by REST
+// host:port) for its version, each within timeout. Workers that do not
+// answer stay unknown, with a note saying why. (The http.Client argument is
+// unused: the commands pass one until they build a rest.Client themselves.)
+func FetchWorkerVersions(ctx context.Context, _ *http.Client, files []*workerconfig.Config, d *Decoded, timeout time.Duration) (map[string]string, []string) {
+	c := rest.New(rest.Options{PerRequest: timeout, Total: 3 * timeout})
+	defer c.Close()
+	return WorkerVersions(AskWorkers(ctx, c, d, rest.Calls{}), files)
 }

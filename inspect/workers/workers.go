@@ -29,9 +29,9 @@ type Result struct {
 // Row is one group member as its REST API answered.
 type Row struct {
 	rest.WorkerInfo
-	MemberID    string  `json:"member_id"`
-	Leader      bool    `json:"leader"`
-	PluginCount *int    `json:"plugin_count"` // null when the plugins are unknown
+	MemberID    string `json:"member_id"`
+	Leader      bool   `json:"leader"`
+	PluginCount *int   `json:"plugin_count"` // null when the plugins are unknown
 }
 
 // Targets lists the REST URL each member advertises, in the group's
