@@ -3,6 +3,10 @@ package check
 import (
 	"strings"
 
+	"github.com/connectscope/connectscope/inspect/rest"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
+	"github.com/connectscope/connectscope/inspect/workers"
+
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/group"
@@ -80,6 +84,13 @@ func (d *Decoded) TopicsInput(groupID string) TopicsInput {
 	in.ConfigTopic, in.OffsetTopic, in.StatusTopic = ds.Topics.Config, ds.Topics.Offset, ds.Topics.Status
 	in.Descriptions = ds.TopicDescriptions
 	in.Connectors = d.Connectors()
+	in.ConfigsRead = d.Configs() != nil && hasTopic(ds, ds.Topics.Config)
+	for _, g := range ds.SinkGroups {
+		if in.SinkGroups == nil {
+			in.SinkGroups = map[string]string{}
+		}
+		in.SinkGroups[g.Group] = g.Connector
+	}
 	if in.Group == "" || ds.Group == nil || ds.Group.Group == in.Group {
 		in.GroupHolder = GroupHolderOf(ds.Group)
 	}
@@ -151,4 +162,43 @@ func deref(s *string) string {
 		return ""
 	}
 	return strings.TrimSpace(*s)
+}
+
+// hasTopic reports whether the dataset holds records of the topic (a read
+// that saw the config topic, even if it was empty, has its end offsets).
+func hasTopic(ds *inspect.Dataset, topic string) bool {
+	if _, ok := ds.EndOffsets[topic]; ok {
+		return true
+	}
+	for _, r := range ds.Records {
+		if r.Topic == topic {
+			return true
+		}
+	}
+	return false
+}
+
+// ReleaseInput builds `check upgrade --to`'s input from the dataset and
+// the workers' REST answers (infos may be nil: the workers were not asked).
+func (d *Decoded) ReleaseInput(to string, files []*workerconfig.Config, infos []rest.WorkerInfo) ReleaseInput {
+	in := ReleaseInput{To: to, WorkerFiles: files, Workers: infos, TaskCounts: map[string]int{}}
+	if d == nil || !d.Loaded() {
+		return in
+	}
+	in.Connectors = d.Connectors()
+	in.Broker = d.BrokerConfigs
+	in.Topics = ReleaseTopics(d.Dataset.Dataset)
+	if cfg := d.Configs(); cfg != nil {
+		for _, c := range cfg.Connectors {
+			n := len(c.Tasks)
+			if c.TaskCount != nil && int(*c.TaskCount) > n {
+				n = int(*c.TaskCount)
+			}
+			in.TaskCounts[c.Name] = n
+		}
+		if anyPlugins(infos) {
+			in.Matrix = workers.BuildMatrix(infos, cfg, d.Members())
+		}
+	}
+	return in
 }

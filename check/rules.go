@@ -64,7 +64,7 @@ type Rule struct {
 	AppliesTo *string `json:"applies_to"`
 }
 
-// Rules returns the whole catalogue, ordered by series (T, D, S, P, K, B, W)
+// Rules returns the whole catalogue, ordered by series (T, D, S, P, K, B, W, U)
 // and number.
 func Rules() []Rule {
 	out := make([]Rule, len(catalogue))
@@ -84,7 +84,7 @@ func RuleByID(id string) (Rule, bool) {
 	return Rule{}, false
 }
 
-const seriesOrder = "TDSPKBW"
+const seriesOrder = "TDSPKBWU"
 
 // ruleLess orders ids by series, then number (T2 before T10).
 func ruleLess(a, b string) bool {
@@ -342,6 +342,10 @@ var catalogue = []Rule{
 		Why:   "a share group, a consumer or streams group with members (KIP-848 protocol), or a classic group of another protocol type with members already uses the id: every worker's JoinGroup fails with INCONSISTENT_GROUP_PROTOCOL and the Connect cluster never forms; DescribeGroups hides the newer groups (GROUP_ID_NOT_FOUND, \"not a classic group\"), so only ListGroups shows them",
 		Fix:   "give the workers a group.id no other application uses, or stop that application and delete its group (kafka-consumer-groups, kafka-share-groups or kafka-streams-groups --delete --group ID)"},
 	// Balance, headroom and zombies.
+	{ID: "K18", Severity: Warn, Check: "topics", Enforced: "audit",
+		Title: "offsets, status records or a sink group of a connector that no longer exists",
+		Why:   "deleting a connector leaves its source offsets (and, on many releases, task statuses and its connect-NAME consumer group); a connector created again under the same name silently resumes from those offsets instead of starting fresh",
+		Fix:   "if the name will be reused for new data, reset the offsets first (create it stopped and DELETE /connectors/NAME/offsets on 3.6+, or kafka-consumer-groups --delete --group connect-NAME for a sink); otherwise choose a new name"},
 	{ID: "B1", Severity: Warn, Check: "balance", Enforced: "audit",
 		Title: "connectors or tasks are spread unevenly across workers",
 		Why:   "the busiest worker carries more than the assignor would give it; since 3.4.0 the cluster rebalances only on a trigger, so the skew persists",
@@ -384,4 +388,54 @@ var catalogue = []Rule{
 		Title: "a waiver has expired",
 		Why:   "a waiver is a decision with a date on it; after that date the findings it covered count again and need a new decision",
 		Fix:   "fix what the findings say, or renew the waiver with a new expires date and reason"},
+
+	// Upgrading to a Kafka release (check upgrade --to).
+	{ID: "U1", Severity: Error, Check: "upgrade", Enforced: "audit", AppliesTo: versions("upgrades to 4.0 and later"),
+		Title: "a connector config uses a key Kafka 4.0 removed",
+		Why:   "4.0 removed ReplaceField's whitelist/blacklist and MirrorMaker 2's topics.blacklist, groups.blacklist, config.properties.blacklist, use.incremental.alter.configs and add.source.alias.to.metrics; 4.x ignores them without a word, so a ReplaceField that dropped fields passes them all and MirrorMaker replicates what it excluded",
+		Fix:   "before the upgrade, rename the key in the connector config (whitelist → include, blacklist → exclude, *.blacklist → *.exclude) or drop it, with PUT /connectors/NAME/config"},
+	{ID: "U2", Severity: Error, Check: "upgrade", Enforced: "audit", AppliesTo: versions("brokers 4.2 and later accept it"),
+		Title: "an internal topic has an empty cleanup.policy",
+		Why:   "from 4.2 brokers accept an empty cleanup.policy, meaning neither compaction nor deletion: the config, offsets or status topic grows without end and every worker replays all of it when it starts or rejoins",
+		Fix:   "set cleanup.policy=compact on the topic (kafka-configs --alter --add-config cleanup.policy=compact)"},
+	{ID: "U3", Severity: Warn, Check: "upgrade", Enforced: "audit",
+		Title: "the brokers' log cleaner is disabled",
+		Why:   "with log.cleaner.enable=false compacted topics are never compacted: the internal topics keep every record and worker start-up (reading them to the end) grows slower with every change",
+		Fix:   "set log.cleaner.enable=true on the brokers (the default)"},
+	{ID: "U4", Severity: Warn, Check: "upgrade", Enforced: "audit", AppliesTo: versions("upgrades to 5.0 (announced in 4.2, KIP-1188)"),
+		Title: "connector client overrides the 5.0 default override policy would reject",
+		Why:   "5.0 makes AllowlistConnectorClientConfigOverridePolicy the default and removes Principal; its connector.client.config.override.allowlist is empty unless set, so every producer.override.*, consumer.override.* and admin.override.* key of such a connector is rejected and the connector fails",
+		Fix:   "set connector.client.config.override.policy and connector.client.config.override.allowlist on the workers (4.2+) to the keys the connectors use, or remove the overrides"},
+	{ID: "U5", Severity: Error, Check: "upgrade", Enforced: "kafka", AppliesTo: versions("workers 3.8 and later (KIP-1004)"),
+		Title: "a connector has more committed tasks than tasks.max",
+		Why:   "from 3.8 workers enforce tasks.max: a connector whose committed task set is larger fails, with all its tasks, at the first restart on an upgraded worker",
+		Fix:   "raise tasks.max to the task count, or let the connector regenerate its tasks under the limit before the upgrade"},
+	{ID: "U6", Severity: Warn, Check: "upgrade", Enforced: "audit", AppliesTo: versions("3.8 and later (KIP-1004)"),
+		Title: "tasks.max.enforce=false",
+		Why:   "the escape hatch from KIP-1004's enforcement is deprecated and will be removed; the connector then fails if it generates more tasks than tasks.max",
+		Fix:   "fix the connector's task count, raise tasks.max, and remove tasks.max.enforce"},
+	{ID: "U7", Severity: Warn, Check: "upgrade", Enforced: "audit", AppliesTo: versions("brokers and workers 4.0 and later (KIP-848)"),
+		Title: "sink connectors' consumers use group.protocol=consumer",
+		Why:   "under the consumer protocol the broker assigns partitions: partition.assignment.strategy and session.timeout.ms overrides are ignored (group.consumer.* broker settings apply), connect-NAME becomes a consumer group that needs 4.0 brokers with the new coordinator, and tools that describe classic groups no longer see it",
+		Fix:   "use it only with 4.0+ brokers; move session and assignor tuning to the broker's group.consumer.* settings, or remove the override"},
+	{ID: "U8", Severity: Error, Check: "upgrade", Enforced: "kafka", AppliesTo: versions("4.0 and later (KIP-896)"),
+		Title: "a worker or the brokers are below the 4.x protocol floor (2.1)",
+		Why:   "4.0 removed the protocol versions older than 2.1: 4.x brokers refuse requests of older clients (workers included) and 4.x workers cannot talk to older brokers",
+		Fix:   "upgrade the workers and brokers to at least 2.1 (better 3.9) before any of them goes to 4.x"},
+	{ID: "U9", Severity: Info, Check: "upgrade", Enforced: "kafka", AppliesTo: versions("workers 4.0 and later"),
+		Title: "4.x workers need Java 17",
+		Why:   "Connect 4.0 and later run on Java 17 or later only; a worker started on Java 11 exits at once. No API shows the JVM, so this is a checklist item for each worker not yet on 4.x",
+		Fix:   "install Java 17 (or 21) on each worker's host and point JAVA_HOME at it before upgrading the worker"},
+	{ID: "U10", Severity: Info, Check: "upgrade", Enforced: "audit", AppliesTo: versions("workers 4.0 and later"),
+		Title: "4.x workers read a log4j2 configuration",
+		Why:   "4.0 moved to log4j2: a connect-log4j.properties file (log4j 1) is no longer read, so custom log levels, appenders and the connector context in log lines are lost until a log4j2 file replaces it. No API shows it, so this is a checklist item for each worker not yet on 4.x",
+		Fix:   "convert the log4j 1 file to log4j2 (config/connect-log4j2.yaml in the 4.x distribution) and set KAFKA_LOG4J_OPTS to it"},
+	{ID: "U11", Severity: Error, Check: "upgrade", Enforced: "audit",
+		Title: "a worker lacks a plugin class a connector uses",
+		Why:   "Connect's assignor places connectors and tasks by count, never by installed plugins: a piece that lands on a worker without its connector, converter, transformation or predicate class fails there (ClassNotFound), typically at the next rebalance of a rolling upgrade",
+		Fix:   "install the same plugins on every worker (plugin.path) before the roll; inspect plugins lists which worker lacks what"},
+	{ID: "U12", Severity: Error, Check: "upgrade", Enforced: "audit", AppliesTo: versions("workers 4.1 and later (KIP-891)"),
+		Title: "a worker cannot satisfy a connector's plugin version pin",
+		Why:   "with *.plugin.version a connector asks for a plugin version (KIP-891); a worker that has the class only at other versions fails the piece when the assignor gives it that worker",
+		Fix:   "install the pinned version on every worker (several versions can live side by side on plugin.path), or widen the pin"},
 }

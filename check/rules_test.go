@@ -142,6 +142,18 @@ func runCase(t *testing.T, c ruleCase) []Finding {
 			t.Fatal(err)
 		}
 		return rep.Findings
+	case "release":
+		var in ReleaseInput
+		decode("release.json", &in)
+		in.To = args["to"]
+		in.Connectors = connectors
+		in.WorkerFiles = workers
+		in.Broker = broker
+		rep, err := Release(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep.Findings
 	case "topics":
 		var in TopicsInput
 		decode("topics.json", &in)

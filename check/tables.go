@@ -223,7 +223,8 @@ func CatalogueMarkdown() string {
 	b.WriteString("`connectscope check rules` prints the same list, `connectscope check explain ID` one rule.\n\n")
 	b.WriteString("Series: **T** group membership and timing, **D** scheduled delay and backoff, **S** shutdown and offsets,\n")
 	b.WriteString("**P** protocol readiness, **K** topics and identity (numbers 1–9 as in the Kafka settings audit of\n")
-	b.WriteString("configs.md §6; higher numbers are connectscope's additions), **B** balance, headroom and zombies.\n")
+	b.WriteString("configs.md §6; higher numbers are connectscope's additions), **B** balance, headroom and zombies,\n")
+	b.WriteString("**W** waivers, **U** upgrading to a Kafka release (`check upgrade --to`).\n")
 	b.WriteString("*Enforced by kafka*: Kafka itself fails; *audit*: only connectscope checks it.\n\n")
 	b.WriteString("| ID | Severity | Check | Enforced by | Rule | Applies to |\n| --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range Rules() {

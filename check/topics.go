@@ -26,6 +26,12 @@ type TopicsInput struct {
 	// GroupHolder is what holds the Connect group.id on the brokers (K17);
 	// nil when the group was not read.
 	GroupHolder *GroupHolder `json:"group_holder"`
+	// ConfigsRead says the config topic was read, so Connectors is every
+	// connector there is (K18 needs it; without it nothing is an orphan).
+	ConfigsRead bool `json:"configs_read"`
+	// SinkGroups maps the sink consumer groups read (connect-NAME) to
+	// their connector.
+	SinkGroups map[string]string `json:"sink_groups"`
 }
 
 // KeyRecord is the part of an internal-topic record the topic checks read.
@@ -99,6 +105,9 @@ func Topics(in TopicsInput) *TopicsReport {
 	}
 	checkKeysInTwoPartitions(&f, in.Records, names)
 	checkForeignStatus(&f, in.Records, names.Status, in.Members)
+	oin := in
+	oin.OffsetTopic, oin.StatusTopic = names.Offset, names.Status
+	checkOrphans(&f, oin)
 	checkSinkGroupCollision(&f, in)
 	checkGroupHolder(&f, in)
 	rep.Findings = f.List()
@@ -258,5 +267,113 @@ func checkSinkGroupCollision(f *Findings, in TopicsInput) {
 			f.Add("K7", "connector "+c.Name, fmt.Sprintf("sink connector %s consumes as group %s, the Connect group's id", c.Name, consumerGroup),
 				map[string]any{"connector": c.Name, "consumer_group": consumerGroup})
 		}
+	}
+}
+
+// Orphan is what the internal topics and groups still hold for one
+// connector that no longer exists (K18).
+type Orphan struct {
+	Connector     string   `json:"connector"`
+	SourceOffsets int      `json:"source_offsets"` // live keys in the offsets topic
+	StatusRecords []string `json:"status_records"` // live status keys
+	SinkGroup     *string  `json:"sink_group"`     // its consumer group, when read
+}
+
+// Orphans lists, for connectors that have no config, the live (not
+// tombstoned) source offsets and status records and their sink group: what
+// a connector created again under the same name would silently resume from.
+// Nil unless the config topic was read.
+func Orphans(in TopicsInput) []Orphan {
+	if !in.ConfigsRead {
+		return nil
+	}
+	exists := map[string]bool{}
+	for _, c := range in.Connectors {
+		exists[c.Name] = true
+	}
+	latest := map[string]KeyRecord{}
+	var order []string
+	for _, r := range in.Records {
+		if r.Topic != in.OffsetTopic && r.Topic != in.StatusTopic {
+			continue
+		}
+		k := r.Topic + "\x00" + r.Key
+		if _, seen := latest[k]; !seen {
+			order = append(order, k)
+		}
+		latest[k] = r
+	}
+	by := map[string]*Orphan{}
+	get := func(name string) *Orphan {
+		if by[name] == nil {
+			by[name] = &Orphan{Connector: name, StatusRecords: []string{}}
+		}
+		return by[name]
+	}
+	for _, k := range order {
+		r := latest[k]
+		if r.Value == nil {
+			continue
+		}
+		if r.Topic == in.OffsetTopic {
+			var key []json.RawMessage
+			var name string
+			if json.Unmarshal([]byte(r.Key), &key) != nil || len(key) != 2 || json.Unmarshal(key[0], &name) != nil || exists[name] {
+				continue
+			}
+			get(name).SourceOffsets++
+			continue
+		}
+		name := statusConnector(r.Key)
+		if name == "" || exists[name] {
+			continue
+		}
+		o := get(name)
+		o.StatusRecords = append(o.StatusRecords, r.Key)
+	}
+	for g, c := range in.SinkGroups {
+		if c != "" && !exists[c] {
+			gg := g
+			get(c).SinkGroup = &gg
+		}
+	}
+	out := make([]Orphan, 0, len(by))
+	for _, o := range by {
+		sort.Strings(o.StatusRecords)
+		out = append(out, *o)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Connector < out[j].Connector })
+	return out
+}
+
+// statusConnector is the connector a status key names: status-connector-NAME
+// or status-task-NAME-N ("" for topic statuses and other keys).
+func statusConnector(key string) string {
+	if name, ok := strings.CutPrefix(key, "status-connector-"); ok {
+		return name
+	}
+	if rest, ok := strings.CutPrefix(key, "status-task-"); ok {
+		if i := strings.LastIndexByte(rest, '-'); i > 0 {
+			return rest[:i]
+		}
+	}
+	return ""
+}
+
+// checkOrphans reports K18.
+func checkOrphans(f *Findings, in TopicsInput) {
+	for _, o := range Orphans(in) {
+		var parts []string
+		if o.SourceOffsets > 0 {
+			parts = append(parts, fmt.Sprintf("%d source offset key(s)", o.SourceOffsets))
+		}
+		if len(o.StatusRecords) > 0 {
+			parts = append(parts, fmt.Sprintf("%d status record(s)", len(o.StatusRecords)))
+		}
+		if o.SinkGroup != nil {
+			parts = append(parts, "sink group "+*o.SinkGroup)
+		}
+		f.Add("K18", "connector "+o.Connector, fmt.Sprintf("connector %s no longer exists but %s remain", o.Connector, strings.Join(parts, ", ")),
+			map[string]any{"connector": o.Connector, "source_offsets": o.SourceOffsets, "status_records": o.StatusRecords, "sink_group": o.SinkGroup})
 	}
 }
