@@ -166,7 +166,7 @@ func removedKeys(f *Findings, c ConnectorInfo) {
 				"%s sets %s, removed in 4.0 (use %s)", c.Name, r.key, r.instead)
 		}
 	}
-	for _, alias := range splitList(c.Config["transforms"]) {
+	for _, alias := range workers.SplitList(c.Config["transforms"]) {
 		typ := c.Config["transforms."+alias+".type"]
 		if !strings.Contains(typ, "ReplaceField$") {
 			continue
@@ -179,16 +179,6 @@ func removedKeys(f *Findings, c ConnectorInfo) {
 			}
 		}
 	}
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, a := range strings.Split(s, ",") {
-		if a = strings.TrimSpace(a); a != "" {
-			out = append(out, a)
-		}
-	}
-	return out
 }
 
 // taskLimits is U5 and U6: KIP-1004 (3.8) fails connectors with more
@@ -237,7 +227,7 @@ func overridePolicy(f *Findings, files []*workerconfig.Config, conns []Connector
 		if p, ok := w.Props["connector.client.config.override.policy"]; ok {
 			policy, src = strings.TrimSpace(p), w.Name()
 		}
-		for _, k := range splitList(w.Props["connector.client.config.override.allowlist"]) {
+		for _, k := range workers.SplitList(w.Props["connector.client.config.override.allowlist"]) {
 			allow[k] = true
 		}
 	}

@@ -49,6 +49,20 @@ func connectHandler(version string, health int, plugins []Plugin) http.Handler {
 	})
 }
 
+// hangingServer accepts requests and never answers (a worker whose JVM
+// is stopped or stuck in a long GC).
+func hangingServer(t *testing.T) *httptest.Server {
+	block := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-block:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(func() { close(block); srv.Close() })
+	return srv
+}
+
 func TestWorkersOneRowPerWorkerWithItsOwnError(t *testing.T) {
 	plugins := []Plugin{{Class: "org.apache.kafka.connect.file.FileStreamSinkConnector", Type: "sink", Version: "4.1.0"},
 		{Class: "org.apache.kafka.connect.transforms.ReplaceField$Value", Type: "transformation", Version: "4.1.0"}}
@@ -58,15 +72,7 @@ func TestWorkersOneRowPerWorkerWithItsOwnError(t *testing.T) {
 	gone := httptest.NewServer(http.NotFoundHandler())
 	goneURL := gone.URL
 	gone.Close()
-	block := make(chan struct{})
-	defer close(block)
-	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-block:
-		case <-r.Context().Done():
-		}
-	}))
-	defer slow.Close()
+	slow := hangingServer(t)
 
 	c := New(Options{PerRequest: 300 * time.Millisecond, Total: 5 * time.Second})
 	defer c.Close()
@@ -107,15 +113,7 @@ func TestWorkersOneRowPerWorkerWithItsOwnError(t *testing.T) {
 }
 
 func TestWorkersTotalBoundAndCancel(t *testing.T) {
-	block := make(chan struct{})
-	defer close(block)
-	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-block:
-		case <-r.Context().Done():
-		}
-	}))
-	defer slow.Close()
+	slow := hangingServer(t)
 	// One at a time, each request may take 10 s, the round 200 ms: the
 	// round's bound ends both the request under way and the one waiting.
 	c := New(Options{PerRequest: 10 * time.Second, Total: 200 * time.Millisecond, Parallel: 1})

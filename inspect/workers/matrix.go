@@ -42,16 +42,17 @@ func Uses(connector string, cfg map[string]string) []Use {
 	add("key.converter", "converter", "key.converter.plugin.version")
 	add("value.converter", "converter", "value.converter.plugin.version")
 	add("header.converter", "header_converter", "header.converter.plugin.version")
-	for _, a := range aliases(cfg["transforms"]) {
+	for _, a := range SplitList(cfg["transforms"]) {
 		add("transforms."+a+".type", "transformation", "transforms."+a+".plugin.version")
 	}
-	for _, a := range aliases(cfg["predicates"]) {
+	for _, a := range SplitList(cfg["predicates"]) {
 		add("predicates."+a+".type", "predicate", "predicates."+a+".plugin.version")
 	}
 	return out
 }
 
-func aliases(list string) []string {
+// SplitList reads a Connect list setting: comma-separated, blanks dropped.
+func SplitList(list string) []string {
 	var out []string
 	for _, a := range strings.Split(list, ",") {
 		if a = strings.TrimSpace(a); a != "" {
