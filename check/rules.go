@@ -345,7 +345,7 @@ var catalogue = []Rule{
 	{ID: "K18", Severity: Warn, Check: "topics", Enforced: "audit",
 		Title: "offsets, status records or a sink group of a connector that no longer exists",
 		Why:   "deleting a connector leaves its source offsets (and, on many releases, task statuses and its connect-NAME consumer group); a connector created again under the same name silently resumes from those offsets instead of starting fresh",
-		Fix:   "if the name will be reused for new data, reset the offsets first (create it stopped and DELETE /connectors/NAME/offsets on 3.6+, or kafka-consumer-groups --delete --group connect-NAME for a sink); otherwise choose a new name"},
+		Fix:   "if the name will be reused for new data, reset the offsets first (create it stopped and DELETE /connectors/NAME/offsets on 3.6+, or delete the consumer group connect-NAME with kafka-consumer-groups for a sink); otherwise choose a new name"},
 	{ID: "B1", Severity: Warn, Check: "balance", Enforced: "audit",
 		Title: "connectors or tasks are spread unevenly across workers",
 		Why:   "the busiest worker carries more than the assignor would give it; since 3.4.0 the cluster rebalances only on a trigger, so the skew persists",
