@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/internal/kafkatest"
 )
 
@@ -39,8 +40,8 @@ func TestCompleteUnreachable(t *testing.T) {
 	if code != 0 || stdout != "" || stderr != "" {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
-	if took > completeTimeout+2*time.Second {
-		t.Errorf("took %s, want about %s", took, completeTimeout)
+	if took > cli.CompleteTimeout+2*time.Second {
+		t.Errorf("took %s, want about %s", took, cli.CompleteTimeout)
 	}
 	t.Logf("unreachable cluster: %s", took.Round(time.Millisecond))
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/live"
 )
@@ -20,8 +21,8 @@ func TestGlobalFlagsBeforeOrAfterCommand(t *testing.T) {
 		if g.Output != "json" || g.Group != "g1" || g.Timeout != 5*time.Second {
 			t.Errorf("%s: output=%q group=%q timeout=%s", name, g.Output, g.Group, g.Timeout)
 		}
-		if !g.Explicit(flagOutput) || !g.Explicit(flagGroup) || g.Explicit(flagFrom) {
-			t.Errorf("%s: explicit = %v", name, g.explicit)
+		if !g.Explicit(cli.FlagOutput) || !g.Explicit(cli.FlagGroup) || g.Explicit(cli.FlagFrom) {
+			t.Errorf("%s: explicit = %+v", name, g)
 		}
 	}
 }
@@ -53,7 +54,7 @@ func TestEnvironment(t *testing.T) {
 	if g.Output != "yaml" || !reflect.DeepEqual(g.Bootstrap, []string{"k1:9092", "k2:9092"}) || g.Topics.Config != "cfg" || !g.NoColor {
 		t.Errorf("from the environment: %+v", g)
 	}
-	if !g.Explicit(flagOutput) {
+	if !g.Explicit(cli.FlagOutput) {
 		t.Error("a flag set by its environment variable counts as given")
 	}
 	// A flag on the command line beats the environment, before or after the command.
@@ -191,13 +192,6 @@ func TestGlobalUsageErrors(t *testing.T) {
 	g := probe(t, "probe", "leaf", "--worker-config", bad)
 	if _, err := g.ConnOptions(); err == nil || !strings.Contains(err.Error(), "config-provider reference") {
 		t.Errorf("provider reference for bootstrap.servers: %v", err)
-	}
-}
-
-func TestSplitList(t *testing.T) {
-	got := splitList([]string{"a:1, b:2", "", " c:3 "})
-	if !reflect.DeepEqual(got, []string{"a:1", "b:2", "c:3"}) {
-		t.Errorf("splitList = %q", got)
 	}
 }
 

@@ -5,17 +5,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/format"
-	"github.com/urfave/cli/v2"
+	urfave "github.com/urfave/cli/v2"
 )
 
 // visibleCommands walks the application's command tree: every command a
 // user can reach, with its path below the application.
-func visibleCommands(t *testing.T) (map[string]*cli.Command, map[cli.Flag]bool) {
+func visibleCommands(t *testing.T) (map[string]*urfave.Command, *urfave.App) {
 	t.Helper()
-	out := map[string]*cli.Command{}
-	var walk func(prefix string, cmds []*cli.Command)
-	walk = func(prefix string, cmds []*cli.Command) {
+	out := map[string]*urfave.Command{}
+	var walk func(prefix string, cmds []*urfave.Command)
+	walk = func(prefix string, cmds []*urfave.Command) {
 		for _, c := range cmds {
 			if c.Hidden || c.Name == "help" {
 				continue
@@ -30,8 +31,7 @@ func visibleCommands(t *testing.T) (map[string]*cli.Command, map[cli.Flag]bool) 
 	if len(out) < 20 {
 		t.Fatalf("only %d commands found", len(out))
 	}
-	ours, _ := app.Metadata[globalFlagsKey].(map[cli.Flag]bool)
-	return out, ours
+	return out, app
 }
 
 var (
@@ -45,7 +45,7 @@ var (
 // example for every leaf, every -o format the command has, no connection
 // flags for commands that read no cluster, and lines that fit a terminal.
 func TestHelpOfEveryCommand(t *testing.T) {
-	cmds, ours := visibleCommands(t)
+	cmds, app := visibleCommands(t)
 	for path, cmd := range cmds {
 		out, stderr, code := run(t, append(strings.Fields(path), "--help")...)
 		if code != 0 || stderr != "" {
@@ -54,7 +54,7 @@ func TestHelpOfEveryCommand(t *testing.T) {
 		}
 		leaf := len(cmd.Subcommands) == 0
 		for i, line := range strings.Split(out, "\n") {
-			if len(line) > helpWidth && !strings.HasPrefix(line, "  connectscope") {
+			if len(line) > cli.HelpWidth && !strings.HasPrefix(line, "  connectscope") {
 				t.Errorf("%s --help: line %d is %d columns: %q", path, i+1, len(line), line)
 			}
 			if strings.Count(line, "(default:") > 1 {
@@ -70,7 +70,7 @@ func TestHelpOfEveryCommand(t *testing.T) {
 		options := strings.SplitN(strings.SplitN(out, "OPTIONS:\n", 2)[1], "\n\n", 2)[0]
 		for _, f := range cmd.Flags {
 			name := f.Names()[0]
-			if ours[f] {
+			if cli.IsGlobalFlag(app, f) {
 				if strings.Contains(options, "--"+name+" ") || strings.HasSuffix(options, "--"+name) {
 					t.Errorf("%s --help lists the global flag --%s among its options", path, name)
 				}
@@ -85,8 +85,8 @@ func TestHelpOfEveryCommand(t *testing.T) {
 		if len(ex) != 2 || !strings.Contains(ex[1], "connectscope ") {
 			t.Errorf("%s --help has no example", path)
 		}
-		spec := specFor(path)
-		if !spec.noFmt {
+		spec := cli.SpecOf(app, cmd)
+		if !spec.NoFormat {
 			want := "-o " + strings.Join(format.Outputs(), "|")
 			if !strings.Contains(out, want) {
 				t.Errorf("%s --help does not list the formats %q", path, want)
@@ -95,7 +95,7 @@ func TestHelpOfEveryCommand(t *testing.T) {
 		if strings.HasPrefix(path, "plan ") && path != "plan replay" && path != "plan advise" && !strings.Contains(out, "|mermaid") {
 			t.Errorf("%s --help does not list mermaid", path)
 		}
-		if spec.offline && connectionFlag.MatchString(out) {
+		if spec.Offline && connectionFlag.MatchString(out) {
 			t.Errorf("%s reads no cluster, yet its help lists connection flags", path)
 		}
 	}
@@ -107,7 +107,7 @@ func TestOptionsCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("options: exit %d: %s", code, stderr)
 	}
-	for _, f := range globalFlags(false) {
+	for _, f := range cli.GlobalFlags() {
 		if !strings.Contains(out, "--"+f.Names()[0]) {
 			t.Errorf("options lacks --%s", f.Names()[0])
 		}
@@ -116,17 +116,6 @@ func TestOptionsCommand(t *testing.T) {
 		if !strings.Contains(out, cat) {
 			t.Errorf("options lacks the %s heading", cat)
 		}
-	}
-}
-
-// A subcommand without examples of its own shows its parent's examples of it.
-func TestExamplesInheritedFromParent(t *testing.T) {
-	desc := "Named clusters.\n\nExamples:\n  connectscope config get-contexts\n  connectscope config use-context prod\n  connectscope --context prod inspect members"
-	if got := examplesOf(desc, "config use-context"); len(got) != 1 || got[0] != "connectscope config use-context prod" {
-		t.Errorf("examplesOf: %q", got)
-	}
-	if got := examplesOf(desc, "config current-context"); len(got) != 0 {
-		t.Errorf("examplesOf a command the parent does not show: %q", got)
 	}
 }
 

@@ -7,51 +7,63 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/urfave/cli/v2"
+	"github.com/connectscope/connectscope/commands/cli"
+	urfave "github.com/urfave/cli/v2"
 )
+
+// Globals are the resolved global flags the probe command sees.
+type Globals = cli.Globals
 
 // probed is what the hidden probe command saw on its last run.
 var probed Globals
 
-// The probe command lets tests look at the resolved Globals; it is hidden
-// and only exists in test binaries.
-func init() {
-	testCommands = append(testCommands, &cli.Command{
+// probeCommands are hidden commands only the tests' application has: they
+// let tests look at the resolved Globals and at interrupts.
+func probeCommands() []*cli.Command {
+	return []*cli.Command{{
 		Name:   "probe",
 		Hidden: true,
 		Subcommands: []*cli.Command{{
-			Name:   "leaf",
-			Flags:  []cli.Flag{&cli.StringFlag{Name: "own"}},
-			Action: action(func(c *cli.Context, g Globals) error { probed = g; return nil }),
+			Name:  "leaf",
+			Flags: []urfave.Flag{&urfave.StringFlag{Name: "own"}},
+			Run:   func(e *cli.Env) error { probed = e.Globals; return nil },
 		}, {
 			// Interrupts itself, then waits like a long read would.
 			Name: "interrupt",
-			Action: func(c *cli.Context) error {
+			Spec: cli.Spec{NoGlobals: true},
+			Run: func(e *cli.Env) error {
 				if err := syscall.Kill(syscall.Getpid(), syscall.SIGINT); err != nil {
 					return err
 				}
-				<-c.Context.Done()
-				return fmt.Errorf("reading: %w", c.Context.Err())
+				<-e.Ctx.Done()
+				return fmt.Errorf("reading: %w", e.Ctx.Err())
 			},
-		}, {
-			// A command with its own -o (like snapshot's output file).
-			Name:  "writer",
-			Flags: []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}}},
-			Action: action(func(c *cli.Context, g Globals) error {
-				probed = g
-				_, err := c.App.Writer.Write([]byte("file=" + c.String("output") + "\n"))
-				return err
-			}),
-		}},
-	})
+		}, writerProbe()},
+	}}
 }
 
-// run executes connectscope in-process and returns stdout, stderr and the
-// exit status.
+// writerProbe is a command with its own -o (like snapshot's output file).
+func writerProbe() *cli.Command {
+	var file string
+	return &cli.Command{
+		Name:  "writer",
+		Flags: []urfave.Flag{&urfave.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &file}},
+		Run: func(e *cli.Env) error {
+			probed = e.Globals
+			_, err := e.IO.Out.Write([]byte("file=" + file + "\n"))
+			return err
+		},
+	}
+}
+
+// run executes connectscope, with the probe commands, in-process and
+// returns stdout, stderr and the exit status.
 func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = Main(append([]string{"connectscope"}, args...), Streams{In: strings.NewReader(""), Out: &out, Err: &errb}, BuildInfo{Version: "v9.9.9-test"})
+	s := Streams{In: strings.NewReader(""), Out: &out, Err: &errb}
+	app := newApp(BuildInfo{Version: "v9.9.9-test"}, s, func() []*cli.Command { return append(tree(), probeCommands()...) })
+	code = cli.Run(app, append([]string{"connectscope"}, args...))
 	return out.String(), errb.String(), code
 }
 

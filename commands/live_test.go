@@ -15,16 +15,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/protocol"
-	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/connectscope/connectscope/internal/kafkatest"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
-	"github.com/urfave/cli/v2"
+	urfave "github.com/urfave/cli/v2"
 )
 
 // liveCluster starts kfake with a small Connect cluster: the records of
@@ -118,7 +116,7 @@ func liveCommands(t *testing.T) [][]string {
 	}
 	// Commands of other areas join the list as soon as they exist.
 	for _, extra := range [][]string{{"watch", "--duration", "2s"}, {"plan", "join", "--add", "1"}, {"check", "all"}} {
-		if hasCommand(extra) {
+		if hasCommand(t, extra) {
 			cmds = append(cmds, extra)
 		}
 	}
@@ -416,46 +414,6 @@ func TestLiveWorkerConfigSecurity(t *testing.T) {
 	}
 }
 
-// offsetsProbe is what the hidden probe-offsets command (test binaries
-// only) runs.
-var offsetsProbe func(c *cli.Context, g Globals) error
-
-func init() {
-	testCommands = append(testCommands, &cli.Command{Name: "probe-offsets", Hidden: true,
-		Action: action(func(c *cli.Context, g Globals) error { return offsetsProbe(c, g) })})
-}
-
-// TestLoadOffsetsStreams checks the streamed live path of `inspect offsets`
-// gives what decoding the whole dataset gives.
-func TestLoadOffsetsStreams(t *testing.T) {
-	c := liveCluster(t)
-	var recs []*kgo.Record
-	for i := range 2000 {
-		recs = append(recs, kafkatest.OffsetRecord(i))
-	}
-	c.ProduceKeyed(t, recs...)
-	var streamed, whole []byte
-	offsetsProbe = func(cc *cli.Context, g Globals) error {
-		res, err := loadOffsets(cc, g)
-		if err != nil {
-			return err
-		}
-		streamed, _ = json.Marshal(res)
-		ds, err := loadDataset(cc, g, readAll)
-		if err != nil {
-			return err
-		}
-		whole, _ = json.Marshal(decoded.Decode(ds, store.DecodeOptions{}).Offsets())
-		return nil
-	}
-	if _, stderr, code := run(t, "-b", c.Bootstrap(), "probe-offsets"); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	if len(streamed) < 1000 || string(streamed) != string(whole) {
-		t.Errorf("streamed and whole decodes differ:\n%.300s\n%.300s", streamed, whole)
-	}
-}
-
 // firstLineWriter collects output written from another goroutine and closes
 // first when the first complete line arrives.
 type firstLineWriter struct {
@@ -481,4 +439,26 @@ func (w *firstLineWriter) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.buf.String()
+}
+
+// hasCommand says whether words name a command of connectscope.
+func hasCommand(t *testing.T, words []string) bool {
+	t.Helper()
+	cmds := NewApp(BuildInfo{}, Streams{}).Commands
+	for _, w := range words {
+		if strings.HasPrefix(w, "-") {
+			break
+		}
+		var next *urfave.Command
+		for _, c := range cmds {
+			if c.Name == w {
+				next = c
+			}
+		}
+		if next == nil {
+			return false
+		}
+		cmds = next.Subcommands
+	}
+	return true
 }

@@ -1,0 +1,94 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/connectscope/connectscope/check"
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/internal/setting"
+)
+
+// AllOptions are `check all`'s inputs: every check's flags.
+type AllOptions struct {
+	CheckOptions
+	TimingOptions
+	BalanceOptions
+	Target string
+}
+
+// NewCmdAll is `check all`; run replaces the run function in tests.
+func NewCmdAll(run func(*cli.Env, *AllOptions) error) *cli.Command {
+	o := &AllOptions{}
+	if run == nil {
+		run = runAll
+	}
+	flags := append(append(o.CheckOptions.flags(), o.TimingOptions.flags()...), o.BalanceOptions.flags()...)
+	return &cli.Command{
+		Name:  "all",
+		Usage: "run every check whose inputs are available: one report, one exit status",
+		Description: "Examples:\n" +
+			"  connectscope check all --worker-config 'workers/*.properties' --fail-on warn\n" +
+			"  connectscope check all --from cluster.snapshot.json -o jsonl --jq '.rule'",
+		Flags: append(flags, targetFlag(&o.Target, "upgrade target protocol: `eager|compatible|sessioned`")),
+		Spec:  checkSpec((*check.AllReport)(nil)),
+		Run:   func(e *cli.Env) error { return run(e, o) },
+	}
+}
+
+// options are all the checks' options from the flags.
+func (o *AllOptions) options(e *cli.Env) (check.Options, check.Severity, error) {
+	opts, failOn, err := o.CheckOptions.options(e)
+	if err != nil {
+		return opts, failOn, err
+	}
+	if err := o.TimingOptions.options(&opts); err != nil {
+		return opts, failOn, err
+	}
+	if err := checkTarget(o.Target); err != nil {
+		return opts, failOn, err
+	}
+	opts.Target = o.Target
+	if err := o.BalanceOptions.options(&opts); err != nil {
+		return opts, failOn, err
+	}
+	return opts, failOn, nil
+}
+
+func runAll(e *cli.Env, o *AllOptions) error {
+	if err := e.NoArgs(); err != nil {
+		return err
+	}
+	g := e.Globals
+	// all uses every input a single check would: a worker file's
+	// bootstrap.servers reads the cluster, as `check topics` does with it.
+	// When only the file points there and the cluster cannot be read, the
+	// checks that need no cluster still run, with a note saying why the
+	// others did not (an explicit -b or --from must work).
+	implied := g.Live() && g.From == "" && !g.Explicit(cli.FlagBootstrap)
+	opts, failOn, err := o.options(e)
+	if err != nil {
+		return err
+	}
+	d, err := checkData(e, o.CheckOptions, g.Live())
+	var unread error
+	if err != nil && implied && e.Ctx.Err() == nil && cli.IsInputError(err) {
+		unread = err
+		d, err = checkData(e, o.CheckOptions, false)
+	}
+	if err != nil {
+		return err
+	}
+	if len(g.WorkerConfigs) == 0 && d == nil {
+		return cli.UsageErrorf("check all needs something to check: --worker-config FILE, --from FILE or -b HOST:PORT")
+	}
+	workerVersions(e, d, &opts)
+	rep, err := check.All(check.AllInput{Workers: g.WorkerConfigs, Data: d, Options: opts, ClusterUnread: unread != nil})
+	if err != nil {
+		return cli.Exit(cli.ExitUsage, err)
+	}
+	if unread != nil {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the cluster of the worker files' bootstrap.servers could not be read, so topics and balance did not run: %s", setting.Words(unread, cli.FlagName)))
+	}
+	rep.NameSettings(cli.FlagName)
+	return finish(e, rep, rep.Findings, failOn)
+}

@@ -1,0 +1,55 @@
+package check
+
+import (
+	"github.com/connectscope/connectscope/check"
+	"github.com/connectscope/connectscope/commands/cli"
+)
+
+// BalanceCheckOptions are `check balance`'s inputs.
+type BalanceCheckOptions struct {
+	CheckOptions
+	BalanceOptions
+}
+
+// NewCmdBalance is `check balance`; run replaces the run function in tests.
+func NewCmdBalance(run func(*cli.Env, *BalanceCheckOptions) error) *cli.Command {
+	o := &BalanceCheckOptions{}
+	if run == nil {
+		run = runBalance
+	}
+	return &cli.Command{
+		Name:  "balance",
+		Usage: "check the spread of connectors and tasks, failure headroom and zombie signs",
+		Description: "Examples:\n" +
+			"  connectscope -b broker:9092 check balance --capacity 20\n" +
+			"  connectscope check balance --from cluster.snapshot.json --zones zones.txt",
+		Flags: append(o.CheckOptions.flags(), o.BalanceOptions.flags()...),
+		Spec:  checkSpec((*check.BalanceReport)(nil)),
+		Run:   func(e *cli.Env) error { return run(e, o) },
+	}
+}
+
+func runBalance(e *cli.Env, o *BalanceCheckOptions) error {
+	if err := e.NoArgs(); err != nil {
+		return err
+	}
+	opts, failOn, err := o.CheckOptions.options(e)
+	if err != nil {
+		return err
+	}
+	if err := o.BalanceOptions.options(&opts); err != nil {
+		return err
+	}
+	d, err := checkData(e, o.CheckOptions, true)
+	if err != nil {
+		return err
+	}
+	if !d.HasGroup() {
+		// As plan and inspect members: input of the wrong kind is a usage error.
+		return cli.UsageErrorf("check balance needs the Connect group's members: the input has none (read live with the workers' --group, or a snapshot with the group)")
+	}
+	in := d.BalanceInput()
+	in.Capacity, in.Zones = opts.Capacity, opts.Zones
+	rep := check.Balance(in)
+	return finish(e, rep, rep.Findings, failOn)
+}

@@ -1,0 +1,245 @@
+// Package check is the `check` noun: one file per verb (timeouts, upgrade,
+// topics, balance, all, rules, explain). The rules are package check's
+// (connectscope/check).
+package check
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/connectscope/connectscope/check"
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	urfave "github.com/urfave/cli/v2"
+)
+
+// NewCmdCheck is the `check` noun with its verbs.
+func NewCmdCheck() *cli.Command {
+	return &cli.Command{
+		Name:  "check",
+		Usage: "audit worker settings, protocol upgrades, internal topics and balance; exit 1 when a finding reaches --fail-on",
+		Description: "Every finding names a rule of the catalogue (`connectscope check rules`), the values involved, why it\n" +
+			"matters and how to fix it. Exit status: 0 nothing at or above --fail-on, 1 findings, 2 usage, 3 unreadable input.\n" +
+			"timeouts and upgrade work from --worker-config files alone and read the cluster only when --from or -b is given;\n" +
+			"topics and balance need a dataset (--from FILE, -b, or a worker file's bootstrap.servers);\n" +
+			"all uses every input any single check would, a worker file's bootstrap.servers included.",
+		Subcommands: []*cli.Command{
+			NewCmdTimeouts(nil),
+			NewCmdUpgrade(nil),
+			NewCmdTopics(nil),
+			NewCmdBalance(nil),
+			NewCmdAll(nil),
+			NewCmdRules(nil),
+			NewCmdExplain(nil),
+		},
+	}
+}
+
+// Flag names of the check verbs.
+const (
+	flagFailOn       = "fail-on"
+	flagKafkaVersion = "kafka-version"
+	flagRestartTime  = "restart-time"
+	flagMaxDowntime  = "max-downtime"
+	flagMaxPutTime   = "max-put-time"
+	flagTarget       = "target"
+	flagExactlyOnce  = "exactly-once"
+	flagCapacity     = "capacity"
+	flagZones        = "zones"
+)
+
+// CheckOptions are the flags every check takes.
+type CheckOptions struct {
+	FailOn       string
+	KafkaVersion string
+}
+
+func (o *CheckOptions) flags() []urfave.Flag {
+	return []urfave.Flag{
+		&urfave.StringFlag{Name: flagFailOn, Value: "error", Destination: &o.FailOn, Usage: "exit 1 when a finding of this `SEVERITY` or worse exists: error|warn|info"},
+		&urfave.StringFlag{Name: flagKafkaVersion, Destination: &o.KafkaVersion, Usage: "Kafka `VERSION` of the workers (and brokers) for version-dependent rules; live, each worker's REST root is asked"},
+	}
+}
+
+// TimingOptions are the time flags of timeouts and all.
+type TimingOptions struct {
+	RestartTime, MaxDowntime, MaxPutTime string
+}
+
+func (o *TimingOptions) flags() []urfave.Flag {
+	return []urfave.Flag{
+		&urfave.StringFlag{Name: flagRestartTime, Destination: &o.RestartTime, Usage: "typical worker restart `DURATION` (90s, 2m, or milliseconds) for rule D2"},
+		&urfave.StringFlag{Name: flagMaxDowntime, Destination: &o.MaxDowntime, Usage: "longest acceptable outage of a crashed worker's pieces, `DURATION`, for rule D6"},
+		&urfave.StringFlag{Name: flagMaxPutTime, Destination: &o.MaxPutTime, Usage: "worst-case sink put() + flush `DURATION`, for rule S3"},
+	}
+}
+
+// options reads the time flags into o.
+func (t TimingOptions) options(o *check.Options) error {
+	var err error
+	for _, d := range []struct {
+		flag, value string
+		into        *int64
+	}{{flagRestartTime, t.RestartTime, &o.RestartTimeMs}, {flagMaxDowntime, t.MaxDowntime, &o.MaxDowntimeMs}, {flagMaxPutTime, t.MaxPutTime, &o.MaxPutTimeMs}} {
+		if *d.into, err = parseMillis(d.flag, d.value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// BalanceOptions are the flags of balance and all.
+type BalanceOptions struct {
+	Capacity int
+	Zones    string
+}
+
+func (o *BalanceOptions) flags() []urfave.Flag {
+	return []urfave.Flag{
+		&urfave.IntFlag{Name: flagCapacity, Destination: &o.Capacity, Usage: "tasks one worker can run (`N`): checks that losing a worker or a zone leaves room"},
+		&urfave.StringFlag{Name: flagZones, Destination: &o.Zones, Usage: "`FILE` of WORKER=ZONE lines (worker ids host:port as in status records)"},
+	}
+}
+
+// options reads the balance flags into o.
+func (b BalanceOptions) options(o *check.Options) error {
+	o.Capacity = b.Capacity
+	if o.Capacity < 0 {
+		return cli.UsageErrorf("--capacity must not be negative, not %d", o.Capacity)
+	}
+	if b.Zones != "" {
+		data, err := os.ReadFile(b.Zones)
+		if err != nil {
+			return cli.InputError(fmt.Errorf("reading zones: %w", err))
+		}
+		if o.Zones, err = check.ParseZones(b.Zones, data); err != nil {
+			return cli.Exit(cli.ExitUsage, err)
+		}
+	}
+	return nil
+}
+
+// targetFlag is --target, the protocol the group should run.
+func targetFlag(dest *string, usage string) urfave.Flag {
+	return &urfave.StringFlag{Name: flagTarget, Value: "sessioned", Destination: dest, Usage: usage}
+}
+
+// checkTarget refuses a --target that is no protocol.
+func checkTarget(target string) error {
+	switch strings.ToLower(target) {
+	case "eager", "compatible", "sessioned":
+		return nil
+	}
+	return cli.UsageErrorf("--target %q: use eager, compatible or sessioned", target)
+}
+
+// inputs are package check's named inputs and the flags that give them.
+var inputs = map[string]string{
+	"Target":      flagTarget,
+	"ExactlyOnce": flagExactlyOnce,
+}
+
+// checkSpec is the spec the checks share: every topic and group when they
+// read a cluster, the named inputs, the values of their flags.
+func checkSpec(result any) cli.Spec {
+	return cli.Spec{
+		Result: result,
+		Inputs: inputs,
+		Values: map[string]cli.Candidates{
+			flagFailOn: cli.Fixed("error", "warn", "info"),
+			flagTarget: cli.Fixed("eager", "compatible", "sessioned"),
+		},
+	}
+}
+
+// options reads the flags shared by the checks, then each verb adds its own.
+func (o CheckOptions) options(e *cli.Env) (check.Options, check.Severity, error) {
+	var opts check.Options
+	failOn, ok := check.ParseSeverity(o.FailOn)
+	if !ok {
+		return opts, "", cli.UsageErrorf("--fail-on %q: use error, warn or info", o.FailOn)
+	}
+	if o.KafkaVersion != "" {
+		if _, err := kafkaversion.Parse(o.KafkaVersion); err != nil {
+			return opts, "", cli.UsageErrorf("--kafka-version: %v", err)
+		}
+		opts.KafkaVersion = o.KafkaVersion
+	}
+	opts.Group = e.Globals.Group
+	opts.Context = e.Ctx
+	return opts, failOn, nil
+}
+
+// parseMillis accepts a Go duration (90s, 2m30s) or a plain number of
+// milliseconds, as Kafka writes durations.
+func parseMillis(flag, s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n < 0 {
+			return 0, cli.UsageErrorf("--%s %q: must not be negative", flag, s)
+		}
+		return n, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, cli.UsageErrorf("--%s %q: give a duration such as 90s, 5m or 1h30m, or a number of milliseconds", flag, s)
+	}
+	return d.Milliseconds(), nil
+}
+
+// checkData reads the dataset when one was asked for. With required false
+// (timeouts, upgrade, all) only --from or an explicit -b trigger a read, so
+// that worker files alone are checked offline.
+func checkData(e *cli.Env, o CheckOptions, required bool) (*check.Decoded, error) {
+	g := e.Globals
+	if !required && g.From == "" && !g.Explicit(cli.FlagBootstrap) {
+		return nil, nil
+	}
+	ds, err := e.Dataset()
+	if err != nil {
+		return nil, err
+	}
+	// --kafka-version was checked by options; the decoders follow it too.
+	v, _ := kafkaversion.Parse(o.KafkaVersion)
+	return check.DecodeAs(ds, v), nil
+}
+
+// workerVersions asks each worker's REST root for its version: live only,
+// and only when --kafka-version does not say it.
+func workerVersions(e *cli.Env, d *check.Decoded, o *check.Options) {
+	g := e.Globals
+	if d == nil || !g.Live() || len(g.WorkerConfigs) == 0 || o.KafkaVersion != "" {
+		return
+	}
+	timeout := min(5*time.Second, g.Timeout)
+	o.WorkerVersions, _ = check.FetchWorkerVersions(e.Ctx, &http.Client{Timeout: timeout}, g.WorkerConfigs, d, timeout)
+}
+
+// finish prints the report and maps its findings to the exit status.
+func finish(e *cli.Env, report any, findings []check.Finding, failOn check.Severity) error {
+	if !e.Globals.ShowSecrets {
+		redactFindings(findings) // findings is the report's own slice: redacted in place
+	}
+	if err := e.Emit(report); err != nil {
+		return err
+	}
+	if check.Fails(findings, failOn) {
+		s := check.Summarize(findings)
+		return cli.Exit(cli.ExitFindings, fmt.Errorf("findings at or above %s: %d error, %d warn, %d info", failOn, s.Error, s.Warn, s.Info))
+	}
+	return nil
+}
+
+func needWorkers(g cli.Globals, what string) error {
+	if len(g.WorkerConfigs) == 0 {
+		return cli.UsageErrorf("%s needs worker config files: give --worker-config FILE (repeat it or quote a glob such as 'workers/*.properties')", what)
+	}
+	return nil
+}

@@ -1,0 +1,52 @@
+package check
+
+import (
+	"github.com/connectscope/connectscope/check"
+	"github.com/connectscope/connectscope/commands/cli"
+)
+
+// ExplainOptions are `check explain RULE`'s inputs.
+type ExplainOptions struct {
+	Rule string // the argument
+}
+
+// NewCmdExplain is `check explain RULE`; run replaces the run function in tests.
+func NewCmdExplain(run func(*cli.Env, *ExplainOptions) error) *cli.Command {
+	o := &ExplainOptions{}
+	if run == nil {
+		run = runExplain
+	}
+	return &cli.Command{
+		Name:  "explain",
+		Usage: "explain one rule in full",
+		Description: "Examples:\n" +
+			"  connectscope check explain D1\n" +
+			"  connectscope check explain T6 -o json",
+		ArgsUsage: "RULE",
+		Spec:      cli.Spec{Offline: true, Result: (*check.Explanation)(nil), Args: cli.FirstArg(ruleIDs)},
+		Run: func(e *cli.Env) error {
+			if len(e.Args) != 1 {
+				return cli.UsageErrorf("check explain takes one RULE id (e.g. T6), got %d arguments", len(e.Args))
+			}
+			o.Rule = e.Args[0]
+			return run(e, o)
+		},
+	}
+}
+
+func runExplain(e *cli.Env, o *ExplainOptions) error {
+	r, ok := check.RuleByID(o.Rule)
+	if !ok {
+		return cli.UsageErrorf("unknown rule %q: `connectscope check rules` lists them", o.Rule)
+	}
+	return e.Emit(&check.Explanation{Rule: r})
+}
+
+// ruleIDs complete RULE.
+func ruleIDs(*cli.Query) []string {
+	var ids []string
+	for _, r := range check.Rules() {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}

@@ -1,0 +1,29 @@
+package check
+
+import (
+	"github.com/connectscope/connectscope/check"
+	"github.com/connectscope/connectscope/commands/cli"
+)
+
+// NewCmdRules is `check rules`, the catalogue.
+func NewCmdRules(run func(*cli.Env) error) *cli.Command {
+	if run == nil {
+		run = runRules
+	}
+	return &cli.Command{
+		Name:  "rules",
+		Usage: "print the catalogue of rules (-o wide adds why and fix)",
+		Description: "Examples:\n" +
+			"  connectscope check rules\n" +
+			"  connectscope check rules -o wide",
+		Spec: cli.Spec{Offline: true, Result: (*check.Catalogue)(nil)},
+		Run:  run,
+	}
+}
+
+func runRules(e *cli.Env) error {
+	if err := e.NoArgs(); err != nil {
+		return err
+	}
+	return e.Emit(&check.Catalogue{Rules: check.Rules()})
+}

@@ -1,0 +1,56 @@
+package check
+
+import (
+	"github.com/connectscope/connectscope/check"
+	"github.com/connectscope/connectscope/commands/cli"
+)
+
+// TimeoutsOptions are `check timeouts`' inputs.
+type TimeoutsOptions struct {
+	CheckOptions
+	TimingOptions
+}
+
+// NewCmdTimeouts is `check timeouts`; run replaces the run function in tests.
+func NewCmdTimeouts(run func(*cli.Env, *TimeoutsOptions) error) *cli.Command {
+	o := &TimeoutsOptions{}
+	if run == nil {
+		run = runTimeouts
+	}
+	return &cli.Command{
+		Name:  "timeouts",
+		Usage: "check timeout, delay and protocol settings of worker files against each other, the broker and the sink consumers",
+		Description: "Examples:\n" +
+			"  connectscope check timeouts --worker-config 'workers/*.properties'\n" +
+			"  connectscope -b broker:9092 check timeouts --worker-config w1.properties --restart-time 90s",
+		Flags: append(o.CheckOptions.flags(), o.TimingOptions.flags()...),
+		Spec:  checkSpec((*check.TimeoutsReport)(nil)),
+		Run:   func(e *cli.Env) error { return run(e, o) },
+	}
+}
+
+func runTimeouts(e *cli.Env, o *TimeoutsOptions) error {
+	if err := needWorkers(e.Globals, "check timeouts"); err != nil {
+		return err
+	}
+	if err := e.NoArgs(); err != nil {
+		return err
+	}
+	opts, failOn, err := o.CheckOptions.options(e)
+	if err != nil {
+		return err
+	}
+	if err := o.TimingOptions.options(&opts); err != nil {
+		return err
+	}
+	d, err := checkData(e, o.CheckOptions, false)
+	if err != nil {
+		return err
+	}
+	workerVersions(e, d, &opts)
+	rep, err := check.Timeouts(check.TimeoutsFor(e.Globals.WorkerConfigs, d, opts))
+	if err != nil {
+		return cli.Exit(cli.ExitUsage, err)
+	}
+	return finish(e, rep, rep.Findings, failOn)
+}

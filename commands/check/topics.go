@@ -1,0 +1,47 @@
+package check
+
+import (
+	"github.com/connectscope/connectscope/check"
+	"github.com/connectscope/connectscope/commands/cli"
+)
+
+// TopicsOptions are `check topics`' inputs.
+type TopicsOptions struct {
+	CheckOptions
+}
+
+// NewCmdTopics is `check topics`; run replaces the run function in tests.
+func NewCmdTopics(run func(*cli.Env, *TopicsOptions) error) *cli.Command {
+	o := &TopicsOptions{}
+	if run == nil {
+		run = runTopics
+	}
+	return &cli.Command{
+		Name:  "topics",
+		Usage: "check the internal topics: partitions, cleanup policy, replication, sharing between clusters",
+		Description: "Examples:\n" +
+			"  connectscope -b broker:9092 check topics\n" +
+			"  connectscope check topics --from cluster.snapshot.json -o json",
+		Flags: o.CheckOptions.flags(),
+		Spec:  checkSpec((*check.TopicsReport)(nil)),
+		Run:   func(e *cli.Env) error { return run(e, o) },
+	}
+}
+
+func runTopics(e *cli.Env, o *TopicsOptions) error {
+	if err := e.NoArgs(); err != nil {
+		return err
+	}
+	opts, failOn, err := o.CheckOptions.options(e)
+	if err != nil {
+		return err
+	}
+	d, err := checkData(e, o.CheckOptions, true)
+	if err != nil {
+		return err
+	}
+	in := d.TopicsInput(opts.Group)
+	in.Workers = e.Globals.WorkerConfigs
+	rep := check.Topics(in)
+	return finish(e, rep, rep.Findings, failOn)
+}

@@ -1,0 +1,348 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"regexp"
+	"runtime/debug"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+
+	urfave "github.com/urfave/cli/v2"
+)
+
+// App is what NewApp builds an application from.
+type App struct {
+	Info    BuildInfo
+	Streams Streams
+	// Tree builds the commands: a fresh tree for every application, since
+	// each verb's flags are bound to its own options.
+	Tree func() []*Command
+	// Main runs a whole command line in this process (Env.Main).
+	Main func(args []string, s Streams) int
+}
+
+const appName = "connectscope"
+
+// Keys of App.Metadata.
+const (
+	// globalFlagsKey names the set of global flag copies, so the resolver
+	// can tell them from a command's own flag of the same name.
+	globalFlagsKey = "connectscope.globalFlags"
+	// specsKey names the Spec of every built command.
+	specsKey = "connectscope.specs"
+	// outputsKey names every -o format some verb offers.
+	outputsKey = "connectscope.outputs"
+	mainKey    = "connectscope.main"
+	// newAppKey names a function building this application again, on
+	// other streams (completion asks the cluster for names so).
+	newAppKey = "connectscope.newApp"
+)
+
+// NewApp builds the application: its commands, each with its own copy of the
+// global flags. Errors are returned from Run, never turned into os.Exit
+// here; Run maps them to exit statuses.
+func NewApp(a App) *urfave.App {
+	ours := map[urfave.Flag]bool{}
+	rootFlags := globalFlags(true)
+	for _, f := range rootFlags {
+		ours[f] = true
+	}
+	b := &builder{ours: ours, specs: map[*urfave.Command]Spec{}}
+	cmds := []*urfave.Command{}
+	for _, c := range append(a.Tree(), completeCommand()) {
+		cmds = append(cmds, b.build(c, c.Name, nil))
+	}
+	sort.SliceStable(cmds, func(i, j int) bool { return cmds[i].Name < cmds[j].Name })
+	info := a.Info.resolved()
+	app := &urfave.App{
+		Name:                 appName,
+		Usage:                "see what Kafka Connect's group protocol and internal topics are doing",
+		Description:          "Reads a Connect cluster live (-b or --worker-config) or from a file (--from), without ever writing to it.",
+		Version:              info.Version,
+		Flags:                rootFlags,
+		Commands:             cmds,
+		EnableBashCompletion: true,
+		Suggest:              true,
+		Reader:               a.Streams.In,
+		Writer:               a.Streams.Out,
+		ErrWriter:            a.Streams.Err,
+		Metadata: map[string]any{globalFlagsKey: ours, buildInfoKey: info, specsKey: b.specs,
+			outputsKey: b.outputs, mainKey: a.Main,
+			newAppKey: func(s Streams) *urfave.App { again := a; again.Streams = s; return NewApp(again) }},
+		Action:         helpOrUnknown,
+		OnUsageError:   flagUsageError,
+		ExitErrHandler: func(*urfave.Context, error) {}, // Run reports; urfave must not os.Exit
+	}
+	app.CustomAppHelpTemplate = appHelp(app)
+	return app
+}
+
+// builder turns the tree into urfave commands.
+type builder struct {
+	ours    map[urfave.Flag]bool
+	specs   map[*urfave.Command]Spec
+	outputs []string // every verb's own -o formats
+}
+
+// build makes the urfave command of cmd (at path below the application),
+// adding fresh global flags (skipping any whose name the command already
+// uses for a flag of its own). inherited are the parent's examples of it.
+func (b *builder) build(cmd *Command, path string, inherited []string) *urfave.Command {
+	uc := &urfave.Command{
+		Name: cmd.Name, Usage: cmd.Usage, UsageText: cmd.UsageText, ArgsUsage: cmd.ArgsUsage,
+		Description: cmd.Description, Hidden: cmd.Hidden, HideHelp: cmd.HideHelp,
+		SkipFlagParsing: cmd.SkipFlagParsing, Flags: slices.Clone(cmd.Flags),
+	}
+	b.specs[uc] = cmd.Spec
+	if cmd.BashComplete != nil {
+		uc.BashComplete = func(c *urfave.Context) { cmd.BashComplete(c.App.Writer) }
+	}
+	for _, o := range cmd.Spec.Outputs {
+		if !slices.Contains(b.outputs, o) {
+			b.outputs = append(b.outputs, o)
+		}
+	}
+	taken := map[string]bool{}
+	for _, f := range cmd.Flags {
+		for _, n := range f.Names() {
+			taken[n] = true
+		}
+	}
+	for _, f := range globalFlags(false) {
+		clash := false
+		for _, n := range f.Names() {
+			clash = clash || taken[n]
+		}
+		if !clash {
+			uc.Flags = append(uc.Flags, f)
+			b.ours[f] = true
+		}
+	}
+	for _, sub := range cmd.Subcommands {
+		var examples []string
+		if _, own := splitExamples(sub.Description); len(own) == 0 {
+			examples = examplesOf(cmd.Description, path+" "+sub.Name)
+		}
+		uc.Subcommands = append(uc.Subcommands, b.build(sub, path+" "+sub.Name, examples))
+	}
+	uc.CustomHelpTemplate = commandHelp(appName, path, uc, cmd.Spec, b.ours, inherited)
+	checkRequiredInBefore(uc)
+	uc.OnUsageError = flagUsageError
+	switch {
+	case cmd.Run != nil:
+		uc.Action = action(cmd)
+	case len(cmd.Subcommands) > 0:
+		uc.Action = helpOrUnknown
+	}
+	return uc
+}
+
+// action runs a verb: its Before, the global flags resolved, then its Run;
+// an error naming a deep package's input is reworded with the verb's flag.
+func action(cmd *Command) urfave.ActionFunc {
+	return func(c *urfave.Context) error {
+		e := &Env{Ctx: c.Context, IO: Streams{In: c.App.Reader, Out: c.App.Writer, Err: c.App.ErrWriter},
+			Args: c.Args().Slice(), Load: loadDataset, spec: cmd.Spec, given: map[string]bool{},
+			typed: func(flag string) bool { return typedOnCommandLine(c, flag) }, app: c.App}
+		e.Build, _ = c.App.Metadata[buildInfoKey].(BuildInfo)
+		for _, f := range cmd.Flags {
+			if n := f.Names()[0]; c.IsSet(n) {
+				e.given[n] = true
+			}
+		}
+		if apply, ok := c.App.Metadata[liveMemoryKey].(func()); ok {
+			e.liveMemory = apply
+		}
+		if cmd.Before != nil {
+			if err := cmd.Before(e); err != nil {
+				return err
+			}
+		}
+		if !cmd.Spec.NoGlobals {
+			g, err := globalsFrom(c, cmd.Spec)
+			if err != nil {
+				return err
+			}
+			e.Globals = g
+		}
+		return inFlagTerms(cmd.Run(e), cmd.Spec.Inputs)
+	}
+}
+
+// flagUsageError turns urfave's flag parsing errors into exit status 2,
+// suggesting the flag that was probably meant.
+func flagUsageError(c *urfave.Context, err error, _ bool) error {
+	const undefined = "flag provided but not defined: -"
+	msg := err.Error()
+	if m := badFlagValue.FindStringSubmatch(msg); m != nil {
+		return UsageErrorf("--%s: %q is not %s", m[2], m[1], valueKind(c, m[2]))
+	}
+	if name, ok := strings.CutPrefix(msg, undefined); ok && c != nil && c.Command != nil && urfave.SuggestFlag != nil {
+		if s := urfave.SuggestFlag(c.Command.Flags, name, false); s != "" && closeEnough(strings.TrimLeft(s, "-"), name) {
+			return UsageErrorf("%s; did you mean %s?", msg, s)
+		}
+	}
+	return Exit(ExitUsage, err)
+}
+
+// badFlagValue is Go's flag package rejecting a value: `invalid value "soon"
+// for flag -timeout: parse error`.
+var badFlagValue = regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): `)
+
+// valueKind says what a flag's value should look like, for the error.
+func valueKind(c *urfave.Context, name string) string {
+	var flags []urfave.Flag
+	if c != nil && c.Command != nil {
+		flags = c.Command.Flags
+	}
+	if c != nil && c.App != nil {
+		flags = append(flags, c.App.Flags...)
+	}
+	for _, f := range flags {
+		if !slices.Contains(f.Names(), name) {
+			continue
+		}
+		switch f.(type) {
+		case *urfave.DurationFlag:
+			return "a duration: give one like 30s, 2m or 1m30s"
+		case *urfave.IntFlag, *urfave.Int64Flag:
+			return "a whole number"
+		}
+	}
+	return "a valid value"
+}
+
+// closeEnough accepts a suggestion within a few edits of what was typed.
+func closeEnough(suggestion, typed string) bool {
+	return editDistance(suggestion, typed) <= max(2, len(typed)/3)
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// helpOrUnknown runs for a command that only groups others: without an
+// argument it shows help, with one it is an unknown command (urfave itself
+// would say "No help topic" and exit 3, our status for unreadable input).
+func helpOrUnknown(c *urfave.Context) error {
+	if !c.Args().Present() {
+		if len(c.Lineage()) <= 2 { // the application itself
+			return urfave.ShowAppHelp(c)
+		}
+		return urfave.ShowSubcommandHelp(c)
+	}
+	name := c.Args().First()
+	var names []string
+	cmds := c.App.Commands
+	if c.Command != nil && len(c.Command.Subcommands) > 0 {
+		cmds = c.Command.Subcommands
+	}
+	for _, sc := range cmds {
+		if !sc.Hidden && sc.Name != "help" {
+			names = append(names, sc.Name)
+		}
+	}
+	for _, n := range names {
+		if closeEnough(n, name) {
+			return UsageErrorf("unknown command %q; did you mean %q?", name, n)
+		}
+	}
+	return UsageErrorf("unknown command %q: use one of %s", name, strings.Join(names, ", "))
+}
+
+// Run runs app with args and returns the exit status. An error is printed
+// as one line, `connectscope: MESSAGE`, on the app's error stream; usage
+// errors point at the command's help. Only package main calls os.Exit with
+// the result.
+func Run(app *urfave.App, args []string) int {
+	where := ""
+	app.ExitErrHandler = func(c *urfave.Context, err error) {
+		if where == "" && c != nil && c.Command != nil && c.Command.HelpName != "" {
+			where = c.Command.HelpName
+		}
+	}
+	// Process-wide settings are Main's: a command asks for them (a live read
+	// asks for the live GC target) and Main applies and, on return, undoes
+	// them, so that a run never changes the next one in the same process.
+	restoreGC := func() {}
+	var liveGC sync.Once
+	app.Metadata[liveMemoryKey] = func() {
+		liveGC.Do(func() {
+			prev := debug.SetGCPercent(liveGCPercent)
+			restoreGC = func() { debug.SetGCPercent(prev) }
+		})
+	}
+	defer func() { restoreGC() }()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	finished, err := runUntilInterrupted(ctx, func() error { return app.RunContext(ctx, flagsFirst(app, args)) })
+	if !finished || (err != nil && ctx.Err() != nil) {
+		// Ctrl-C or SIGTERM: whatever the command was doing when it stopped
+		// (a retry, a deadline, a half-read topic), say one thing, with the
+		// shell's status for an interrupt.
+		fmt.Fprintf(app.ErrWriter, "%s: interrupted\n", app.Name)
+		return ExitInterrupted
+	}
+	code, usage := exitStatus(err)
+	if err != nil {
+		msg := ErrorLine(err)
+		if usage {
+			if where == "" {
+				where = app.Name
+			}
+			msg += fmt.Sprintf(" (see '%s --help')", where)
+		}
+		fmt.Fprintf(app.ErrWriter, "%s: %s\n", app.Name, msg)
+	}
+	return code
+}
+
+// liveMemoryKey names, in App.Metadata, Main's hook that applies the live
+// GC target.
+const liveMemoryKey = "connectscope.liveMemory"
+
+// liveGCPercent is the collector's target for the rest of a run that reads
+// a live cluster. A live read holds the topics' bytes and decodes them in
+// one go; a collector that lets the heap grow by half, not double, keeps
+// peak memory near what is really held (BENCHMARKS.md: under 3x the topic).
+const liveGCPercent = 50
+
+// SpecOf is the Spec of a command of app (the zero Spec for one the kit
+// did not build).
+func SpecOf(app *urfave.App, cmd *urfave.Command) Spec {
+	specs, _ := app.Metadata[specsKey].(map[*urfave.Command]Spec)
+	return specs[cmd]
+}
+
+// IsGlobalFlag says whether f is one of app's copies of the global flags
+// (and not a command's own flag of the same name).
+func IsGlobalFlag(app *urfave.App, f urfave.Flag) bool {
+	ours, _ := app.Metadata[globalFlagsKey].(map[urfave.Flag]bool)
+	return ours[f]
+}
+
+// GlobalFlags are a fresh set of the global flags, as help lists them.
+func GlobalFlags() []urfave.Flag { return globalFlags(false) }

@@ -1,0 +1,331 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/connectscope/connectscope/contexts"
+	"github.com/connectscope/connectscope/inspect/live"
+	urfave "github.com/urfave/cli/v2"
+)
+
+// Shell completion. The scripts in completions/ call
+//
+//	connectscope __complete WORD... CURRENT
+//
+// with the words typed after the program name, the last one being the word
+// under the cursor (possibly empty). The answer is one candidate a line.
+// The command tree is walked here rather than by urfave's parser, which
+// gives up on a partial command line ("-o" without its value, a lone "--").
+const (
+	completeCommandName = "__complete"
+	// NamesCommand prints the cluster's connector and worker names, one a
+	// line as "connector NAME" or "worker NAME", read as the global flags
+	// say; completion runs it for Connectors and Workers.
+	NamesCommand = "__names"
+	// CompleteTimeout bounds a completion that asks the cluster for names:
+	// a shell waits for it on every Tab.
+	CompleteTimeout = 2 * time.Second
+)
+
+// completeCommand is the hidden command the completion scripts call.
+func completeCommand() *Command {
+	return &Command{
+		Name:            completeCommandName,
+		Hidden:          true,
+		HideHelp:        true, // "help" and "--help" are words to complete here
+		SkipFlagParsing: true,
+		Spec:            Spec{NoGlobals: true},
+		Run: func(e *Env) error {
+			for _, s := range completeWords(e.app, e.Args) {
+				fmt.Fprintln(e.IO.Out, s)
+			}
+			return nil
+		},
+	}
+}
+
+// Candidates complete a flag's value or a verb's argument.
+type Candidates func(q *Query) []string
+
+// Query is where a command line stands: the command reached, the flags
+// typed with their values, the positional arguments, the word under the
+// cursor.
+type Query struct {
+	app        *urfave.App
+	path       []string // command names below the application
+	cmd        *urfave.Command
+	flags      []urfave.Flag
+	subs       []*urfave.Command
+	typed      [][2]string // flags typed: name, value ("" for a bool)
+	Positional []string
+	dashdash   bool
+	// Cur is the word (or the flag's value) under the cursor.
+	Cur string
+}
+
+// Fixed are candidates that are always the same.
+func Fixed(values ...string) Candidates { return func(*Query) []string { return values } }
+
+// FirstArg offers c for the first positional argument only.
+func FirstArg(c Candidates) Candidates {
+	return func(q *Query) []string {
+		if len(q.Positional) > 0 {
+			return nil
+		}
+		return c(q)
+	}
+}
+
+// Connectors are the connector names of the cluster or file the typed
+// global flags point at.
+func Connectors(q *Query) []string { return q.ClusterNames("connector") }
+
+// Workers are the worker names of the cluster or file.
+func Workers(q *Query) []string { return q.ClusterNames("worker") }
+
+// Contexts are the named clusters of the config file.
+func Contexts(*Query) []string { return contextNames() }
+
+// globalValues complete the global flags' values.
+var globalValues = map[string]Candidates{
+	FlagContext:       Contexts,
+	FlagIsolation:     Fixed(live.ReadCommitted, live.ReadUncommitted),
+	FlagSASLMechanism: Fixed("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"),
+}
+
+func completeWords(app *urfave.App, words []string) []string {
+	if len(words) == 0 {
+		words = []string{""}
+	}
+	st := &Query{app: app, flags: app.Flags, subs: app.Commands}
+	cur := words[len(words)-1]
+	if cur == `""` { // PowerShell's script passes an empty word quoted
+		cur = ""
+	}
+	var pending urfave.Flag // a flag whose value is the word under the cursor
+	for i := 0; i < len(words)-1; i++ {
+		w := words[i]
+		if st.dashdash {
+			st.Positional = append(st.Positional, w)
+			continue
+		}
+		if w == "--" {
+			st.dashdash = true
+			continue
+		}
+		if strings.HasPrefix(w, "-") && w != "-" {
+			name, val, hasVal := strings.Cut(strings.TrimLeft(w, "-"), "=")
+			f := findFlag(st.flags, name)
+			if f == nil {
+				continue
+			}
+			if takesValue(f) && !hasVal {
+				if i+1 == len(words)-1 {
+					pending = f
+					break
+				}
+				i++
+				val = words[i]
+			}
+			st.typed = append(st.typed, [2]string{f.Names()[0], val})
+			continue
+		}
+		if sub := findCommand(st.subs, w); sub != nil && len(st.Positional) == 0 {
+			st.cmd, st.flags, st.subs = sub, sub.Flags, sub.Subcommands
+			st.path = append(st.path, sub.Name)
+			continue
+		}
+		st.Positional = append(st.Positional, w)
+	}
+	if pending != nil {
+		return filter(st.values(pending, cur), cur)
+	}
+	if name, val, ok := strings.Cut(cur, "="); ok && strings.HasPrefix(cur, "--") {
+		if f := findFlag(st.flags, strings.TrimLeft(name, "-")); f != nil && takesValue(f) {
+			var out []string
+			for _, v := range filter(st.values(f, val), val) {
+				out = append(out, name+"="+v)
+			}
+			return out
+		}
+		return nil
+	}
+	if strings.HasPrefix(cur, "-") && !st.dashdash {
+		return filter(st.flagNames(strings.HasPrefix(cur, "--")), cur)
+	}
+	if len(st.subs) > 0 && len(st.Positional) == 0 {
+		return filter(commandNames(st.subs), cur)
+	}
+	if args := st.args(cur); args != nil || (st.cmd != nil && st.cmd.ArgsUsage != "") {
+		return filter(args, cur)
+	}
+	if cur == "" && st.cmd != nil && !st.dashdash {
+		// A leaf without arguments: nothing but flags can follow.
+		return st.flagNames(true)
+	}
+	return nil
+}
+
+// spec is the Spec of the command reached (the zero Spec at the top).
+func (st *Query) spec() Spec {
+	specs, _ := st.app.Metadata[specsKey].(map[*urfave.Command]Spec)
+	return specs[st.cmd]
+}
+
+// values are the candidates for a flag's value.
+func (st *Query) values(f urfave.Flag, cur string) []string {
+	name := f.Names()[0]
+	st.Cur = cur
+	spec := st.spec()
+	own := st.ownFlag(f)
+	if c := spec.Values[name]; c != nil && own {
+		return c(st)
+	}
+	if name == FlagOutput && !own {
+		return spec.outputs()
+	}
+	if c := globalValues[name]; c != nil {
+		return c(st) // a global flag, or a verb's own copy of one (set-context)
+	}
+	return nil
+}
+
+// ownFlag says whether f is the command's own flag, not a global copy.
+func (st *Query) ownFlag(f urfave.Flag) bool {
+	ours, _ := st.app.Metadata[globalFlagsKey].(map[urfave.Flag]bool)
+	return !ours[f]
+}
+
+// args are the candidates for a positional argument of the command.
+func (st *Query) args(cur string) []string {
+	st.Cur = cur
+	if strings.Join(st.path, " ") == "help" {
+		return commandNames(st.app.Commands)
+	}
+	if a := st.spec().Args; a != nil {
+		return a(st)
+	}
+	return nil
+}
+
+// flagNames lists the command's flags as typed: --name, and -x for a
+// one-letter alias unless only long ones are asked for.
+func (st *Query) flagNames(longOnly bool) []string {
+	var out []string
+	for _, f := range st.flags {
+		if hidden(f) {
+			continue
+		}
+		for _, n := range f.Names() {
+			if len(n) > 1 {
+				out = append(out, "--"+n)
+			} else if !longOnly {
+				out = append(out, "-"+n)
+			}
+		}
+	}
+	if !slices.Contains(out, "--help") {
+		out = append(out, "--help") // urfave adds it when it runs, not to the tree
+	}
+	return out
+}
+
+// ClusterNames asks the cluster (or the --from file) for names of kind
+// "connector" or "worker", through the hidden names command, so the global
+// flags typed so far, the environment and the context resolve as for any
+// command. Failures and slow clusters give no candidates.
+func (st *Query) ClusterNames(kind string) []string {
+	args := []string{st.app.Name}
+	for _, t := range st.typed {
+		if findFlag(globalFlags(false), t[0]) == nil || t[0] == FlagOutput || t[0] == FlagJQ {
+			continue // a command's own flag, or one that changes the output
+		}
+		if takesValue(findFlag(globalFlags(false), t[0])) {
+			args = append(args, "--"+t[0], t[1])
+		} else {
+			args = append(args, "--"+t[0])
+		}
+	}
+	args = append(args, NamesCommand)
+	var out, errb bytes.Buffer
+	build, _ := st.app.Metadata[newAppKey].(func(Streams) *urfave.App)
+	if build == nil {
+		return nil
+	}
+	app := build(Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
+	ctx, cancel := context.WithTimeout(context.Background(), CompleteTimeout)
+	defer cancel()
+	if err := app.RunContext(ctx, args); err != nil {
+		return nil
+	}
+	var names []string
+	for _, line := range strings.Split(out.String(), "\n") {
+		if k, name, ok := strings.Cut(line, " "); ok && k == kind {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+func contextNames() []string {
+	path, err := contexts.DefaultPath()
+	if err != nil {
+		return nil
+	}
+	f, err := contexts.Load(path)
+	if err != nil {
+		return nil
+	}
+	return f.Names()
+}
+
+// commandNames are the visible commands' names; aliases (help's h) are
+// not offered, as other tools do not list them either.
+func commandNames(cmds []*urfave.Command) []string {
+	var out []string
+	for _, c := range cmds {
+		if !c.Hidden {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+func findFlag(flags []urfave.Flag, name string) urfave.Flag {
+	for _, f := range flags {
+		if slices.Contains(f.Names(), name) {
+			return f
+		}
+	}
+	return nil
+}
+
+func takesValue(f urfave.Flag) bool {
+	if f == nil {
+		return false
+	}
+	_, isBool := f.(*urfave.BoolFlag)
+	return !isBool
+}
+
+func hidden(f urfave.Flag) bool {
+	if v, ok := f.(urfave.VisibleFlag); ok {
+		return !v.IsVisible()
+	}
+	return false
+}
+
+func filter(cands []string, prefix string) []string {
+	var out []string
+	for _, c := range cands {
+		if strings.HasPrefix(c, prefix) {
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -1,0 +1,322 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	urfave "github.com/urfave/cli/v2"
+)
+
+// Help, as kubectl shows it: a command's own flags, then one line pointing
+// at the global ones (`connectscope options`), and examples. The text is
+// built once per command when the application is wired, from the command
+// and its Spec, so commands added later get the same help without any list
+// here.
+
+// HelpWidth is where help text wraps: readable in an 80–100 column terminal.
+const HelpWidth = 100
+
+// commandHelp is the help text of cmd (at path below the application), as a
+// template urfave can print: literal text, braces escaped.
+// inherited are the parent's examples of this command, used when the
+// command has none of its own.
+func commandHelp(app string, path string, cmd *urfave.Command, spec Spec, globals map[urfave.Flag]bool, inherited []string) string {
+	var b strings.Builder
+	full := strings.TrimSpace(app + " " + path)
+	b.WriteString("NAME:\n")
+	b.WriteString(wrapText("   "+full+" - "+cmd.Usage, "     ") + "\n\n")
+	b.WriteString("USAGE:\n")
+	switch {
+	case cmd.UsageText != "":
+		b.WriteString("   " + cmd.UsageText + "\n\n")
+	case len(cmd.Subcommands) > 0:
+		b.WriteString("   " + full + " COMMAND [options]\n\n")
+	default:
+		args := ""
+		if cmd.ArgsUsage != "" {
+			args = " " + cmd.ArgsUsage
+		}
+		b.WriteString("   " + full + " [options]" + args + "\n\n")
+	}
+	about, examples := splitExamples(cmd.Description)
+	if len(examples) == 0 {
+		examples = inherited
+	}
+	if about != "" {
+		b.WriteString("DESCRIPTION:\n")
+		for _, l := range strings.Split(about, "\n") {
+			b.WriteString(wrapText("   "+l, "   ") + "\n")
+		}
+		b.WriteString("\n")
+	}
+	if len(cmd.Subcommands) > 0 {
+		b.WriteString("COMMANDS:\n")
+		width := 0
+		for _, sc := range cmd.Subcommands {
+			width = max(width, len(sc.Name))
+		}
+		for _, sc := range cmd.Subcommands {
+			if sc.Hidden {
+				continue
+			}
+			b.WriteString(wrapText(fmt.Sprintf("   %-*s  %s", width, sc.Name, sc.Usage), strings.Repeat(" ", width+5)) + "\n")
+		}
+		b.WriteString("\n")
+	}
+	var own []urfave.Flag
+	for _, f := range cmd.Flags {
+		if !globals[f] {
+			own = append(own, f)
+		}
+	}
+	b.WriteString("OPTIONS:\n")
+	b.WriteString(flagLines(append(own, urfave.HelpFlag), "   "))
+	b.WriteString("\n")
+	b.WriteString(globalPointer(app, spec, len(cmd.Subcommands) > 0) + "\n")
+	if len(examples) > 0 {
+		b.WriteString("\nEXAMPLES:\n")
+		for _, e := range examples {
+			b.WriteString("  " + e + "\n")
+		}
+	}
+	return escapeTemplate(b.String())
+}
+
+// globalPointer is the one line about the global flags: which apply, and
+// where they are listed.
+func globalPointer(app string, spec Spec, group bool) string {
+	see := fmt.Sprintf("'%s options' lists them", app)
+	var parts []string
+	if group {
+		return "GLOBAL OPTIONS: input, connection and output flags work anywhere; " + see + "."
+	}
+	if !spec.Offline {
+		parts = append(parts, "input (-b, --context, --worker-config, --from, -g, --*-topic, --timeout), connection (--tls*, --sasl-*, --isolation)")
+	}
+	line := "GLOBAL OPTIONS: "
+	if !spec.NoFormat {
+		parts = append(parts, "output (-o "+strings.Join(spec.outputs(), "|")+", --jq EXPRESSION, --no-color, --no-headers, --show-secrets)")
+		line += strings.Join(parts, " and ") + "; " + see + "."
+		if !spec.Offline || len(spec.outputs()) > 0 {
+			line += " With -o jsonl, --jq runs on each line."
+		}
+	} else if len(parts) > 0 {
+		line += strings.Join(parts, " and ") + "; " + see + "."
+	} else {
+		line += "this command needs none of the connection or output flags; " + see + "."
+	}
+	return wrapText(line, "   ")
+}
+
+// examplesOf are the lines of a parent's examples that run the command at
+// path (`connectscope config get-contexts`), for a subcommand without its own.
+func examplesOf(parentDescription, path string) []string {
+	_, all := splitExamples(parentDescription)
+	var out []string
+	for _, e := range all {
+		if strings.Contains(e+" ", " "+path+" ") {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// splitExamples cuts a description at its "Examples:" (or "Example:") line.
+func splitExamples(desc string) (about string, examples []string) {
+	lines := strings.Split(desc, "\n")
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "Examples:" || t == "Example:" {
+			for _, e := range lines[i+1:] {
+				if e = strings.TrimSpace(e); e != "" {
+					examples = append(examples, e)
+				}
+			}
+			return strings.TrimSpace(strings.Join(lines[:i], "\n")), examples
+		}
+	}
+	return strings.TrimSpace(desc), nil
+}
+
+// flagLines lists flags one a line: names with the value's placeholder, then
+// the usage wrapped under itself, and the default once.
+func flagLines(flags []urfave.Flag, indent string) string {
+	type row struct{ names, text string }
+	var rows []row
+	width := 0
+	for _, f := range flags {
+		if f == nil {
+			continue
+		}
+		if v, ok := f.(urfave.VisibleFlag); ok && !v.IsVisible() {
+			continue
+		}
+		names, text := describeFlag(f)
+		rows = append(rows, row{names, text})
+		width = max(width, len(names))
+	}
+	width = min(width, 34)
+	var b strings.Builder
+	for _, r := range rows {
+		pad := indent + strings.Repeat(" ", width+2)
+		if len(r.names) > width {
+			b.WriteString(indent + r.names + "\n")
+			b.WriteString(wrapText(pad+r.text, pad) + "\n")
+			continue
+		}
+		b.WriteString(wrapText(fmt.Sprintf("%s%-*s  %s", indent, width, r.names, r.text), pad) + "\n")
+	}
+	return b.String()
+}
+
+// describeFlag is "-o, --output FORMAT" and "output FORMAT: … (default: table)".
+func describeFlag(f urfave.Flag) (names, text string) {
+	usage := ""
+	if u, ok := f.(urfave.DocGenerationFlag); ok {
+		usage = u.GetUsage()
+	}
+	placeholder, text := unquoteUsage(usage)
+	takes := false
+	if v, ok := f.(urfave.DocGenerationFlag); ok {
+		takes = v.TakesValue()
+	}
+	if takes && placeholder == "" {
+		placeholder = defaultPlaceholder(f)
+	}
+	var parts []string
+	all := f.Names()
+	// Short names first, as -o, --output.
+	slices.SortStableFunc(all, func(a, b string) int { return len(a) - len(b) })
+	for _, n := range all {
+		if len(n) == 1 {
+			parts = append(parts, "-"+n)
+		} else {
+			parts = append(parts, "--"+n)
+		}
+	}
+	names = strings.Join(parts, ", ")
+	if takes {
+		names += " " + placeholder
+	}
+	if d := defaultOf(f); d != "" && !strings.Contains(text, "default") {
+		text += " (default: " + d + ")"
+	}
+	return names, text
+}
+
+// unquoteUsage takes the `PLACEHOLDER` out of a usage text, as urfave does.
+func unquoteUsage(usage string) (name, text string) {
+	start := strings.IndexByte(usage, '`')
+	if start < 0 {
+		return "", usage
+	}
+	end := strings.IndexByte(usage[start+1:], '`')
+	if end < 0 {
+		return "", usage
+	}
+	name = usage[start+1 : start+1+end]
+	return name, usage[:start] + name + usage[start+1+end+1:]
+}
+
+// defaultPlaceholder names a value whose usage text does not.
+func defaultPlaceholder(f urfave.Flag) string {
+	switch f.(type) {
+	case *urfave.DurationFlag:
+		return "DURATION"
+	case *urfave.IntFlag, *urfave.Int64Flag, *urfave.UintFlag, *urfave.Uint64Flag:
+		return "N"
+	case *urfave.Float64Flag:
+		return "NUMBER"
+	}
+	return "VALUE"
+}
+
+// defaultOf is a flag's default worth showing: not empty, zero or false.
+func defaultOf(f urfave.Flag) string {
+	v, ok := f.(urfave.DocGenerationFlag)
+	if !ok || !v.TakesValue() {
+		return ""
+	}
+	d := strings.Trim(v.GetDefaultText(), `"`)
+	switch d {
+	case "", "0", "0s", "[]", "false":
+		return ""
+	}
+	return d
+}
+
+// wrapText breaks a line at spaces to fit HelpWidth, continuing under
+// indent; the line's own leading spaces and inner alignment are kept.
+func wrapText(line, indent string) string {
+	if len(line) <= HelpWidth {
+		return line
+	}
+	rest := strings.TrimLeft(line, " ")
+	cur := line[:len(line)-len(rest)]
+	var b strings.Builder
+	for i, w := range strings.Split(rest, " ") {
+		switch {
+		case i == 0:
+			cur += w
+		case w != "" && len(cur)+1+len(w) > HelpWidth && strings.TrimSpace(cur) != "":
+			b.WriteString(strings.TrimRight(cur, " ") + "\n")
+			cur = indent + w
+		default:
+			cur += " " + w
+		}
+	}
+	b.WriteString(cur)
+	return b.String()
+}
+
+// escapeTemplate keeps help text literal when urfave runs it as a template.
+func escapeTemplate(s string) string {
+	return strings.ReplaceAll(s, "{{", `{{"{{"}}`)
+}
+
+// appHelp is the application's help: the commands and the pointer to the
+// global flags, as `kubectl --help` does.
+func appHelp(app *urfave.App) string {
+	var b strings.Builder
+	b.WriteString("NAME:\n   " + app.Name + " - " + app.Usage + "\n\n")
+	b.WriteString("USAGE:\n   " + app.Name + " [global options] COMMAND [options]\n\n")
+	b.WriteString("VERSION:\n   " + app.Version + "\n\n")
+	if app.Description != "" {
+		b.WriteString("DESCRIPTION:\n" + wrapText("   "+app.Description, "   ") + "\n\n")
+	}
+	b.WriteString("COMMANDS:\n")
+	width := 0
+	for _, c := range app.Commands {
+		width = max(width, len(c.Name))
+	}
+	for _, c := range app.Commands {
+		if !c.Hidden {
+			b.WriteString(wrapText(fmt.Sprintf("   %-*s  %s", width, c.Name, c.Usage), strings.Repeat(" ", width+5)) + "\n")
+		}
+	}
+	fmt.Fprintf(&b, "   %-*s  %s\n", width, "help", "show help for a command (or use COMMAND --help)")
+	b.WriteString("\nGLOBAL OPTIONS:\n")
+	b.WriteString(flagLines([]urfave.Flag{urfave.HelpFlag, urfave.VersionFlag}, "   "))
+	fmt.Fprintf(&b, "\nUse '%s options' for the global flags (input, connection, output), which work before or after\nany command, and '%s COMMAND --help' for a command's own.\n", app.Name, app.Name)
+	return escapeTemplate(b.String())
+}
+
+// GlobalOptionsText lists the global flags under their categories.
+func GlobalOptionsText() string {
+	var b strings.Builder
+	b.WriteString("The following options can be passed to any command:\n")
+	byCat := map[string][]urfave.Flag{}
+	for _, f := range globalFlags(false) {
+		cat := ""
+		if cf, ok := f.(urfave.CategorizableFlag); ok {
+			cat = cf.GetCategory()
+		}
+		byCat[cat] = append(byCat[cat], f)
+	}
+	for _, cat := range []string{catInput, catConnection, catOutput} {
+		b.WriteString("\n" + cat + ":\n")
+		b.WriteString(flagLines(byCat[cat], "   "))
+	}
+	return b.String()
+}

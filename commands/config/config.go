@@ -1,0 +1,50 @@
+// Package config is the `config` noun: the named clusters (contexts) of the
+// config file, one file per verb. The file itself is package contexts'.
+package config
+
+import (
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/contexts"
+)
+
+// NewCmdConfig is the `config` noun with its verbs.
+func NewCmdConfig() *cli.Command {
+	return &cli.Command{
+		Name:  "config",
+		Usage: "named clusters (contexts): list them, show or switch the current one",
+		Description: "Contexts live in connectscope/config.yaml in the user's config directory\n" +
+			"(~/.config on Linux), or in the file $CONNECTSCOPE_CONFIG names. Each holds what\n" +
+			"the global flags would: bootstrap-server, group, topic names, TLS and SASL settings or\n" +
+			"worker-config; passwords only by reference (sasl-password-env, sasl-password-file).\n\n" +
+			"Examples:\n" +
+			"  connectscope config get-contexts\n" +
+			"  connectscope config use-context prod\n" +
+			"  connectscope config set-context -b kafka-1:9092 -g connect-prod --sasl-mechanism SCRAM-SHA-512 --sasl-user ops --sasl-password-env PROD_PW prod\n" +
+			"  connectscope --context staging inspect connectors",
+		Spec: spec(nil),
+		Subcommands: []*cli.Command{
+			NewCmdGetContexts(nil),
+			NewCmdCurrentContext(nil),
+			NewCmdSetContext(nil),
+			NewCmdUseContext(nil),
+		},
+	}
+}
+
+// spec is what the config verbs share: they read the config file only, and
+// themselves (no named cluster is laid under their flags).
+func spec(args cli.Candidates) cli.Spec {
+	return cli.Spec{Offline: true, NoContext: true, Args: args}
+}
+
+func loadContexts() (*contexts.File, error) {
+	path, err := contexts.DefaultPath()
+	if err != nil {
+		return nil, cli.Exit(cli.ExitUsage, err)
+	}
+	f, err := contexts.Load(path)
+	if err != nil {
+		return nil, cli.Exit(cli.ExitUsage, err)
+	}
+	return f, nil
+}

@@ -1,0 +1,36 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/connectscope/connectscope/commands/cli"
+)
+
+// NewCmdCurrentContext is `config current-context`.
+func NewCmdCurrentContext(run func(*cli.Env) error) *cli.Command {
+	if run == nil {
+		run = runCurrentContext
+	}
+	return &cli.Command{
+		Name:        "current-context",
+		Usage:       "print the current context's name (exit 4 when none is set)",
+		Description: "Example:\n  connectscope config current-context",
+		Spec:        spec(nil),
+		Run:         run,
+	}
+}
+
+func runCurrentContext(e *cli.Env) error {
+	if err := e.NoArgs(); err != nil {
+		return err
+	}
+	f, err := loadContexts()
+	if err != nil {
+		return err
+	}
+	if f.CurrentContext == "" {
+		return cli.NotFound(fmt.Errorf("no current context in %s: set one with connectscope config use-context NAME", f.Path))
+	}
+	_, err = fmt.Fprintln(e.IO.Out, f.CurrentContext)
+	return err
+}

@@ -1,0 +1,52 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/contexts"
+)
+
+// UseContextOptions are `config use-context NAME`'s inputs.
+type UseContextOptions struct {
+	Name string // the argument
+}
+
+// NewCmdUseContext is `config use-context NAME`.
+func NewCmdUseContext(run func(*cli.Env, *UseContextOptions) error) *cli.Command {
+	o := &UseContextOptions{}
+	if run == nil {
+		run = runUseContext
+	}
+	return &cli.Command{
+		Name:      "use-context",
+		Usage:     "make NAME the current context (rewrites only the current-context line of the file)",
+		ArgsUsage: "NAME",
+		Spec:      spec(cli.FirstArg(cli.Contexts)),
+		Run: func(e *cli.Env) error {
+			if len(e.Args) != 1 {
+				return cli.UsageErrorf("use-context needs one context NAME")
+			}
+			o.Name = e.Args[0]
+			return run(e, o)
+		},
+	}
+}
+
+func runUseContext(e *cli.Env, o *UseContextOptions) error {
+	f, err := loadContexts()
+	if err != nil {
+		return err
+	}
+	err = f.UseContext(o.Name)
+	var nf *contexts.NotFoundError
+	if errors.As(err, &nf) {
+		return cli.NotFound(err)
+	}
+	if err != nil {
+		return cli.InputError(err)
+	}
+	_, err = fmt.Fprintf(e.IO.Out, "current context: %s\n", o.Name)
+	return err
+}

@@ -1,0 +1,43 @@
+package inspect
+
+import (
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect/store"
+	urfave "github.com/urfave/cli/v2"
+)
+
+// ConfigsOptions are `inspect configs`' inputs.
+type ConfigsOptions struct {
+	ViewOptions
+}
+
+// NewCmdConfigs is `inspect configs`; run replaces the run function in tests.
+func NewCmdConfigs(run func(*cli.Env, *ConfigsOptions) error) *cli.Command {
+	o := &ConfigsOptions{}
+	if run == nil {
+		run = runConfigs
+	}
+	return &cli.Command{
+		Name:  "configs",
+		Usage: "connector and task configs, target states, commits and consistency (config topic)",
+		Description: "Examples:\n" +
+			"  connectscope inspect configs --from cluster.snapshot.json\n" +
+			"  connectscope -b broker:9092 inspect configs --connector orders -o yaml",
+		Flags: []urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)},
+		Spec:  viewSpec(cli.ConfigTopic, (*store.ConfigsResult)(nil)),
+		Run:   func(e *cli.Env) error { return run(e, o) },
+	}
+}
+
+func runConfigs(e *cli.Env, o *ConfigsOptions) error {
+	d, err := loadDecoded(e, o.ViewOptions)
+	if err != nil {
+		return err
+	}
+	res := d.Configs()
+	if o.Connector != "" && !knownConnector(d) {
+		return connectorNotFound(o.Connector, d.Topics.Config, d.Topics.Status)
+	}
+	addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Config))
+	return e.Emit(res)
+}

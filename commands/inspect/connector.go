@@ -1,0 +1,63 @@
+package inspect
+
+import (
+	"errors"
+
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/describe"
+	"github.com/connectscope/connectscope/inspect/store"
+)
+
+// ConnectorOptions are `inspect connector NAME`'s inputs.
+type ConnectorOptions struct {
+	Name string // the argument
+}
+
+// NewCmdConnector is `inspect connector NAME`; run replaces the run
+// function in tests.
+func NewCmdConnector(run func(*cli.Env, *ConnectorOptions) error) *cli.Command {
+	o := &ConnectorOptions{}
+	if run == nil {
+		run = runConnector
+	}
+	return &cli.Command{
+		Name:      "connector",
+		Usage:     "one connector whole: config, target and actual state, owner, tasks, offsets, sink group and lag",
+		ArgsUsage: "NAME",
+		Description: "Everything the internal topics and the groups say about one connector, as\n" +
+			"kubectl describe shows one object. A name the input does not know exits 1.\n\n" +
+			"Examples:\n" +
+			"  connectscope inspect connector jdbc-orders-source --from examples/cluster.snapshot.json\n" +
+			"  connectscope -b broker:9092 inspect connector s3-orders-sink -o wide\n" +
+			"  connectscope inspect connector debezium-inventory --from dump.jsonl --jq '.tasks[] | select(.state == \"FAILED\") | .trace'",
+		Spec: cli.Spec{
+			Read:   cli.ReadSpec{}, // every topic and the groups: the connector whole
+			Result: (*describe.Connector)(nil),
+			Args:   cli.FirstArg(cli.Connectors),
+		},
+		Run: func(e *cli.Env) error {
+			if len(e.Args) != 1 {
+				return cli.UsageErrorf("inspect connector needs one connector NAME")
+			}
+			o.Name = e.Args[0]
+			return run(e, o)
+		},
+	}
+}
+
+func runConnector(e *cli.Env, o *ConnectorOptions) error {
+	ds, err := e.Dataset()
+	if err != nil {
+		return err
+	}
+	res, err := describe.Describe(decoded.Decode(ds, store.DecodeOptions{ShowSecrets: e.Globals.ShowSecrets}), o.Name)
+	var nf *describe.NotFoundError
+	if errors.As(err, &nf) {
+		return cli.NotFound(err)
+	}
+	if err != nil {
+		return cli.InputError(err)
+	}
+	return e.Emit(res)
+}

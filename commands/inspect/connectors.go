@@ -1,0 +1,53 @@
+package inspect
+
+import (
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect/store"
+	urfave "github.com/urfave/cli/v2"
+)
+
+// ConnectorsOptions are `inspect connectors`' inputs.
+type ConnectorsOptions struct {
+	ViewOptions
+}
+
+// NewCmdConnectors is `inspect connectors`; run replaces the run function
+// in tests.
+func NewCmdConnectors(run func(*cli.Env, *ConnectorsOptions) error) *cli.Command {
+	o := &ConnectorsOptions{}
+	if run == nil {
+		run = runConnectors
+	}
+	return &cli.Command{
+		Name:  "connectors",
+		Usage: "one line per connector: class, type, target and actual state, tasks, consistency",
+		Description: "Examples:\n" +
+			"  connectscope inspect connectors --from examples/cluster.snapshot.json\n" +
+			"  connectscope -b broker:9092 inspect connectors -o wide",
+		Flags: []urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)},
+		Spec:  viewSpec(cli.ConfigTopic|cli.StatusTopic, (*store.ConnectorsResult)(nil)),
+		Run:   func(e *cli.Env) error { return run(e, o) },
+	}
+}
+
+func runConnectors(e *cli.Env, o *ConnectorsOptions) error {
+	d, err := loadStatusStreaming(e, o.ViewOptions) // the status topic streams; configs are kept
+	if err != nil {
+		return err
+	}
+	res := d.Connectors()
+	if o.Connector != "" {
+		kept := res.Connectors[:0]
+		for _, s := range res.Connectors {
+			if s.Name == o.Connector {
+				kept = append(kept, s)
+			}
+		}
+		res.Connectors = kept
+		if len(kept) == 0 {
+			return connectorNotFound(o.Connector, d.Topics.Config, d.Topics.Status)
+		}
+	}
+	addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Config, d.Topics.Status))
+	return e.Emit(res)
+}

@@ -1,0 +1,143 @@
+// Package inspect is the `inspect` noun: one file per verb (configs,
+// status, offsets, connectors, members, sinks, connector). The views
+// themselves are inspect/decoded's and inspect/group's.
+package inspect
+
+import (
+	"strings"
+
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/store"
+	urfave "github.com/urfave/cli/v2"
+)
+
+// NewCmdInspect is the `inspect` noun with its verbs.
+func NewCmdInspect() *cli.Command {
+	return &cli.Command{
+		Name:  "inspect",
+		Usage: "show what Connect stores: configs, status, offsets, connectors, members, sinks",
+		Description: "Examples:\n" +
+			"  connectscope inspect connectors --from examples/cluster.snapshot.json\n" +
+			"  connectscope inspect configs --from dump.jsonl -o json --jq '.connectors[] | select(.consistent|not) | .name'\n" +
+			"  connectscope inspect status --from dump.jsonl -o wide\n" +
+			"  connectscope inspect offsets --from dump.jsonl --connector orders\n" +
+			"  connectscope -b broker:9092 inspect members",
+		Subcommands: []*cli.Command{
+			NewCmdConfigs(nil),
+			NewCmdStatus(nil),
+			NewCmdOffsets(nil),
+			NewCmdConnectors(nil),
+			NewCmdMembers(nil),
+			NewCmdSinks(nil),
+			NewCmdConnector(nil),
+		},
+	}
+}
+
+// Flag names of the inspect verbs.
+const (
+	flagConnector    = "connector"
+	flagKafkaVersion = "kafka-version"
+)
+
+// ViewOptions are the flags the views share: --connector and --kafka-version.
+type ViewOptions struct {
+	Connector    string
+	KafkaVersion kafkaversion.Version
+}
+
+func connectorFlag(dest *string) urfave.Flag {
+	return &urfave.StringFlag{Name: flagConnector, Destination: dest,
+		Usage: "only this connector `NAME` (records of all are still read and counted)"}
+}
+
+// kafkaVersionFlag picks the Kafka release whose readers the decoders follow
+// where a rule changed between releases (inspect/store/status_version.go).
+func kafkaVersionFlag(dest *kafkaversion.Version) urfave.Flag {
+	return &urfave.StringFlag{Name: flagKafkaVersion,
+		Usage: "decode as the workers of Kafka `VERSION` do where a reader rule changed (e.g. 3.5.2; default: the newest behaviour)",
+		Action: func(_ *urfave.Context, s string) error {
+			v, err := kafkaversion.Parse(s)
+			if err != nil {
+				return cli.UsageErrorf("--kafka-version: %v", err)
+			}
+			*dest = v
+			return nil
+		}}
+}
+
+// viewSpec is the spec the views share: their topics, read live.
+func viewSpec(topics cli.Topics, result any) cli.Spec {
+	return cli.Spec{
+		Read:   cli.ReadSpec{Topics: topics, SkipSinkGroups: true},
+		Result: result,
+		Values: map[string]cli.Candidates{flagConnector: cli.Connectors},
+	}
+}
+
+// decodeOptions are the decode options of the views.
+func (v ViewOptions) decodeOptions(e *cli.Env) store.DecodeOptions {
+	return store.DecodeOptions{ShowSecrets: e.Globals.ShowSecrets, Connector: v.Connector, KafkaVersion: v.KafkaVersion}
+}
+
+// loadDecoded reads the input of a view and wraps it for decoding.
+func loadDecoded(e *cli.Env, v ViewOptions) (*decoded.Dataset, error) {
+	if err := e.NoArgs(); err != nil {
+		return nil, err
+	}
+	ds, err := e.Dataset()
+	if err != nil {
+		return nil, err
+	}
+	return decoded.Decode(ds, v.decodeOptions(e)), nil
+}
+
+// loadStatusStreaming is loadDecoded for the status view: a kcat dump given
+// with --from is decoded while it is read, so memory follows the distinct
+// keys kept, not the size of the file.
+func loadStatusStreaming(e *cli.Env, v ViewOptions) (*decoded.Dataset, error) {
+	g := e.Globals
+	if g.From == "" {
+		return loadDecoded(e, v)
+	}
+	if err := e.NoArgs(); err != nil {
+		return nil, err
+	}
+	opts := v.decodeOptions(e)
+	opts.Topic = g.Topics.Status
+	dec := store.NewStatusDecoder(opts)
+	ds, streamed, err := streamFrom(g, g.Topics.Status, dec.Add)
+	if err != nil {
+		return nil, err
+	}
+	d := decoded.Decode(ds, v.decodeOptions(e))
+	if streamed {
+		d.WithStatus(dec.Result())
+	}
+	return d, nil
+}
+
+func addProblems(counts *inspect.RecordCounts, problems *[]inspect.Problem, extra []inspect.Problem) {
+	counts.Read += len(extra)
+	counts.Problems += len(extra)
+	*problems = append(*problems, extra...)
+}
+
+// connectorNotFound is the error for --connector NAME when the input holds
+// no config, status or offsets record of NAME.
+func connectorNotFound(name string, where ...string) error {
+	return cli.NotFoundErrorf("connector %q not found in %s: `connectscope inspect connectors` lists the connectors", name, strings.Join(where, " or "))
+}
+
+// knownConnector says whether the records hold a config or a status of the
+// connector d was decoded for (its --connector).
+func knownConnector(d *decoded.Dataset) bool {
+	if len(d.Configs().Connectors) > 0 {
+		return true
+	}
+	st := d.Status()
+	return len(st.Connectors) > 0 || len(st.Tasks) > 0
+}

@@ -1,0 +1,92 @@
+package inspect
+
+import (
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/live"
+)
+
+// MembersOptions are `inspect members`' inputs: none of its own.
+type MembersOptions struct{}
+
+// NewCmdMembers is `inspect members`; run replaces the run function in tests.
+func NewCmdMembers(run func(*cli.Env, *MembersOptions) error) *cli.Command {
+	o := &MembersOptions{}
+	if run == nil {
+		run = runMembers
+	}
+	return &cli.Command{
+		Name:  "members",
+		Usage: "the Connect group: protocol, leader, and what each worker owns and was assigned",
+		Description: "Examples:\n" +
+			"  connectscope -b broker:9092 inspect members\n" +
+			"  connectscope inspect members --from cluster.snapshot.json -o wide",
+		Spec: cli.Spec{
+			// The group, and the config topic to tell which members missed
+			// a record that rebalances from those that only missed a
+			// session key.
+			Read:   cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true, NeedsStableGroup: true},
+			Result: (*group.MembersResult)(nil),
+		},
+		Run: func(e *cli.Env) error { return run(e, o) },
+	}
+}
+
+func runMembers(e *cli.Env, _ *MembersOptions) error {
+	if err := e.NoArgs(); err != nil {
+		return err
+	}
+	ds, err := e.Dataset()
+	if err != nil {
+		return err
+	}
+	g := e.Globals
+	if ds.Group == nil && g.From != "" {
+		return cli.UsageErrorf("%s holds no Connect group description (a kcat dump holds topic records only); inspect members needs a snapshot file or a live cluster", g.From)
+	}
+	res := group.Members(nil) // "no group description was read"
+	if m := decoded.Decode(ds, ViewOptions{}.decodeOptions(e)).Members(); m != nil {
+		res = *m
+	}
+	res.NameSettings(cli.FlagName)
+	if err := groupNotFound(res); err != nil {
+		return err
+	}
+	if end, ok := ds.EndOffsets[ds.Topics.Config][0]; ok {
+		res.ConfigEnd(end, ds.Isolation == live.ReadCommitted)
+		if configRead(ds) {
+			res.ConfigRejoin(group.ConfigRejoinFrom(ds.Records, ds.Topics.Config))
+		}
+	}
+	return e.Emit(res)
+}
+
+// groupNotFound refuses a group the brokers do not know (a Dead group without
+// members is what Kafka answers for a group id nobody uses, and what 4.x's
+// GROUP_ID_NOT_FOUND reads as). An id held by a group of another kind is
+// shown, with its note, rather than refused.
+func groupNotFound(res group.MembersResult) error {
+	if res.State != "Dead" || len(res.Members) > 0 || res.HeldByOther {
+		return nil
+	}
+	return cli.NotFoundErrorf("group %q not found: no worker is a member (is it the workers' group.id? set it with --group or --worker-config)", res.Group)
+}
+
+// configRead says whether the dataset holds the config topic's records, all
+// of them up to its end offset (a snapshot or a live read does; a dump may
+// not, and then nothing is assumed).
+func configRead(ds *inspect.Dataset) bool {
+	end, ok := ds.EndOffsets[ds.Topics.Config][0]
+	if !ok {
+		return false
+	}
+	last := int64(-1)
+	for _, r := range ds.Records {
+		if r.Topic == ds.Topics.Config {
+			last = max(last, r.Offset)
+		}
+	}
+	return end == 0 || last >= 0
+}

@@ -1,0 +1,53 @@
+package inspect
+
+import (
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/group"
+	urfave "github.com/urfave/cli/v2"
+)
+
+// SinksOptions are `inspect sinks`' inputs.
+type SinksOptions struct {
+	Connector string
+}
+
+// NewCmdSinks is `inspect sinks`; run replaces the run function in tests.
+func NewCmdSinks(run func(*cli.Env, *SinksOptions) error) *cli.Command {
+	o := &SinksOptions{}
+	if run == nil {
+		run = runSinks
+	}
+	return &cli.Command{
+		Name:  "sinks",
+		Usage: "sink connectors' consumer groups: state, assignor, which task holds which partition, lag",
+		Description: "Each sink connector's tasks consume as the group connect-NAME (or the connector's\n" +
+			"consumer.override.group.id). Lag is the partition's end offset minus the group's commit.\n\n" +
+			"Examples:\n" +
+			"  connectscope -b broker:9092 inspect sinks\n" +
+			"  connectscope -b broker:9092 inspect sinks --connector orders-sink -o wide\n" +
+			"  connectscope inspect sinks --from cluster.snapshot.json -o json --jq '.sinks[] | select(.lag > 1000) | .connector'",
+		Flags: []urfave.Flag{connectorFlag(&o.Connector)},
+		Spec: cli.Spec{
+			Read:   cli.ReadSpec{Topics: cli.ConfigTopic}, // sink connectors are found in their configs
+			Result: (*group.SinksResult)(nil),
+			Values: map[string]cli.Candidates{flagConnector: cli.Connectors},
+		},
+		Run: func(e *cli.Env) error { return run(e, o) },
+	}
+}
+
+func runSinks(e *cli.Env, o *SinksOptions) error {
+	if err := e.NoArgs(); err != nil {
+		return err
+	}
+	ds, err := e.Dataset()
+	if err != nil {
+		return err
+	}
+	res := group.Sinks(ds, o.Connector)
+	if o.Connector != "" && len(res.Sinks) == 0 && !knownConnector(decoded.Decode(ds, ViewOptions{Connector: o.Connector}.decodeOptions(e))) {
+		return connectorNotFound(o.Connector, e.Globals.Topics.Config, e.Globals.Topics.Status)
+	}
+	return e.Emit(res)
+}

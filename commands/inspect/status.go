@@ -1,0 +1,43 @@
+package inspect
+
+import (
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect/store"
+	urfave "github.com/urfave/cli/v2"
+)
+
+// StatusOptions are `inspect status`' inputs.
+type StatusOptions struct {
+	ViewOptions
+}
+
+// NewCmdStatus is `inspect status`; run replaces the run function in tests.
+func NewCmdStatus(run func(*cli.Env, *StatusOptions) error) *cli.Command {
+	o := &StatusOptions{}
+	if run == nil {
+		run = runStatus
+	}
+	return &cli.Command{
+		Name:  "status",
+		Usage: "connector, task and topic statuses (status topic)",
+		Description: "Examples:\n" +
+			"  connectscope inspect status --from cluster.snapshot.json -o wide\n" +
+			"  connectscope -b broker:9092 inspect status -o jsonl --jq 'select(.state==\"FAILED\") | .name'",
+		Flags: []urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)},
+		Spec:  viewSpec(cli.StatusTopic, (*store.StatusResult)(nil)),
+		Run:   func(e *cli.Env) error { return run(e, o) },
+	}
+}
+
+func runStatus(e *cli.Env, o *StatusOptions) error {
+	d, err := loadStatusStreaming(e, o.ViewOptions)
+	if err != nil {
+		return err
+	}
+	res := d.Status()
+	if o.Connector != "" && !knownConnector(d) {
+		return connectorNotFound(o.Connector, d.Topics.Config, d.Topics.Status)
+	}
+	addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Status))
+	return e.Emit(res)
+}

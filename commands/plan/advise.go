@@ -1,0 +1,193 @@
+package plan
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/plan"
+	urfave "github.com/urfave/cli/v2"
+)
+
+// Flag names of plan advise.
+const (
+	flagDelays      = "delays"
+	flagPacing      = "pacing"
+	flagGap         = "gap"
+	flagMaxMoves    = "max-moves"
+	flagMaxDowntime = "max-downtime"
+)
+
+// AdviseOptions are `plan advise`'s inputs: the sweep and the bounds of
+// the recommendation, besides the common plan flags.
+type AdviseOptions struct {
+	PlanOptions
+	RestartTime string
+	Delays      string
+	Order       string
+	Pacing      string
+	Gap         string
+	Stop        string
+	MaxDowntime string
+	MaxMoves    string
+}
+
+// NewCmdAdvise is `plan advise`; run replaces the run function in tests.
+func NewCmdAdvise(run func(*cli.Env, *AdviseOptions) error) *cli.Command {
+	o := &AdviseOptions{}
+	if run == nil {
+		run = runAdvise
+	}
+	return &cli.Command{
+		Name:  "advise",
+		Usage: "sweep scheduled.rebalance.max.delay.ms, restart order, pacing and stop mode; recommend a setting for rolling restarts and crashes",
+		Description: "Runs every combination through the same assignor and time model as plan rolling-restart and plan leave:\n" +
+			"the rolling restart's cost (task-seconds not running, longest outage, tasks moved, rounds, time until balanced)\n" +
+			"and the failover when one worker crashes and never returns. Prints the Pareto front, marks the current\n" +
+			"setting and recommends one within --max-downtime and --max-moves.\n" +
+			"Exit status: 0 when the current setting is on the front, 1 when the recommended setting beats it on both costs.\n\n" +
+			"Examples:\n" +
+			"  connectscope plan advise --from cluster.snapshot.json --restart-time 90s\n" +
+			"  connectscope -b broker:9092 plan advise --restart-time 2m --max-downtime 3m -o json\n" +
+			"  connectscope plan advise --synthetic workers=6,connectors=30,tasks=3 --restart-time 90s --plot tradeoff.svg",
+		Flags: append([]urfave.Flag{
+			&urfave.StringFlag{Name: flagRestartTime, Required: true, Destination: &o.RestartTime, Usage: "how long a worker is away, from stop to rejoin, `DURATION`"},
+			&urfave.StringFlag{Name: flagDelays, Destination: &o.Delays, Usage: "delays to sweep, `D1,D2,...` (durations or ms; default: 0 to 10m, values around the restart time, and the current one)"},
+			&urfave.StringFlag{Name: flagOrder, Destination: &o.Order, Usage: "restart orders to compare, `ORDERS`: leader-first, leader-last (default both)"},
+			&urfave.StringFlag{Name: flagPacing, Destination: &o.Pacing, Usage: "pacings to compare, `PACINGS`: back (next as soon as the last is back), stable (after the group is stable again), gap (--gap after the last is back); default back,stable, and gap when --gap is given"},
+			&urfave.StringFlag{Name: flagGap, Destination: &o.Gap, Usage: "the fixed pacing gap, `DURATION` after the previous worker is back"},
+			&urfave.StringFlag{Name: flagStop, Destination: &o.Stop, Usage: "stop modes to compare, `MODES`: clean, crash (default both)"},
+			&urfave.StringFlag{Name: flagMaxDowntime, Destination: &o.MaxDowntime, Usage: "recommend only settings whose crash outage (one worker crashes, never returns) is at most `DURATION`"},
+			&urfave.StringFlag{Name: flagMaxMoves, Destination: &o.MaxMoves, Usage: "recommend only settings whose rolling restart moves at most `N` tasks"},
+		}, o.flags("also draw the trade-off into `FILE` (.svg or .png): over the delay, the roll's task-seconds and the crash outage, the front, current and recommended settings marked")...),
+		Spec: cli.Spec{
+			Read:   cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true},
+			Result: (*plan.AdviseResult)(nil),
+			Inputs: inputs,
+			Values: map[string]cli.Candidates{
+				flagProtocol: cli.Fixed("eager", "compatible", "sessioned"),
+				flagStop:     stopValues,
+				flagOrder:    cli.Fixed(plan.OrderLeaderFirst, plan.OrderLeaderLast),
+				flagPacing:   cli.Fixed(plan.PaceBack, plan.PaceStable, plan.PaceGap),
+			},
+		},
+		Run: func(e *cli.Env) error {
+			if err := e.NoArgs(); err != nil {
+				return err
+			}
+			return run(e, o)
+		},
+	}
+}
+
+func runAdvise(e *cli.Env, o *AdviseOptions) error {
+	ao, err := o.sweep(e)
+	if err != nil {
+		return err
+	}
+	plotPath, err := plotTarget(o.Plot)
+	if err != nil {
+		return err
+	}
+	state, opts, err := planInputs(e, &o.PlanOptions)
+	if err != nil {
+		return err
+	}
+	res, err := plan.Advise(e.Ctx, state, opts, ao)
+	if err != nil {
+		if e.Ctx.Err() != nil {
+			return err
+		}
+		return planFailed(err)
+	}
+	if plotPath != "" {
+		if err := writeAdvisePlot(plotPath, res); err != nil {
+			return err
+		}
+	}
+	if err := e.Emit(res); err != nil {
+		return err
+	}
+	if res.Verdict == plan.VerdictBeaten {
+		return cli.Exit(cli.ExitFindings, fmt.Errorf("the current setting (%s) is beaten on both costs by %s", res.Current, res.Recommended.Setting))
+	}
+	return nil
+}
+
+// sweep reads the sweep flags.
+func (o *AdviseOptions) sweep(e *cli.Env) (plan.AdviseOptions, error) {
+	ao := plan.AdviseOptions{MaxMoves: -1}
+	var err error
+	if ao.RestartMs, err = parseDurationMs("--"+flagRestartTime, o.RestartTime); err != nil {
+		return ao, err
+	}
+	if e.Given(flagDelays) {
+		ao.DelaysMs = []int64{}
+		for _, d := range cli.SplitList([]string{o.Delays}) {
+			ms, err := parseDurationMs("--"+flagDelays, d)
+			if err != nil {
+				return ao, err
+			}
+			ao.DelaysMs = append(ao.DelaysMs, ms)
+		}
+		if len(ao.DelaysMs) == 0 {
+			return ao, cli.UsageErrorf("--%s: give at least one delay", flagDelays)
+		}
+	}
+	if e.Given(flagOrder) {
+		for _, ord := range cli.SplitList([]string{o.Order}) {
+			ord = strings.ToLower(ord)
+			if ord != plan.OrderLeaderFirst && ord != plan.OrderLeaderLast {
+				return ao, cli.UsageErrorf("--order: want %s or %s, got %q", plan.OrderLeaderFirst, plan.OrderLeaderLast, ord)
+			}
+			ao.Orders = append(ao.Orders, ord)
+		}
+	}
+	if e.Given(flagGap) {
+		if ao.GapMs, err = parseDurationMs("--"+flagGap, o.Gap); err != nil {
+			return ao, err
+		}
+	}
+	if e.Given(flagPacing) {
+		ao.Pacings = []plan.Pacing{}
+		for _, p := range cli.SplitList([]string{o.Pacing}) {
+			switch p = strings.ToLower(p); p {
+			case plan.PaceBack, plan.PaceStable:
+				ao.Pacings = append(ao.Pacings, plan.Pacing{Mode: p})
+			case plan.PaceGap:
+				if !e.Given(flagGap) {
+					return ao, cli.UsageErrorf("--%s gap: give the gap with --%s DURATION", flagPacing, flagGap)
+				}
+				ao.Pacings = append(ao.Pacings, plan.Pacing{Mode: p, GapMs: ao.GapMs})
+			default:
+				return ao, cli.UsageErrorf("--%s: want back, stable or gap, got %q", flagPacing, p)
+			}
+		}
+	}
+	if e.Given(flagStop) {
+		for _, s := range cli.SplitList([]string{o.Stop}) {
+			s = strings.ToLower(s)
+			if s != plan.StopClean && s != plan.StopCrash {
+				return ao, cli.UsageErrorf("--%s: want clean or crash, got %q", flagStop, s)
+			}
+			ao.Stops = append(ao.Stops, s)
+		}
+	}
+	if e.Given(flagMaxDowntime) {
+		if ao.MaxDowntimeMs, err = parseDurationMs("--"+flagMaxDowntime, o.MaxDowntime); err != nil {
+			return ao, err
+		}
+		if ao.MaxDowntimeMs == 0 {
+			return ao, cli.UsageErrorf("--%s: must be more than 0 (a crash is noticed only after the session timeout)", flagMaxDowntime)
+		}
+	}
+	if e.Given(flagMaxMoves) {
+		n, err := strconv.Atoi(strings.TrimSpace(o.MaxMoves))
+		if err != nil || n < 0 {
+			return ao, cli.UsageErrorf("--%s: want a whole number of tasks, 0 or more, got %q", flagMaxMoves, o.MaxMoves)
+		}
+		ao.MaxMoves = n
+	}
+	return ao, nil
+}

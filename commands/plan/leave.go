@@ -1,0 +1,60 @@
+package plan
+
+import (
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/plan"
+	urfave "github.com/urfave/cli/v2"
+)
+
+// LeaveOptions are `plan leave`'s inputs.
+type LeaveOptions struct {
+	PlanOptions
+	Worker       string
+	ReturnsAfter string // a duration; only when given
+	Stop         string
+}
+
+// NewCmdLeave is `plan leave`; run replaces the run function in tests.
+func NewCmdLeave(run func(*cli.Env, *LeaveOptions) error) *cli.Command {
+	o := &LeaveOptions{}
+	if run == nil {
+		run = runLeave
+	}
+	return &cli.Command{
+		Name:  "leave",
+		Usage: "preview a worker leaving: the lost work held for the delay, and what happens if it returns or not",
+		Description: "Examples:\n" +
+			"  connectscope plan leave --from cluster.snapshot.json --worker worker-2 --stop crash\n" +
+			"  connectscope -b broker:9092 plan leave --worker 10.0.1.12:8083 --returns-after 2m",
+		Flags: append([]urfave.Flag{
+			&urfave.StringFlag{Name: "worker", Required: true, Destination: &o.Worker, Usage: "the leaving worker `W`: its name (worker-2), HOST:PORT, REST URL, client id or member id"},
+			&urfave.StringFlag{Name: "returns-after", Destination: &o.ReturnsAfter, Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`"},
+			&urfave.StringFlag{Name: flagStop, Value: plan.StopClean, Destination: &o.Stop, Usage: "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"},
+		}, o.flags(plotUsage)...),
+		Spec: whatIfSpec(map[string]cli.Candidates{"worker": cli.Workers, flagStop: stopValues}),
+		Run: func(e *cli.Env) error {
+			if err := e.NoArgs(); err != nil {
+				return err
+			}
+			return run(e, o)
+		},
+	}
+}
+
+func runLeave(e *cli.Env, o *LeaveOptions) error {
+	return whatIf(e, &o.PlanOptions, func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
+		var back *int64
+		if e.Given("returns-after") {
+			ms, err := parseDurationMs("--returns-after", o.ReturnsAfter)
+			if err != nil {
+				return nil, err
+			}
+			back = &ms
+		}
+		res, err := plan.LeavePlan(state, opts, o.Worker, o.Stop, back)
+		if err != nil {
+			return nil, planFailed(err)
+		}
+		return res, nil
+	})
+}

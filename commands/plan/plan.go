@@ -1,0 +1,274 @@
+// Package plan is the `plan` noun: one file per verb (replay, join, leave,
+// connector, rolling-restart, advise). The plans themselves are package
+// plan's (connectscope/plan).
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/assignor"
+	urfave "github.com/urfave/cli/v2"
+)
+
+// NewCmdPlan is the `plan` noun with its verbs.
+func NewCmdPlan() *cli.Command {
+	return &cli.Command{
+		Name:  "plan",
+		Usage: "dry-run the Connect assignor: replay scenarios, preview joins, leaves, connector changes and rolling restarts",
+		Description: "The what-if plans start from --from FILE (a snapshot or kcat dump with the group) or --synthetic, and\n" +
+			"print every rebalance round under the group's cooperative protocol and under eager, side by side.",
+		Subcommands: []*cli.Command{
+			NewCmdReplay(nil),
+			NewCmdJoin(nil),
+			NewCmdLeave(nil),
+			NewCmdConnector(nil),
+			NewCmdRollingRestart(nil),
+			NewCmdAdvise(nil),
+		},
+	}
+}
+
+// Flag names the plan verbs share.
+const (
+	flagSynthetic      = "synthetic"
+	flagKafkaVersion   = "kafka-version"
+	flagJDK            = "jdk"
+	flagProtocol       = "protocol"
+	flagMaxDelay       = "max-delay"
+	flagRoundTime      = "round-time"
+	flagSessionTimeout = "session-timeout"
+	flagStop           = "stop"
+	flagPlot           = "plot"
+	flagRestartTime    = "restart-time"
+	flagOrder          = "order"
+)
+
+// PlanOptions are the flags every what-if plan takes: the starting state
+// and the assignor and time settings.
+type PlanOptions struct {
+	Synthetic      string
+	KafkaVersion   string
+	JDK            int
+	Protocol       string
+	MaxDelay       string
+	RoundTime      string
+	SessionTimeout string
+	Plot           string // --plot FILE
+}
+
+// flags binds the common plan flags; plotUsage says what --plot draws.
+func (p *PlanOptions) flags(plotUsage string) []urfave.Flag {
+	return []urfave.Flag{
+		&urfave.StringFlag{Name: flagSynthetic, Destination: &p.Synthetic, Usage: "plan on a made-up cluster `SPEC`: workers=N,connectors=M[,tasks=K][,skew=S] (skew 0..1 moves that share of everyone's work to w1)"},
+		&urfave.StringFlag{Name: flagKafkaVersion, Destination: &p.KafkaVersion, Usage: "assignor of this Kafka `VERSION` (default: the current assignor, as in 3.7.0 to 4.4)"},
+		&urfave.IntFlag{Name: flagJDK, Value: 17, Destination: &p.JDK, Usage: "JDK `MAJOR` version of the leader (HashSet sizing tie-breaks)"},
+		&urfave.StringFlag{Name: flagProtocol, Destination: &p.Protocol, Usage: "the group's protocol `NAME`: eager|compatible|sessioned (default: the group's selected protocol, else the worker config's connect.protocol, else sessioned); both eager and cooperative are always shown"},
+		&urfave.StringFlag{Name: flagMaxDelay, Destination: &p.MaxDelay, Usage: "scheduled.rebalance.max.delay.ms as a `DURATION` (5m) or ms (default: the worker config's, else 300000)"},
+		&urfave.StringFlag{Name: flagRoundTime, Value: "2s", Destination: &p.RoundTime, Usage: "how long one rebalance round takes (join, sync, stopping and starting work), `DURATION`"},
+		&urfave.StringFlag{Name: flagSessionTimeout, Destination: &p.SessionTimeout, Usage: "session.timeout.ms as a `DURATION`: how long the group takes to notice a crashed worker (default: the worker config's, else 10s)"},
+		&urfave.StringFlag{Name: flagPlot, Destination: &p.Plot, Usage: plotUsage},
+	}
+}
+
+// inputs are the plan package's named inputs and the flags that give them.
+var inputs = map[string]string{
+	"NewWorkers":   "add",
+	"Worker":       "worker",
+	"ReturnsAfter": "returns-after",
+	"Stop":         flagStop,
+	"Set":          "set",
+	"Add":          "add",
+	"Remove":       "remove",
+	"RestartTime":  flagRestartTime,
+	"Order":        flagOrder,
+	"Delays":       flagDelays,
+	"Pacing":       flagPacing,
+}
+
+// whatIfSpec is the spec of the what-if plans: they start from the configs
+// and the group, and also draw mermaid.
+func whatIfSpec(values map[string]cli.Candidates) cli.Spec {
+	values[flagProtocol] = cli.Fixed("eager", "compatible", "sessioned")
+	return cli.Spec{
+		Read:    cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true},
+		Outputs: []string{"mermaid"},
+		Result:  (*plan.PlanResult)(nil),
+		Inputs:  inputs,
+		Values:  values,
+	}
+}
+
+// whatIf makes a what-if plan: the --plot file checked, the starting state
+// and settings resolved, then make, then the result printed (and drawn).
+func whatIf(e *cli.Env, p *PlanOptions, make func(plan.ClusterState, plan.PlanOptions) (*plan.PlanResult, error)) error {
+	if _, err := plotTarget(p.Plot); err != nil {
+		return err
+	}
+	state, opts, err := planInputs(e, p)
+	if err != nil {
+		return err
+	}
+	res, err := make(state, opts)
+	if err != nil {
+		return err
+	}
+	return emitPlan(e, p.Plot, res)
+}
+
+// planFailed is a plan's refusal of its inputs, worded with the flags: a
+// worker or connector the cluster does not hold is not found (exit 4), any
+// other refusal a usage error.
+func planFailed(err error) error {
+	var nf *plan.NotFoundError
+	if errors.As(err, &nf) {
+		return cli.Exit(cli.ExitNotFound, inFlagTerms(err))
+	}
+	return cli.Exit(cli.ExitUsage, inFlagTerms(err))
+}
+
+// inFlagTerms words the plan package's own errors about its inputs with the
+// flags behind them; named inputs (field.Error) are the kit's, through the
+// verb's Spec.Inputs.
+func inFlagTerms(err error) error {
+	var se *plan.SyntheticError
+	var ss *plan.StartingStateError
+	switch {
+	case errors.As(err, &se):
+		return &cli.FlagWordsError{Msg: "--" + flagSynthetic + ": " + se.Problem(), Err: err}
+	case errors.As(err, &ss):
+		return &cli.FlagWordsError{Msg: ss.Msg + " (--" + flagSynthetic + ")", Err: err}
+	case errors.Is(err, plan.ErrNothingToChange):
+		return &cli.FlagWordsError{Msg: "nothing to change: give --set, --add or --remove", Err: err}
+	}
+	return err
+}
+
+// planInputs resolves the starting state (--synthetic or the dataset) and
+// the assignor and time settings: flag, else worker config, else default.
+func planInputs(e *cli.Env, p *PlanOptions) (plan.ClusterState, plan.PlanOptions, error) {
+	g := e.Globals
+	var state plan.ClusterState
+	if e.Given(flagSynthetic) {
+		if g.From != "" {
+			return state, plan.PlanOptions{}, cli.UsageErrorf("--synthetic and --from both give the starting state; use one")
+		}
+		s, err := plan.ParseSynthetic(p.Synthetic)
+		if err != nil {
+			return state, plan.PlanOptions{}, cli.Exit(cli.ExitUsage, inFlagTerms(err))
+		}
+		state = plan.SyntheticState(s)
+	} else {
+		ds, err := e.Dataset()
+		if err != nil {
+			return state, plan.PlanOptions{}, err
+		}
+		state, err = plan.StateFromDataset(decoded.Decode(ds, store.DecodeOptions{}))
+		if err != nil {
+			return state, plan.PlanOptions{}, cli.Exit(cli.ExitUsage, inFlagTerms(err))
+		}
+	}
+	opts := plan.PlanOptions{KafkaVersion: p.KafkaVersion, JDK: p.JDK, Ctx: e.Ctx}
+	warnUnverifiedVersion(e, opts.KafkaVersion)
+	worker := func(key string) string {
+		if len(g.WorkerConfigs) == 0 {
+			return ""
+		}
+		return strings.TrimSpace(g.WorkerConfigs[0].Props[key])
+	}
+	switch proto := strings.ToLower(p.Protocol); proto {
+	case "eager", "default", "compatible", "sessioned":
+		opts.Protocol = proto
+	case "":
+		if state.Protocol == "" {
+			opts.Protocol = strings.ToLower(worker("connect.protocol"))
+		}
+	default:
+		return state, opts, cli.UsageErrorf("--protocol: want eager, compatible or sessioned, got %q", proto)
+	}
+	var err error
+	if opts.MaxDelayMs, err = msSetting(e, flagMaxDelay, p.MaxDelay, "scheduled.rebalance.max.delay.ms", plan.DefaultMaxDelayMs); err != nil {
+		return state, opts, err
+	}
+	if opts.SessionTimeoutMs, err = msSetting(e, flagSessionTimeout, p.SessionTimeout, "session.timeout.ms", plan.DefaultSessionTimeoutMs); err != nil {
+		return state, opts, err
+	}
+	if opts.RoundTimeMs, err = parseDurationMs("--"+flagRoundTime, p.RoundTime); err != nil {
+		return state, opts, err
+	}
+	// Each setting alone, so the error names the flag that is wrong.
+	for _, s := range []struct {
+		flag string
+		cfg  assignor.SimConfig
+	}{
+		{flagKafkaVersion, assignor.SimConfig{KafkaVersion: opts.KafkaVersion}},
+		{flagJDK, assignor.SimConfig{JDK: opts.JDK}},
+		{flagMaxDelay, assignor.SimConfig{MaxDelayMs: opts.MaxDelayMs, KafkaVersion: opts.KafkaVersion}},
+	} {
+		if _, err := assignor.NewSim(s.cfg); err != nil {
+			return state, opts, cli.UsageErrorf("--%s: %v", s.flag, err)
+		}
+	}
+	return state, opts, nil
+}
+
+// msSetting is a duration flag's value when given, else the first worker
+// config's value of key in ms, else def.
+func msSetting(e *cli.Env, flag, value, key string, def int64) (int64, error) {
+	if e.Given(flag) {
+		return parseDurationMs("--"+flag, value)
+	}
+	g := e.Globals
+	if len(g.WorkerConfigs) == 0 {
+		return def, nil
+	}
+	w := g.WorkerConfigs[0]
+	fromWorker := strings.TrimSpace(w.Props[key])
+	if fromWorker == "" {
+		return def, nil
+	}
+	v, err := strconv.ParseInt(fromWorker, 10, 64)
+	if err != nil || v < 0 {
+		return 0, cli.UsageErrorf("%s: %s = %q: Kafka takes a whole number of milliseconds here; fix the file or give --%s", w.Path, key, fromWorker, flag)
+	}
+	return v, nil
+}
+
+// parseDurationMs accepts a Go duration (90s, 5m, 1m30s) or a plain number
+// of milliseconds.
+func parseDurationMs(flag, s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n < 0 {
+			return 0, cli.UsageErrorf("%s: must not be negative, got %s", flag, s)
+		}
+		return n, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, cli.UsageErrorf("%s: want a duration like 90s or 5m, or milliseconds, got %q", flag, s)
+	}
+	if d < 0 {
+		return 0, cli.UsageErrorf("%s: must not be negative, got %s", flag, s)
+	}
+	return d.Milliseconds(), nil
+}
+
+// warnUnverifiedVersion says on stderr that a Kafka version newer than the
+// verified assignors is replayed with the newest verified line's behaviour,
+// so nobody takes the preview for a verified answer.
+func warnUnverifiedVersion(e *cli.Env, version string) {
+	if assignor.BeyondVerified(version) {
+		fmt.Fprintf(e.IO.Err, "connectscope: warning: --kafka-version %s is newer than the assignors connectscope was checked against (2.3 to %s); replaying %s's behaviour\n", version, assignor.NewestVerifiedLine(), assignor.NewestVerifiedLine())
+	}
+}
+
+// stopValues complete --stop.
+var stopValues = cli.Fixed(plan.StopClean, plan.StopCrash)

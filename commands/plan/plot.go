@@ -1,0 +1,44 @@
+package plan
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/plot"
+)
+
+// plotUsage is what --plot draws for a what-if plan.
+const plotUsage = "also draw the plan into `FILE` (.svg or .png): tasks running per worker over time, cooperative above eager, events marked"
+
+// plotTarget is the --plot file, checked before any work is done.
+func plotTarget(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	if _, err := plot.FormatOf(path); err != nil {
+		return "", cli.UsageErrorf("--%s %w", flagPlot, err)
+	}
+	return path, nil
+}
+
+// emitPlan prints a what-if plan and, with --plot, draws its timeline.
+func emitPlan(e *cli.Env, path string, res *plan.PlanResult) error {
+	if path != "" {
+		if err := plot.Save(path, func(w io.Writer, format string) error { return plot.WriteTimeline(w, format, res) }); err != nil {
+			return plotFailed(err)
+		}
+	}
+	return e.Emit(res)
+}
+
+func writeAdvisePlot(path string, res *plan.AdviseResult) error {
+	if err := plot.Save(path, func(w io.Writer, format string) error { return plot.WriteTradeoff(w, format, res) }); err != nil {
+		return plotFailed(err)
+	}
+	return nil
+}
+
+// plotFailed is a picture that could not be written, named by its flag.
+func plotFailed(err error) error { return cli.InputError(fmt.Errorf("--%s: %w", flagPlot, err)) }

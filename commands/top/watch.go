@@ -1,0 +1,151 @@
+package top
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/format"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/live"
+	urfave "github.com/urfave/cli/v2"
+)
+
+// WatchOptions are `watch`'s inputs.
+type WatchOptions struct {
+	Duration time.Duration // 0: until interrupted
+	Interval time.Duration
+}
+
+// NewCmdWatch is `watch`; run replaces the run function in tests.
+func NewCmdWatch(run func(*cli.Env, *WatchOptions) error) *cli.Command {
+	o := &WatchOptions{}
+	if run == nil {
+		run = runWatch
+	}
+	return &cli.Command{
+		Name:  "watch",
+		Usage: "follow the Connect group and the status topic and print events as they happen",
+		Description: "Describes the Connect group every --interval and follows the status topic from its end, printing\n" +
+			"rebalances (start, completion, members joining and leaving, what moved) and connector and task\n" +
+			"state changes with their worker. On Ctrl-C or after --duration it prints a summary: rebalances,\n" +
+			"their durations, and the task time spent not RUNNING. Nothing is written to the cluster.\n\n" +
+			"Examples:\n" +
+			"  connectscope -b broker:9092 watch\n" +
+			"  connectscope -b broker:9092 watch --duration 10m -o jsonl > events.jsonl\n" +
+			"  connectscope -b broker:9092 watch -o jsonl --jq 'select(.type==\"task_state\" and .state==\"FAILED\") | .task'",
+		Flags: []urfave.Flag{
+			&urfave.DurationFlag{Name: "duration", Destination: &o.Duration, Usage: "stop after this `DURATION` (default: until interrupted)"},
+			&urfave.DurationFlag{Name: "interval", Value: time.Second, Destination: &o.Interval, Usage: "describe the group every `DURATION`"},
+		},
+		Spec: cli.Spec{Result: (*watchResult)(nil)},
+		Run:  func(e *cli.Env) error { return run(e, o) },
+	}
+}
+
+// watchResult is what -o json/yaml print at the end of a watch.
+type watchResult struct {
+	Events  []group.WatchEvent `json:"events"`
+	Summary group.WatchSummary `json:"summary"`
+}
+
+func runWatch(e *cli.Env, o *WatchOptions) error {
+	if err := e.NoArgs(); err != nil {
+		return err
+	}
+	g := e.Globals
+	if g.From != "" || !g.Live() {
+		return cli.UsageErrorf("watch follows a liveOpts cluster: give -b HOST:PORT or --worker-config FILE (not --from)")
+	}
+	if o.Interval <= 0 || o.Duration < 0 {
+		return cli.UsageErrorf("--interval must be positive and --duration not negative")
+	}
+	liveOpts, err := e.LiveOptions()
+	if err != nil {
+		return err
+	}
+	ctx := e.Ctx
+	if d := o.Duration; d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	out := e.IO.Out
+	opts := g.FormatOptions()
+	streaming := opts.Output == format.OutputJSONL
+	textual := opts.Output == format.OutputTable || opts.Output == format.OutputWide
+	var collected []group.WatchEvent
+	emitEvent := func(e group.WatchEvent) error {
+		switch {
+		case streaming:
+			return format.Write(out, e, opts)
+		case textual:
+			_, err := fmt.Fprintf(out, "%s  %s\n", time.UnixMilli(e.TimeMs).UTC().Format("15:04:05.000"), format.EscapeTerminal(e.Message))
+			return err
+		}
+		collected = append(collected, e)
+		return nil
+	}
+	summary, watchErr := live.RunWatch(ctx, live.WatchOptions{Live: liveOpts, Interval: o.Interval}, emitEvent)
+	if summary.Type == "" { // the watch never started: nothing to sum up
+		return cli.InputError(watchErr)
+	}
+	var writeErr error
+	switch {
+	case streaming:
+		writeErr = format.Write(out, summary, opts)
+	case textual:
+		writeErr = writeWatchSummary(out, summary)
+	default:
+		if collected == nil {
+			collected = []group.WatchEvent{}
+		}
+		writeErr = e.Emit(watchResult{Events: collected, Summary: summary})
+	}
+	if watchErr != nil {
+		return cli.InputError(watchErr)
+	}
+	return writeErr
+}
+
+func writeWatchSummary(w io.Writer, s group.WatchSummary) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nsummary: watched %s, %d events, %d rebalances", msDuration(s.DurationMs), s.Events, s.RebalanceCount)
+	var ds []string
+	for _, r := range s.Rebalances {
+		switch {
+		case r.DurationMs != nil:
+			ds = append(ds, msDuration(*r.DurationMs))
+		case r.CompletedAtMs == nil:
+			ds = append(ds, "still running")
+		default:
+			ds = append(ds, "start unseen")
+		}
+	}
+	if len(ds) > 0 {
+		fmt.Fprintf(&b, " (%s; total %s)", strings.Join(ds, ", "), msDuration(s.RebalanceTotalMs))
+	}
+	fmt.Fprintf(&b, "\ntask time not RUNNING (held by the scheduled delay included): %s", msDuration(s.TaskNotRunningMs))
+	for _, t := range s.TasksNotRunning {
+		var states []string
+		for _, st := range sortedKeys(t.ByStateMs) {
+			states = append(states, fmt.Sprintf("%s %s", st, msDuration(t.ByStateMs[st])))
+		}
+		fmt.Fprintf(&b, "\n  %s: %s (%s)", t.Task, msDuration(t.NotRunningMs), strings.Join(states, ", "))
+	}
+	if s.GroupStateAtEnd != "" {
+		fmt.Fprintf(&b, "\ngroup at the end: %s, %s", s.GroupStateAtEnd, format.Count(s.MembersAtEnd, "member", "members"))
+	}
+	b.WriteString("\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func msDuration(ms int64) string { return format.Millis(ms) }
+
+func sortedKeys(m map[string]int64) []string { return slices.Sorted(maps.Keys(m)) }
