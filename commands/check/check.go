@@ -5,7 +5,6 @@ package check
 
 import (
 	"fmt"
-	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -218,8 +217,7 @@ func workerVersions(e *cli.Env, d *check.Decoded, o *check.Options) {
 	if d == nil || !g.Live() || len(g.WorkerConfigs) == 0 || o.KafkaVersion != "" {
 		return
 	}
-	timeout := min(5*time.Second, g.Timeout)
-	o.WorkerVersions, _ = check.FetchWorkerVersions(e.Ctx, &http.Client{Timeout: timeout}, g.WorkerConfigs, d, timeout)
+	o.WorkerVersions, _ = check.FetchWorkerVersions(e.Ctx, e.HTTPClient(), g.WorkerConfigs, d, e.RESTTimeout())
 }
 
 // finish prints the report and maps its findings to the exit status.

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"net/http"
 	"strings"
+	"time"
 
 	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect"
@@ -19,6 +21,10 @@ type Env struct {
 	Globals Globals
 	Args    []string
 	Build   BuildInfo
+
+	// HTTP is the client for the workers' REST APIs; nil means one whose
+	// requests last at most RESTTimeout.
+	HTTP *http.Client
 
 	// Load reads the dataset as spec says (by default: the --from file or
 	// the live cluster the global flags name).
@@ -100,4 +106,30 @@ func (e *Env) Main(args []string, s Streams) int {
 		return ExitUsage
 	}
 	return run(args, s)
+}
+
+// WithDataset makes the Env hand in ds whatever is asked (run tests).
+func (e *Env) WithDataset(ds *inspect.Dataset) *Env {
+	e.Load = func(*Env, ReadSpec) (*inspect.Dataset, error) { return ds, nil }
+	return e
+}
+
+// Exec runs one command alone, as `connectscope NAME ARGS...` would, and
+// returns its exit status: flag tests build a verb whose run keeps its
+// options and stop there.
+func Exec(cmd *Command, s Streams, args ...string) int {
+	app := NewApp(App{Streams: s, Tree: func() []*Command { return []*Command{cmd} }})
+	return Run(app, append([]string{appName, cmd.Name}, args...))
+}
+
+// RESTTimeout bounds one request to a worker's REST API: --timeout, at most
+// five seconds.
+func (e *Env) RESTTimeout() time.Duration { return min(5*time.Second, e.Globals.Timeout) }
+
+// HTTPClient is the client for the workers' REST APIs.
+func (e *Env) HTTPClient() *http.Client {
+	if e.HTTP != nil {
+		return e.HTTP
+	}
+	return &http.Client{Timeout: e.RESTTimeout()}
 }

@@ -158,3 +158,9 @@ func IsInputError(err error) bool {
 	code, _ := exitStatus(err)
 	return code == ExitInput
 }
+
+// ExitCode is the exit status Run gives err.
+func ExitCode(err error) int {
+	code, _ := exitStatus(err)
+	return code
+}
