@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/plan/assignor"
 )
@@ -15,6 +16,7 @@ type BalanceInput struct {
 	Protocol     string                `json:"protocol"` // eager, compatible or sessioned ("" = sessioned)
 	MaxDelayMs   int64                 `json:"max_delay_ms"`
 	DelayPending bool                  `json:"delay_pending"` // an assignment announces a scheduled rebalance
+	DelayMs      int64                 `json:"delay_ms"`      // the longest delay an assignment announces (time left at that round)
 	Workers      []WorkerLoad          `json:"workers"`
 	Configured   []ConfiguredConnector `json:"configured"`
 	Status       []PieceStatus         `json:"status"`
@@ -92,7 +94,8 @@ func Balance(in BalanceInput) *BalanceReport {
 		rep.Workers = append(rep.Workers, wb)
 	}
 	n := len(workers)
-	if n >= 2 {
+	held := heldWork(in, workers)
+	if n >= 2 && len(held) == 0 { // while work is held the spread is judged after the delay (B9 says so)
 		for _, w := range workers {
 			cLo, cHi := totalConn/n, (totalConn+n-1)/n
 			tLo, tHi := totalTasks/n, (totalTasks+n-1)/n
@@ -118,7 +121,7 @@ func Balance(in BalanceInput) *BalanceReport {
 	if in.Zones != nil && n > 0 {
 		checkZones(&f, in, workers, totalTasks)
 	}
-	checkOwnership(&f, in, workers)
+	checkOwnership(&f, in, workers, held)
 	if max := brokerValue(in.Broker, "group.max.size", kafkaversion.Version{}); n > 0 && int64(n) > max.N {
 		f.Add("K8", "group", fmt.Sprintf("%d workers but group.max.size is %d", n, max.N), map[string]any{"workers": n, "group.max.size": max.N})
 	}
@@ -209,7 +212,7 @@ func checkZones(f *Findings, in BalanceInput, workers []WorkerLoad, totalTasks i
 
 // checkOwnership compares the group's ownership with the status topic and
 // the configuration: B5–B9.
-func checkOwnership(f *Findings, in BalanceInput, workers []WorkerLoad) {
+func checkOwnership(f *Findings, in BalanceInput, workers []WorkerLoad, held map[string]string) {
 	owners := map[string][]string{} // piece → workers ("c:" connectors, "t:" tasks)
 	for _, w := range workers {
 		for _, c := range w.Connectors {
@@ -241,6 +244,8 @@ func checkOwnership(f *Findings, in BalanceInput, workers []WorkerLoad) {
 		own := owners[key]
 		values := map[string]any{"state": s.State, "status_worker_id": s.WorkerID, "generation": s.Generation, "owners": append([]string{}, own...)}
 		switch {
+		case held[key] != "":
+			// Part of the departed worker's held work: one B9 says it all.
 		case s.State == "RUNNING" && s.WorkerID != "" && !members[s.WorkerID]:
 			f.Add("B7", pieceName(key), fmt.Sprintf("status RUNNING on %s (generation %d), which is not in the group", s.WorkerID, s.Generation), values)
 		case s.State == "RUNNING" && len(own) > 0 && !contains(own, s.WorkerID):
@@ -249,25 +254,94 @@ func checkOwnership(f *Findings, in BalanceInput, workers []WorkerLoad) {
 			f.Add("B8", pieceName(key), fmt.Sprintf("owned by %s but %s in the status topic", strings.Join(own, ", "), s.State), values)
 		}
 	}
-	if in.DelayPending || len(workers) == 0 {
+	if len(workers) == 0 {
 		return
 	}
-	var unowned []string
+	byWorker := map[string][]string{} // departed worker → its held pieces; "" = no known worker
+	for _, key := range unownedPieces(in, owners) {
+		byWorker[held[key]] = append(byWorker[held[key]], strings.TrimPrefix(strings.TrimPrefix(key, "c:"), "t:"))
+	}
+	departed := make([]string, 0, len(byWorker))
+	for w := range byWorker {
+		departed = append(departed, w)
+	}
+	sort.Strings(departed)
+	for _, w := range departed {
+		pieces := byWorker[w]
+		sort.Strings(pieces)
+		if w == "" {
+			msg := fmt.Sprintf("%d configured pieces are owned by no worker: %s", len(pieces), strings.Join(pieces, ", "))
+			if in.DelayPending {
+				msg += fmt.Sprintf("; a scheduled rebalance is pending (up to %s), which assigns them", format.Millis(in.DelayMs))
+			}
+			f.Add("B9", "cluster", msg, map[string]any{"pieces": pieces, "delay_pending": in.DelayPending, "delay_ms": in.DelayMs})
+			continue
+		}
+		f.Add("B9", "worker "+w+" (departed)", heldMessage(in, w, pieces),
+			map[string]any{"pieces": pieces, "departed_worker": w, "delay_pending": in.DelayPending, "delay_ms": in.DelayMs, "max_delay_ms": in.MaxDelayMs})
+	}
+}
+
+// unownedPieces are the configured pieces no member owns ("c:"/"t:" keys).
+func unownedPieces(in BalanceInput, owners map[string][]string) []string {
+	var out []string
 	for _, c := range in.Configured {
 		if len(owners["c:"+c.Name]) == 0 {
-			unowned = append(unowned, c.Name)
+			out = append(out, "c:"+c.Name)
 		}
 		for i := 0; i < c.Tasks; i++ {
-			id := fmt.Sprintf("%s-%d", c.Name, i)
-			if len(owners["t:"+id]) == 0 {
-				unowned = append(unowned, id)
+			if id := fmt.Sprintf("t:%s-%d", c.Name, i); len(owners[id]) == 0 {
+				out = append(out, id)
 			}
 		}
 	}
-	if len(unowned) > 0 {
-		sort.Strings(unowned)
-		f.Add("B9", "cluster", fmt.Sprintf("%d configured pieces are owned by no worker: %s", len(unowned), strings.Join(unowned, ", ")), map[string]any{"pieces": unowned})
+	return out
+}
+
+// heldWork maps each configured piece that no member owns and whose last
+// status names a worker outside the group to that worker: the work a
+// departed worker left, which the leader holds for the scheduled delay.
+func heldWork(in BalanceInput, workers []WorkerLoad) map[string]string {
+	owned, members := map[string]bool{}, map[string]bool{}
+	for _, w := range workers {
+		members[w.ID] = true
+		for _, c := range w.Connectors {
+			owned["c:"+c] = true
+		}
+		for _, t := range w.Tasks {
+			owned["t:"+t] = true
+		}
 	}
+	configured := map[string]bool{}
+	for _, c := range in.Configured {
+		configured["c:"+c.Name] = true
+		for i := 0; i < c.Tasks; i++ {
+			configured[fmt.Sprintf("t:%s-%d", c.Name, i)] = true
+		}
+	}
+	out := map[string]string{}
+	for _, s := range in.Status {
+		key := "c:" + s.ID
+		if s.Task {
+			key = "t:" + s.ID
+		}
+		if configured[key] && !owned[key] && s.WorkerID != "" && !members[s.WorkerID] {
+			out[key] = s.WorkerID
+		}
+	}
+	return out
+}
+
+// heldMessage says whose work is held, which pieces, and when they come
+// back. The assignment says how long the delay had left when it was sent,
+// not when that was: the time left is at most that.
+func heldMessage(in BalanceInput, worker string, pieces []string) string {
+	msg := fmt.Sprintf("%s left the group; its %d pieces are owned by no one: %s", worker, len(pieces), strings.Join(pieces, ", "))
+	if !in.DelayPending {
+		return msg + "; no scheduled rebalance is pending, so they stay unassigned until some rebalance"
+	}
+	return msg + fmt.Sprintf("; the leader holds them for the scheduled rebalance delay: they are reassigned to the workers left within %s of the last rebalance (the delay it announced), sooner if %s rejoins; the spread is uneven until then",
+		format.Millis(in.DelayMs), worker)
 }
 
 func pieceName(key string) string {

@@ -145,6 +145,7 @@ func (d *Decoded) BalanceInput() BalanceInput {
 			}
 			if m.Assignment != nil && m.Assignment.DelayMs > 0 {
 				in.DelayPending = true
+				in.DelayMs = max(in.DelayMs, int64(m.Assignment.DelayMs))
 			}
 			in.Workers = append(in.Workers, wl)
 		}

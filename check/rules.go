@@ -380,7 +380,7 @@ var catalogue = []Rule{
 		Fix:   "restart the task through the REST API and read its trace"},
 	{ID: "B9", Severity: Warn, Check: "balance", Enforced: "audit",
 		Title: "configured connectors or tasks owned by no worker",
-		Why:   "work not assigned to anyone is not running; expected only while a scheduled rebalance delay is pending",
+		Why:   "work not assigned to anyone is not running; while a scheduled rebalance delay is pending it is a departed worker's work, held by the leader until the delay ends or the worker returns (one finding per departed worker, with its pieces and the time left)",
 		Fix:   "wait for the delay to expire, or restart a worker to trigger a rebalance"},
 
 	// Waivers (--waivers): the decisions to ignore findings.
