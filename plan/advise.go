@@ -39,8 +39,10 @@ type AdviseResult struct {
 	Simulated   string      `json:"simulated"`   // the cooperative protocol the sweep runs
 	Assumptions Assumptions `json:"assumptions"` // max_delay_ms = the current setting
 	CrashWorker string      `json:"crash_worker"`
-	Constraints Constraints `json:"constraints"`
-	Current     Setting     `json:"current"`
+	// CrashWorkerName is CrashWorker's HOST:PORT name, as flags take it.
+	CrashWorkerName string      `json:"crash_worker_name"`
+	Constraints     Constraints `json:"constraints"`
+	Current         Setting     `json:"current"`
 	// Verdict: current_on_front, recommendation_beats_current or
 	// current_off_front (beaten, but not by a setting within the constraints).
 	Verdict     string            `json:"verdict"`
@@ -177,7 +179,8 @@ func Advise(ctx context.Context, state ClusterState, opts PlanOptions, ao Advise
 		}
 	}
 	crashed := crashVictim(state)
-	res.CrashWorker = crashed
+	res.CrashWorker, res.CrashWorkerName = crashed, state.Name(crashed)
+	res.Assumptions.Order = state.Names(orders[OrderLeaderLast]) // the current way of rolling
 
 	// One job per roll and one per delay's crash failover, run by a
 	// bounded pool; each job checks ctx between rounds.
@@ -413,16 +416,19 @@ func orderOf(state ClusterState, name string) []string {
 
 // crashVictim is the worker whose crash the failover cost measures: the
 // non-leader owning the most tasks (a leader's crash is reassigned at once,
-// the new leader remembers nothing), the first such in group order.
+// the new leader remembers nothing); of several such, the first by name
+// (HOST:PORT, then member id), so that every run on the same cluster picks
+// the same one whatever order the broker lists the members in.
 func crashVictim(state ClusterState) string {
 	leader := state.leader()
-	best, most := "", -1
+	best, bestName, most := "", "", -1
 	for _, w := range state.Workers {
 		if w.ID == leader && len(state.Workers) > 1 {
 			continue
 		}
-		if n := len(w.Owned.Tasks); n > most {
-			best, most = w.ID, n
+		n, name := len(w.Owned.Tasks), state.Name(w.ID)
+		if n > most || n == most && (name < bestName || name == bestName && w.ID < best) {
+			best, bestName, most = w.ID, name, n
 		}
 	}
 	return best

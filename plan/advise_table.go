@@ -19,7 +19,7 @@ func (r *AdviseResult) Tables() []format.Table {
 		}
 	}
 	front := format.Table{Title: "Pareto front: no other setting has fewer roll task-seconds and a shorter crash outage", Header: header, Rows: [][]string{}}
-	curve := format.Table{Title: "per delay: the cheapest roll and the crash outage (every setting: -o json or jsonl)", Header: header, Rows: [][]string{}}
+	curve := format.Table{Title: "per delay: the cheapest roll whose figures are certain (leader last) and the crash outage (every setting: -o json or jsonl)", Header: header, Rows: [][]string{}}
 	for _, c := range r.Candidates {
 		if c.OnFront || c.IsCurrent || c.Recommended {
 			front.Rows = append(front.Rows, row(c))
@@ -63,12 +63,20 @@ func (r *AdviseResult) Tables() []format.Table {
 
 // CheapestPerDelay lists, for each delay swept, the index of the candidate
 // whose roll costs the fewest task-seconds (rolls that never settle last).
+// Leader-first rolls count only for a delay swept with no other order:
+// their figures rest on a guess of the next leader (the broker picks it),
+// which the advice's notes say, so they do not headline the table.
 func (r *AdviseResult) CheapestPerDelay() []int {
 	out := []int{}
 	for i, c := range r.Candidates {
 		n := len(out)
 		if n > 0 && r.Candidates[out[n-1]].DelayMs == c.DelayMs {
-			if cheaperRoll(c, r.Candidates[out[n-1]]) {
+			prev := r.Candidates[out[n-1]]
+			if certain, prevCertain := c.Order != OrderLeaderFirst, prev.Order != OrderLeaderFirst; certain != prevCertain {
+				if certain {
+					out[n-1] = i
+				}
+			} else if cheaperRoll(c, prev) {
 				out[n-1] = i
 			}
 			continue

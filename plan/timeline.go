@@ -147,8 +147,13 @@ func (e *engine) push(at int64, ev Event) {
 	})
 }
 
-func (e *engine) log(format string, args ...any) {
-	e.events = append(e.events, EventView{TimeMs: e.now, Event: fmt.Sprintf(format, args...)})
+// log records an event of kind about member ("" for none) in words.
+func (e *engine) log(kind, member, format string, args ...any) {
+	ev := EventView{TimeMs: e.now, Event: fmt.Sprintf(format, args...), Kind: kind}
+	if member != "" {
+		ev.Worker = &member
+	}
+	e.events = append(e.events, ev)
 }
 
 func (e *engine) host(member string) string {
@@ -344,19 +349,19 @@ func (e *engine) apply(ev Event) error {
 		e.mark(map[EventKind]string{EventStop: MarkStop, EventCrash: MarkCrash}[ev.Kind], ev.Worker)
 		e.dead[ev.Worker] = true
 		if ev.Kind == EventStop {
-			e.log("%s stops cleanly (its work stops, LeaveGroup)", e.label(ev.Worker))
+			e.log(MarkStop, ev.Worker, "%s stops cleanly (its work stops, LeaveGroup)", e.label(ev.Worker))
 			if err := e.leave(ev.Worker); err != nil {
 				return err
 			}
 		} else {
-			e.log("%s crashes (its work stops; the group notices after session.timeout.ms = %d ms)", e.label(ev.Worker), e.model.SessionTimeoutMs)
+			e.log(MarkCrash, ev.Worker, "%s crashes (its work stops; the group notices after session.timeout.ms = %d ms)", e.label(ev.Worker), e.model.SessionTimeoutMs)
 			e.notices++
 			e.noticeAt[ev.Worker] = e.now + e.model.SessionTimeoutMs
 			e.push(e.noticeAt[ev.Worker], Event{Kind: eventNotice, Worker: ev.Worker})
 		}
 	case eventNotice:
 		e.notices--
-		e.log("the group notices that %s is gone (session timeout)", e.label(ev.Worker))
+		e.log(MarkNotice, ev.Worker, "the group notices that %s is gone (session timeout)", e.label(ev.Worker))
 		e.mark(MarkNotice, ev.Worker)
 		if err := e.leave(ev.Worker); err != nil {
 			return err
@@ -381,10 +386,10 @@ func (e *engine) apply(ev Event) error {
 		}
 		e.hostOf[ev.Worker] = h
 		if ev.Replaces != "" {
-			e.log("%s is back as new member %s, holding nothing", e.label(ev.Replaces), e.label(ev.Worker))
+			e.log(MarkReturn, ev.Worker, "%s is back as new member %s, holding nothing", e.label(ev.Replaces), e.label(ev.Worker))
 			e.mark(MarkReturn, ev.Worker)
 		} else {
-			e.log("%s joins, holding nothing", e.label(ev.Worker))
+			e.log(MarkJoin, ev.Worker, "%s joins, holding nothing", e.label(ev.Worker))
 			e.mark(MarkJoin, ev.Worker)
 		}
 		e.want(e.label(ev.Worker) + " joined")
@@ -403,7 +408,7 @@ func (e *engine) apply(ev Event) error {
 		e.sim.SetConnectors(ev.Connectors)
 		e.owned = nil
 		e.acct.reconfigure(configuredKeys(ev.Connectors), e.now)
-		e.log("configured connectors change (%s)", describeSpecs(ev.Connectors))
+		e.log(EventKindConnectors, "", "configured connectors change (%s)", describeSpecs(ev.Connectors))
 		e.want("connectors changed")
 	}
 	for _, then := range ev.Then {
@@ -427,7 +432,7 @@ func (e *engine) leave(w string) error {
 		if ms := e.sim.Members(); len(ms) > 0 {
 			e.leader = ms[0]
 		}
-		e.log("%s was the leader: %s leads now and has no memory of earlier rounds", e.label(w), e.leaderName())
+		e.log(MarkLeader, e.leader, "%s was the leader: %s leads now and has no memory of earlier rounds", e.label(w), e.leaderName())
 		e.mark(MarkLeader, e.leader)
 	}
 	return nil

@@ -183,6 +183,7 @@ func RollingRestartPlan(state ClusterState, opts PlanOptions, restartMs int64, s
 		fmt.Sprintf("rolling restart of %s, %s each, the next stopped when the previous is back", strings.Join(labels(state, resolved), ", "), Millis(restartMs)))
 	res.Assumptions.RestartTimeMs = &restartMs
 	res.Assumptions.Stop = &stop
+	res.Assumptions.Order = state.Names(resolved)
 	return res, res.addBranch(state, opts, "rolling restart", next)
 }
 
@@ -408,10 +409,10 @@ func newResult(plan string, state ClusterState, opts PlanOptions, event string) 
 		Plan: plan, Source: state.Source, Event: event, Protocol: group,
 		Assumptions: Assumptions{
 			RoundTimeMs: model.RoundTimeMs, SessionTimeoutMs: model.SessionTimeoutMs, MaxDelayMs: opts.MaxDelayMs,
-			KafkaVersion: version, JDK: jdk, Leader: state.leader(), Model: ModelStatements(),
+			KafkaVersion: version, JDK: jdk, Leader: state.leader(), LeaderName: state.Name(state.leader()), Model: ModelStatements(),
 			Pending: state.Pending.view(opts.MaxDelayMs),
 		},
-		Initial:  initialCounts(state),
+		Initial:  nameCounts(state, initialCounts(state)),
 		Labels:   map[string]string{},
 		Branches: []Branch{},
 		Notes:    notes,
@@ -443,6 +444,8 @@ func (r *PlanResult) addBranch(state ClusterState, opts PlanOptions, name string
 	if err != nil {
 		return fmt.Errorf("%s (eager): %w", name, err)
 	}
+	c.nameWorkers(state)
+	e.nameWorkers(state)
 	r.Branches = append(r.Branches, Branch{Name: name, Cooperative: c, Eager: e})
 	for _, w := range state.Workers {
 		r.Labels[w.ID] = state.Label(w.ID)
@@ -460,7 +463,9 @@ func (r *PlanResult) addBranch(state ClusterState, opts PlanOptions, name string
 func initialCounts(state ClusterState) []WorkerCount {
 	out := []WorkerCount{}
 	for _, w := range state.Workers {
-		out = append(out, WorkerCount{Worker: w.ID, Host: w.ID, Connectors: len(w.Owned.Connectors), Tasks: len(w.Owned.Tasks)})
+		wc := WorkerCount{Worker: w.ID, Host: w.ID, Connectors: len(w.Owned.Connectors), Tasks: len(w.Owned.Tasks)}
+		wc.OwnedConnectors, wc.OwnedTasks = names(keysOf(w.Owned))
+		out = append(out, wc)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Worker < out[j].Worker })
 	return out

@@ -126,7 +126,11 @@ func summarize(e *engine, startHost map[pieceKey]string) Summary {
 	for i, w := range members {
 		owned := e.sim.Owned(w)
 		c, t := len(owned.Connectors), len(owned.Tasks)
-		s.Final = append(s.Final, WorkerCount{Worker: w, Host: e.host(w), Connectors: c, Tasks: t})
+		wc := WorkerCount{Worker: w, Host: e.host(w), Connectors: c, Tasks: t}
+		if !e.lite {
+			wc.OwnedConnectors, wc.OwnedTasks = names(keysOf(owned))
+		}
+		s.Final = append(s.Final, wc)
 		if i == 0 || c < cMin {
 			cMin = c
 		}

@@ -26,6 +26,7 @@ func (r *PlanResult) Tables() []format.Table {
 		}
 		out = append(out, summaryTable(b, r.Assumptions, r.label))
 	}
+	out = append(out, r.gatesTable()...)
 	return append(out, assumptionsTable(r))
 }
 

@@ -52,6 +52,9 @@ type PlanResult struct {
 	Labels      map[string]string `json:"labels"` // member id -> short name used in tables and messages
 	Branches    []Branch          `json:"branches"`
 	Notes       []string          `json:"notes"`
+	// Gates are --max-outage, --max-task-seconds, --max-moves and
+	// --max-rounds with what broke them; null when none was given.
+	Gates *GateReport `json:"gates"`
 }
 
 // Assumptions lists the inputs of the time model, shown with every plan.
@@ -69,6 +72,11 @@ type Assumptions struct {
 	JDK          int      `json:"jdk"`
 	Leader       string   `json:"leader"`
 	Model        []string `json:"model"`
+	// LeaderName is the leader's HOST:PORT name, as flags take it.
+	LeaderName string `json:"leader_name"`
+	// Order is a rolling restart's order as names --order accepts (null
+	// for other plans).
+	Order []string `json:"order"`
 	// Pending is the leader's state the plan starts from, reconstructed
 	// from the input (null = a settled cluster: nothing held, no delay).
 	Pending *PendingView `json:"pending"`
@@ -127,6 +135,7 @@ type Outage struct {
 	Host         *string    `json:"host"` // the worker that ran it at the start; null for a piece that did not run then
 	NotRunningMs int64      `json:"not_running_ms"`
 	Intervals    []Interval `json:"intervals"`
+	Name         *string    `json:"name"` // Host's HOST:PORT name, as flags take it
 }
 
 // Interval is a span of plan time, [from, to).
@@ -139,7 +148,17 @@ type Interval struct {
 type EventView struct {
 	TimeMs int64  `json:"time_ms"`
 	Event  string `json:"event"`
+	// Kind is what happened: stop, crash, notice (the group notices a
+	// crash), return (a restarted worker is back), join, leader (leadership
+	// moved; Worker is the new leader) or connectors (configuration change).
+	Kind   string  `json:"kind"`
+	Worker *string `json:"worker"` // the member id the event is about; null for connectors
+	Name   *string `json:"name"`   // Worker's HOST:PORT name, as --worker and --order take it
 }
+
+// EventKindConnectors is the kind of a configuration change event (the
+// other kinds are the Mark kinds).
+const EventKindConnectors = "connectors"
 
 // RoundView is one rebalance round of a plan.
 type RoundView struct {
@@ -167,6 +186,7 @@ type WorkerRoundView struct {
 	DelayMs            int64    `json:"delay_ms"`
 	Connectors         int      `json:"connectors"`
 	Tasks              int      `json:"tasks"`
+	Name               string   `json:"name"` // Worker's HOST:PORT name, as flags take it
 }
 
 // Summary condenses a timeline.
@@ -192,4 +212,10 @@ type WorkerCount struct {
 	Host       string `json:"host"`
 	Connectors int    `json:"connectors"`
 	Tasks      int    `json:"tasks"`
+	// Name is the worker's HOST:PORT name, as --worker, --order and
+	// inspect status take it (a restarted incarnation has its machine's).
+	Name string `json:"name"`
+	// OwnedConnectors and OwnedTasks are the pieces it owns, sorted.
+	OwnedConnectors []string `json:"owned_connectors"`
+	OwnedTasks      []string `json:"owned_tasks"`
 }

@@ -1,0 +1,64 @@
+package plan
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Name is the name of member that the plans' flags accept (--worker,
+// --order) and that inspect status and --zones use: the worker's HOST:PORT
+// where the group says it. A restarted incarnation (ID.2) is the same
+// machine and has its worker's name; a joiner given as --add HOST:PORT is
+// HOST:PORT; anything else is its member id.
+func (s ClusterState) Name(member string) string {
+	if i := strings.LastIndexByte(member, '.'); i > 0 {
+		if _, err := strconv.Atoi(member[i+1:]); err == nil {
+			for _, w := range s.Workers {
+				if w.ID == member[:i] {
+					return s.preferredAlias(w)
+				}
+			}
+		}
+	}
+	return s.Label(member)
+}
+
+// Names are the flag names of members, in order.
+func (s ClusterState) Names(members []string) []string {
+	out := make([]string, len(members))
+	for i, m := range members {
+		out[i] = s.Name(m)
+	}
+	return out
+}
+
+// nameWorkers gives every worker of a timeline its flag name beside its
+// member id: the final counts, the outages, the rounds and the events.
+func (tl *Timeline) nameWorkers(state ClusterState) {
+	nameCounts(state, tl.Summary.Final)
+	for i := range tl.Outages {
+		if o := &tl.Outages[i]; o.Host != nil {
+			n := state.Name(*o.Host)
+			o.Name = &n
+		}
+	}
+	for i := range tl.Rounds {
+		for j := range tl.Rounds[i].Workers {
+			w := &tl.Rounds[i].Workers[j]
+			w.Name = state.Name(w.Worker)
+		}
+	}
+	for i := range tl.Events {
+		if ev := &tl.Events[i]; ev.Worker != nil {
+			n := state.Name(*ev.Worker)
+			ev.Name = &n
+		}
+	}
+}
+
+func nameCounts(state ClusterState, counts []WorkerCount) []WorkerCount {
+	for i := range counts {
+		counts[i].Name = state.Name(counts[i].Worker)
+	}
+	return counts
+}

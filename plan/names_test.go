@@ -1,0 +1,154 @@
+package plan
+
+import (
+	"encoding/json"
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/source"
+	"github.com/connectscope/connectscope/inspect/store"
+)
+
+func exampleState(t *testing.T) ClusterState {
+	t.Helper()
+	ds, err := source.LoadFile("../examples/cluster.snapshot.json", inspect.TopicNames{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := StateFromDataset(decoded.Decode(ds, store.DecodeOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+var hostPort = regexp.MustCompile(`^10\.0\.1\.1[123]:8083$`)
+
+// Every worker in a plan's JSON carries the HOST:PORT name --worker and
+// --order take beside its member id: the starting and final counts, the
+// outages, the rounds, the events, the leader; the rolling restart's order
+// is given in those names and feeds back into --order; events say their
+// kind and worker; the final state lists each worker's pieces. Before, the
+// JSON held member ids only and events were prose.
+func TestPlanJSONNamesWorkers(t *testing.T) {
+	st := exampleState(t)
+	opts := PlanOptions{MaxDelayMs: 300000, RoundTimeMs: DefaultRoundTimeMs, SessionTimeoutMs: 10000}
+	res, err := RollingRestartPlan(st, opts, 90000, StopCrash, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Assumptions struct {
+			LeaderName string `json:"leader_name"`
+			Order      []string
+		}
+		Initial  []WorkerCount
+		Branches []struct {
+			Cooperative struct {
+				Events  []map[string]any
+				Rounds  []struct{ Workers []map[string]any }
+				Outages []map[string]any
+				Summary struct{ Final []WorkerCount }
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	named := func(where, name string) {
+		if !hostPort.MatchString(name) {
+			t.Errorf("%s: name %q is not the worker's HOST:PORT", where, name)
+		}
+	}
+	named("assumptions.leader_name", doc.Assumptions.LeaderName)
+	if len(doc.Assumptions.Order) != 3 {
+		t.Fatalf("assumptions.order %v", doc.Assumptions.Order)
+	}
+	for _, n := range doc.Assumptions.Order {
+		named("assumptions.order", n)
+	}
+	again, err := RollingRestartPlan(st, opts, 90000, StopCrash, doc.Assumptions.Order)
+	if err != nil || !slices.Equal(again.Assumptions.Order, doc.Assumptions.Order) {
+		t.Errorf("order fed back to --order: %v, %v", err, again.Assumptions.Order)
+	}
+	for _, w := range doc.Initial {
+		named("initial", w.Name)
+	}
+	co := doc.Branches[0].Cooperative
+	tasks := 0
+	for _, w := range co.Summary.Final {
+		named("final", w.Name)
+		if len(w.OwnedTasks) != w.Tasks || len(w.OwnedConnectors) != w.Connectors {
+			t.Errorf("final %s: %d tasks listed for %d, %d connectors for %d", w.Name, len(w.OwnedTasks), w.Tasks, len(w.OwnedConnectors), w.Connectors)
+		}
+		tasks += len(w.OwnedTasks)
+	}
+	if tasks != 8 {
+		t.Errorf("final lists %d tasks, the cluster has 8", tasks)
+	}
+	for _, o := range co.Outages {
+		named("outages", o["name"].(string))
+	}
+	for _, r := range co.Rounds {
+		for _, w := range r.Workers {
+			named("rounds.workers", w["name"].(string))
+		}
+	}
+	kinds := []string{}
+	for _, ev := range co.Events {
+		kinds = append(kinds, ev["kind"].(string))
+		if ev["worker"] == nil {
+			t.Errorf("event without worker: %v", ev)
+			continue
+		}
+		named("events", ev["name"].(string))
+	}
+	if !slices.Contains(kinds, "crash") || !slices.Contains(kinds, "notice") || !slices.Contains(kinds, "return") {
+		t.Errorf("event kinds %v", kinds)
+	}
+}
+
+// Two non-leaders own as many tasks: the advisor's crash worker is the
+// first by name, whatever order the broker lists the members in (before,
+// the first in group order, so two reads of one cluster could differ).
+func TestAdviseCrashWorkerTieBrokenByName(t *testing.T) {
+	st := SyntheticState(SyntheticSpec{Workers: 3, Connectors: 3, Tasks: 2})
+	names := map[string]string{"w1": "leader:8083", "w2": "zeta:8083", "w3": "alpha:8083"}
+	for i := range st.Workers {
+		st.Workers[i].Aliases = []string{names[st.Workers[i].ID]}
+	}
+	if len(st.Workers[1].Owned.Tasks) != len(st.Workers[2].Owned.Tasks) {
+		t.Fatalf("no tie: %d and %d tasks", len(st.Workers[1].Owned.Tasks), len(st.Workers[2].Owned.Tasks))
+	}
+	swapped := st
+	swapped.Workers = []WorkerState{st.Workers[0], st.Workers[2], st.Workers[1]}
+	for _, s := range []ClusterState{st, swapped} {
+		if got := crashVictim(s); got != "w3" {
+			t.Errorf("group order %v: crash worker %s, want w3 (alpha:8083)", []string{s.Workers[1].ID, s.Workers[2].ID}, got)
+		}
+	}
+}
+
+// The per-delay table headlines leader-last rolls: leader-first figures
+// rest on a guess of the next leader. A leader-first roll is shown only
+// for a delay swept with no other order.
+func TestCheapestPerDelaySkipsUncertainFigures(t *testing.T) {
+	c := func(delay int64, order string, taskMs int64) Candidate {
+		return Candidate{Setting: Setting{DelayMs: delay, Order: order}, Roll: RollCost{TaskMsNotRunning: taskMs}}
+	}
+	r := &AdviseResult{Candidates: []Candidate{
+		c(0, OrderLeaderLast, 500), c(0, OrderLeaderFirst, 100),
+		c(60000, OrderLeaderFirst, 100), c(60000, OrderLeaderLast, 900), c(60000, OrderLeaderLast, 700),
+		c(120000, OrderLeaderFirst, 100),
+	}}
+	if got := r.CheapestPerDelay(); !slices.Equal(got, []int{0, 4, 5}) {
+		t.Errorf("CheapestPerDelay = %v, want [0 4 5]", got)
+	}
+}
