@@ -10,7 +10,7 @@ import (
 
 // findingsTable lists findings; -o wide adds title, applies-to and fix.
 func findingsTable(list []Finding, s Summary) format.Table {
-	t := format.Table{Title: "FINDINGS", Header: []string{"SEVERITY", "RULE", "SUBJECT", "MESSAGE", "TITLE", "APPLIES TO", "FIX"}, Wide: []int{4, 5, 6}}
+	t := format.Table{Title: "FINDINGS", Header: []string{"SEVERITY", "RULE", "SUBJECT", "MESSAGE", "TITLE", "APPLIES TO", "FIX"}, Wide: []int{4, 5, 6}, Key: []int{1, 2}, Wrap: []int{3, 4, 6}}
 	for _, f := range list {
 		if f.Waived != nil {
 			continue // in the waived table
@@ -115,7 +115,7 @@ func (r *UpgradeReport) Tables() []format.Table {
 	for _, w := range r.Workers {
 		workers.Rows = append(workers.Rows, []string{w.Worker, format.TextOr(w.KafkaVersion, "-"), format.TextOr(w.ConnectProtocol, "-"), strings.Join(w.Offers, ","), format.TextOr(w.ExactlyOnce, "-"), format.TextOr(w.MemberID, "-")})
 	}
-	plan := format.Table{Title: "ROLLING PLAN (one worker restart per step)", Header: []string{"STEP", "WORKER", "SETTING", "FROM", "TO", "KAFKA AT LEAST", "PROTOCOL AFTER", "EXACTLY-ONCE AFTER", "NOTE"}}
+	plan := format.Table{Title: "ROLLING PLAN (one worker restart per step)", Header: []string{"STEP", "WORKER", "SETTING", "FROM", "TO", "KAFKA AT LEAST", "PROTOCOL AFTER", "EXACTLY-ONCE AFTER", "NOTE"}, Key: []int{0, 1}, Wrap: []int{8}}
 	for _, s := range r.Steps {
 		plan.Rows = append(plan.Rows, []string{strconv.Itoa(s.Step), s.Worker, s.Setting, s.From, s.To, format.TextOr(s.KafkaAtLeast, "-"), s.ProtocolAfter, s.ExactlyOnceAfter, format.TextOr(s.Note, "-")})
 	}
@@ -130,7 +130,7 @@ func (r *UpgradeReport) Items() []any { return findingItems(r.Findings) }
 
 // Tables implements format.Tabler.
 func (r *TopicsReport) Tables() []format.Table {
-	t := format.Table{Title: "INTERNAL TOPICS", Header: []string{"ROLE", "TOPIC", "EXISTS", "PARTITIONS", "RF", "CLEANUP.POLICY", "MIN.ISR"}}
+	t := format.Table{Title: "INTERNAL TOPICS", Header: []string{"ROLE", "TOPIC", "EXISTS", "PARTITIONS", "RF", "CLEANUP.POLICY", "MIN.ISR"}, Key: []int{0, 1}}
 	for _, v := range r.Topics {
 		t.Rows = append(t.Rows, []string{v.Role, v.Name, boolOr(v.Exists), intOr(v.Partitions), intOr(v.ReplicationFactor), format.TextOr(v.CleanupPolicy, "-"), format.TextOr(v.MinInsyncReplicas, "-")})
 	}
@@ -154,7 +154,7 @@ func (r *BalanceReport) Items() []any { return findingItems(r.Findings) }
 
 // Tables implements format.Tabler.
 func (r *AllReport) Tables() []format.Table {
-	t := format.Table{Title: "CHECKS", Header: []string{"CHECK", "RAN", "WHY NOT"}}
+	t := format.Table{Title: "CHECKS", Header: []string{"CHECK", "RAN", "WHY NOT"}, Wrap: []int{2}}
 	for _, c := range r.Checks {
 		t.Rows = append(t.Rows, []string{c.Check, strconv.FormatBool(c.Ran), format.TextOr(c.Reason, "-")})
 	}
@@ -176,7 +176,7 @@ type Catalogue struct {
 
 // Tables implements format.Tabler.
 func (c *Catalogue) Tables() []format.Table {
-	t := format.Table{Title: "RULES", Header: []string{"ID", "SEVERITY", "CHECK", "ENFORCED BY", "TITLE", "APPLIES TO", "WHY", "FIX"}, Wide: []int{5, 6, 7}}
+	t := format.Table{Title: "RULES", Header: []string{"ID", "SEVERITY", "CHECK", "ENFORCED BY", "TITLE", "APPLIES TO", "WHY", "FIX"}, Wide: []int{5, 6, 7}, Wrap: []int{4, 6, 7}}
 	for _, r := range c.Rules {
 		t.Rows = append(t.Rows, []string{r.ID, string(r.Severity), r.Check, r.Enforced, r.Title, format.TextOr(r.AppliesTo, "-"), r.Why, r.Fix})
 	}
@@ -194,7 +194,7 @@ type Explanation struct {
 
 // Tables implements format.Tabler.
 func (e *Explanation) Tables() []format.Table {
-	t := format.Table{Title: "RULE " + e.ID, Header: []string{"FIELD", "VALUE"}, Rows: [][]string{
+	t := format.Table{Title: "RULE " + e.ID, Header: []string{"FIELD", "VALUE"}, Wrap: []int{1}, Rows: [][]string{
 		{"id", e.ID}, {"severity", string(e.Severity)}, {"check", e.Check}, {"enforced by", e.Enforced},
 		{"title", e.Title}, {"applies to", format.TextOr(e.AppliesTo, "-")}, {"why", e.Why}, {"fix", e.Fix},
 	}}

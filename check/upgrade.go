@@ -382,7 +382,9 @@ func explainProtocol(workers []*planWorker, now string) (string, []string) {
 		}
 	}
 	for _, w := range sortedWorkers(workers) {
-		if w.protocol == best && best != "sessioned" && !w.assumed {
+		// Only a file at the protocol the group runs holds it back: when the
+		// group runs better than the files say, they are not what limits it.
+		if w.protocol == best && best != "sessioned" && best == now && !w.assumed {
 			held = append(held, w.name)
 		}
 	}

@@ -83,7 +83,7 @@ func (f *File) View() List {
 func (l List) Tables() []format.Table {
 	t := format.Table{Title: "Contexts (" + l.Path + ")",
 		Header: []string{"CURRENT", "NAME", "BOOTSTRAP", "GROUP", "WORKER CONFIG", "SECURITY", "TOPICS", "TLS FILES", "TIMEOUT"},
-		Wide:   []int{6, 7, 8}, Rows: [][]string{}}
+		Wide:   []int{6, 7, 8}, Rows: [][]string{}, Key: []int{0, 1}}
 	for _, x := range l.Contexts {
 		e := x.ctx
 		cur := ""

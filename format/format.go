@@ -42,6 +42,16 @@ type Table struct {
 	// Footer holds notes printed under the table, one line each (record
 	// counts, problems worth a glance).
 	Footer []string
+	// Key lists the columns that identify a row (NAME, ID, WORKER): fitting
+	// a table to the terminal never cuts them, as kubectl never cuts NAME.
+	// Empty means the first column.
+	Key []int
+	// Drop lists the columns a narrow terminal may leave out, the first
+	// given first, before any value is cut; a note says which were left out.
+	Drop []int
+	// Wrap lists the columns of prose (messages) that fitting wraps onto
+	// more lines instead of cutting.
+	Wrap []int
 }
 
 // Tabler is implemented by results that can be shown as tables.

@@ -117,19 +117,44 @@ func renderTable(t Table, st tableStyle) string {
 	if st.noHeaders {
 		tokenRows(rows)
 	}
-	failed := failedColumn(header) // before headers may be cut to fit
 	var fitted []int
+	var droppedNames []string
+	wrap := map[int]bool{}
 	gap := columnGap
 	if !wide {
 		hdr := header
 		if st.noHeaders || len(t.Header) == 0 {
 			hdr = nil
 		}
-		fitted, gap = fitColumns(hdr, rows, st.width)
+		keys := t.Key
+		if len(keys) == 0 {
+			keys = []int{0}
+		}
+		spec := fitSpec{key: setOf(visibleIndexes(keys, hidden))}
+		if !st.noHeaders { // rows for scripts keep every column, one line each
+			wrap = setOf(visibleIndexes(t.Wrap, hidden))
+			spec.wrap, spec.drop = wrap, visibleIndexes(t.Drop, hidden)
+		}
+		var dropped []int
+		fitted, gap, dropped = fitColumns(hdr, rows, st.width, spec)
+		if len(dropped) > 0 {
+			gone := setOf(dropped)
+			for _, c := range dropped {
+				if c < len(header) {
+					droppedNames = append(droppedNames, header[c])
+				}
+			}
+			header, fitted = without(header, gone), without(fitted, gone)
+			for i := range rows {
+				rows[i] = without(rows[i], gone)
+			}
+			wrap = shiftSet(wrap, gone)
+		}
 	}
-	shortened := fitted != nil && shortenCells(rows, fitted)
+	failed := failedColumn(header) // before headers may be cut to fit
+	shortened := fitted != nil && shortenCells(rows, fitted, wrap)
 	if fitted != nil {
-		shortenCells([][]string{header}, fitted)
+		shortenCells([][]string{header}, fitted, nil)
 	}
 	tw := table.NewWriter()
 	style := borderless()
@@ -163,8 +188,11 @@ func renderTable(t Table, st tableStyle) string {
 			footer[i] = wrapWords(l, st.width)
 		}
 		writeFooter(&out, footer)
+		if len(droppedNames) > 0 {
+			out.WriteString(wrapWords(droppedNote(st.width, droppedNames), st.width) + "\n")
+		}
 		if shortened {
-			out.WriteString(shortenedNote(st.width) + "\n")
+			out.WriteString(wrapWords(shortenedNote(st.width), st.width) + "\n")
 		}
 	}
 	return out.String()

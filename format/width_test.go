@@ -103,3 +103,72 @@ func TestMillis(t *testing.T) {
 		}
 	}
 }
+
+// Members of one cluster share long id prefixes; the checks' messages are
+// prose. Two connectors and two members must stay apart at every width.
+type keyedResult struct{}
+
+func (keyedResult) Tables() []Table {
+	return []Table{
+		{Title: "Connectors", Header: []string{"NAME", "TYPE", "TARGET", "STATE", "TASKS", "COMMITTED", "RUNNING", "FAILED", "CONSISTENT"},
+			Rows: [][]string{
+				{"orders-postgres-cdc-source", "source", "STARTED", "RUNNING", "4", "4", "4", "0", "true"},
+				{"orders-s3-archive-sink", "sink", "STARTED", "RUNNING", "8", "8", "8", "0", "true"},
+			}, Drop: []int{8, 5, 2}},
+		{Title: "Members", Header: []string{"WORKER", "MEMBER", "LEADER", "TASKS"},
+			Rows: [][]string{
+				{"connect-worker-17.prod.example.com:8083", "connect-connect-worker-17.prod.example.com:8083-1f2e3d4c-4b1d", "yes", "12"},
+				{"connect-worker-18.prod.example.com:8083", "connect-connect-worker-18.prod.example.com:8083-1f2e5a63-4b1d", "no", "11"},
+			}},
+		{Title: "Findings", Header: []string{"SEVERITY", "RULE", "SUBJECT", "MESSAGE"}, Key: []int{1, 2}, Wrap: []int{3},
+			Rows: [][]string{{"warn", "T6", "worker-4.properties", "session.timeout.ms 45000 is more than the broker's group.max.session.timeout.ms 30000: the worker cannot join the group until one of them changes"}}},
+	}
+}
+
+// The columns that identify a row are never cut (kubectl never cuts NAME);
+// droppable columns go first, with a note; prose wraps instead of being cut.
+func TestFittingKeepsIdentifyingColumns(t *testing.T) {
+	for _, width := range []int{60, 100, 200} {
+		var buf bytes.Buffer
+		if err := Write(&buf, keyedResult{}, Options{Width: width}); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		for _, whole := range []string{"orders-postgres-cdc-source", "orders-s3-archive-sink", "connect-worker-17.prod.example.com:8083", "connect-worker-18.prod.example.com:8083", "T6", "worker-4.properties"} {
+			if !strings.Contains(out, whole) {
+				t.Errorf("width %d: %q is not whole:\n%s", width, whole, out)
+			}
+		}
+		message := "session.timeout.ms 45000 is more than the broker's group.max.session.timeout.ms 30000: the worker cannot join the group until one of them changes"
+		if got := strings.Join(strings.Fields(findingText(out)), " "); !strings.Contains(got, message) {
+			t.Errorf("width %d: the message is cut, want it wrapped whole:\n%s", width, out)
+		}
+		if width == 60 {
+			if header := strings.Split(out, "\n")[1]; strings.Contains(header, "CONSISTENT") || !strings.Contains(out, "(CONSISTENT") {
+				t.Errorf("width 60: CONSISTENT should be left out, with a note:\n%s", out)
+			}
+			for _, line := range strings.Split(out, "\n") {
+				if strings.HasPrefix(line, "orders-") && text.StringWidthWithoutEscSequences(line) > 60 {
+					t.Errorf("width 60: connector row of %d columns: %q", text.StringWidthWithoutEscSequences(line), line)
+				}
+			}
+		}
+		if width == 200 && strings.Contains(out, "left out") {
+			t.Errorf("width 200: nothing should be left out:\n%s", out)
+		}
+	}
+}
+
+// findingText is the findings table's rows, the wrapped message's lines
+// joined, without the table's padding.
+func findingText(out string) string {
+	i := strings.Index(out, "Findings")
+	if i < 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, l := range strings.Split(out[i:], "\n")[2:] {
+		b.WriteString(l + " ")
+	}
+	return b.String()
+}

@@ -16,7 +16,7 @@ import (
 // config, tasks, offsets and sink group, each a table of its own. Wide adds
 // task generations and the first line of traces.
 func (d *Connector) Tables() []format.Table {
-	fields := format.Table{Title: "Connector " + d.Name, Header: []string{"FIELD", "VALUE"}}
+	fields := format.Table{Title: "Connector " + d.Name, Header: []string{"FIELD", "VALUE"}, Wrap: []int{1}}
 	add := func(k, v string) { fields.Rows = append(fields.Rows, []string{k, v}) }
 	add("class", text(d.Class))
 	add("type", text(d.Type))
@@ -54,7 +54,7 @@ func (d *Connector) Tables() []format.Table {
 	out := []format.Table{fields}
 
 	if d.Config != nil {
-		cfg := format.Table{Title: "Config", Header: []string{"KEY", "VALUE"}}
+		cfg := format.Table{Title: "Config", Header: []string{"KEY", "VALUE"}, Wrap: []int{1}}
 		keys := make([]string, 0, len(d.Config))
 		for k := range d.Config {
 			keys = append(keys, k)
@@ -92,7 +92,7 @@ func (d *Connector) Tables() []format.Table {
 	}
 
 	if d.Type != nil && *d.Type == "sink" {
-		sink := format.Table{Title: "Sink consumer group", Header: []string{"TOPIC", "PARTITION", "TASK", "COMMITTED", "END", "LAG", "MEMBER"}, Wide: []int{6}}
+		sink := format.Table{Title: "Sink consumer group", Header: []string{"TOPIC", "PARTITION", "TASK", "COMMITTED", "END", "LAG", "MEMBER"}, Wide: []int{6}, Key: []int{0, 1}}
 		if g := d.SinkGroup; g != nil {
 			sink.Title = fmt.Sprintf("Sink consumer group %s (%s, lag %s)", g.Group, g.State, int64Text(g.Lag))
 			for _, p := range g.Partitions {
@@ -130,7 +130,7 @@ func problemTable(problems []inspect.Problem) []format.Table {
 	if len(problems) == 0 {
 		return nil
 	}
-	t := format.Table{Title: "Problems", Header: []string{"TOPIC", "PARTITION", "OFFSET", "KEY", "REASON"}}
+	t := format.Table{Title: "Problems", Header: []string{"TOPIC", "PARTITION", "OFFSET", "KEY", "REASON"}, Key: []int{0, 1, 2}, Wrap: []int{4}}
 	for _, p := range problems {
 		partition, offset := "-", "-" // unknown for an input line that is no record
 		if p.Partition >= 0 {

@@ -7,7 +7,7 @@ import (
 // Tables shows every difference as one row, in the order connectors, tasks,
 // owners, offsets, members, with both sides' sources under it.
 func (r *Result) Tables() []format.Table {
-	t := format.Table{Title: "Differences", Header: []string{"WHAT", "NAME", "FIELD", "BEFORE", "AFTER"}, Rows: [][]string{}}
+	t := format.Table{Title: "Differences", Header: []string{"WHAT", "NAME", "FIELD", "BEFORE", "AFTER"}, Rows: [][]string{}, Key: []int{0, 1, 2}}
 	row := func(what, name, field string, before, after *string) {
 		t.Rows = append(t.Rows, []string{what, name, field, cell(before), cell(after)})
 	}

@@ -42,7 +42,7 @@ func TestMembersConfigEnd(t *testing.T) {
 	r := MembersResult{Members: []MemberView{{MemberID: "w", ConfigOffset: off(27)}}}
 	r.ConfigEnd(30, false)
 	tables := r.Tables()
-	if got := tables[0].Rows[0][3]; got != "27 (behind 3)" {
+	if got := tables[0].Rows[0][4]; got != "27 (behind 3)" {
 		t.Errorf("config offset cell %q", got)
 	}
 	if len(tables[0].Footer) == 0 {
@@ -91,10 +91,10 @@ func TestMembersConfigRejoin(t *testing.T) {
 		t.Errorf("%s: behind %v lag %d, want true 5", m.MemberID, *m.ConfigBehind, *m.ConfigLag)
 	}
 	tables := r.Tables()
-	if got := tables[0].Rows[0][3]; got != "3" {
+	if got := tables[0].Rows[0][4]; got != "3" {
 		t.Errorf("member that missed nothing: cell %q, want 3", got)
 	}
-	if got := tables[0].Rows[1][3]; got != "2 (behind 5)" {
+	if got := tables[0].Rows[1][4]; got != "2 (behind 5)" {
 		t.Errorf("member that missed the commit: cell %q", got)
 	}
 }

@@ -45,6 +45,9 @@ func (r *MembersResult) NameSettings(n setting.Namer) {
 
 // MemberView is one Connect worker in the group.
 type MemberView struct {
+	// Worker is the HOST:PORT name status records, plans, --worker and
+	// --zones use (WorkerID).
+	Worker       string  `json:"worker"`
 	MemberID     string  `json:"member_id"`
 	ClientID     string  `json:"client_id"`
 	ClientHost   string  `json:"client_host"`
@@ -150,6 +153,7 @@ func Members(desc *inspect.GroupDescription) MembersResult {
 	for _, m := range desc.Members {
 		view := MemberView{MemberID: m.MemberID, ClientID: m.ClientID, ClientHost: m.ClientHost, Warnings: []string{}}
 		if !connect {
+			view.Worker = m.MemberID
 			view.MetadataBase64 = base64Of(m.Metadata)
 			view.AssignmentBase64 = base64Of(m.Assignment)
 			res.Members = append(res.Members, view)
@@ -159,6 +163,7 @@ func Members(desc *inspect.GroupDescription) MembersResult {
 		if asg != nil && asg.Leader != "" {
 			leaders[asg.Leader] = true
 		}
+		view.Worker = WorkerID(view)
 		res.Members = append(res.Members, view)
 	}
 	slices.SortFunc(res.Members, func(a, b MemberView) int { return strings.Compare(a.MemberID, b.MemberID) })

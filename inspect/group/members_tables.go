@@ -2,68 +2,125 @@ package group
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/connectscope/connectscope/format"
 )
 
-// Tables shows the group as one table: a row per member, sorted by member
-// id; the latest assignment's delta and delay only with -o wide.
+// Tables shows the group as one table, a row per worker by its HOST:PORT
+// (what status records, --worker, plans and --zones use), in the workers'
+// natural order: whether it leads, how many connectors and tasks it owns,
+// its config offset. -o wide adds the member id, client host, metadata
+// version, the pieces by name and the latest assignment's delta and delay.
 func (r MembersResult) Tables() []format.Table {
 	title := fmt.Sprintf("group %s  state %s  protocol %s  leader %s  members %d",
-		cell(r.Group), cell(r.State), cell(r.Protocol), cell(format.TextOr(r.Leader, "")), len(r.Members))
+		cell(r.Group), cell(r.State), cell(r.Protocol), cell(r.leaderWorker()), len(r.Members))
 	if r.ProtocolType != "" && r.ProtocolType != "connect" {
 		title += "  protocol type " + r.ProtocolType
 	}
 	t := format.Table{
-		Title:  title,
-		Header: []string{"MEMBER", "HOST/URL", "VERSION", "CONFIG OFFSET", "CONNECTORS", "TASKS", "ASSIGNED", "REVOKED", "DELAY"},
-		Rows:   [][]string{},
-		Wide:   []int{6, 7, 8},
+		Title: title,
+		Header: []string{"WORKER", "LEADER", "CONNECTORS", "TASKS", "CONFIG OFFSET",
+			"MEMBER", "CLIENT HOST", "VERSION", "CONNECTOR NAMES", "TASK NAMES", "ASSIGNED", "REVOKED", "DELAY"},
+		Rows: [][]string{},
+		Wide: []int{5, 6, 7, 8, 9, 10, 11, 12},
+		Drop: []int{1, 2}, // LEADER (the title names it), CONNECTORS
 	}
 	var footer []string
 	if r.Note != nil {
 		footer = append(footer, "note: "+*r.Note)
 	}
-	for _, m := range r.Members {
-		host := m.ClientHost
-		if m.URL != nil {
-			host = strings.TrimSpace(host + " " + *m.URL)
-		}
-		row := []string{m.MemberID, cell(host), "?", "?", "?", "?", "?", "?", "?"}
-		if m.Version != nil {
-			row[2] = strconv.Itoa(int(*m.Version))
+	members := slices.Clone(r.Members)
+	slices.SortStableFunc(members, func(a, b MemberView) int { return compareNatural(a.Worker, b.Worker) })
+	for _, m := range members {
+		row := []string{m.Worker, "-", "?", "?", "?", m.MemberID, cell(strings.TrimPrefix(m.ClientHost, "/")), "?", "?", "?", "?", "?", "?"}
+		if r.Leader != nil && *r.Leader == m.MemberID {
+			row[1] = "leader"
 		}
 		if m.ConfigOffset != nil {
-			row[3] = strconv.FormatInt(*m.ConfigOffset, 10)
+			row[4] = strconv.FormatInt(*m.ConfigOffset, 10)
 			if m.ConfigBehind != nil && *m.ConfigBehind {
-				row[3] += fmt.Sprintf(" (behind %d)", *m.ConfigLag)
-				footer = append(footer, fmt.Sprintf("behind: %s joined at config offset %d of %d, before config changes that rebalance the group: a rebalance is pending, or it is still catching up or cannot read the topic (worker.sync.timeout.ms)", m.MemberID, *m.ConfigOffset, *r.ConfigEndOffset))
+				row[4] += fmt.Sprintf(" (behind %d)", *m.ConfigLag)
+				footer = append(footer, fmt.Sprintf("behind: %s joined at config offset %d of %d, before config changes that rebalance the group: a rebalance is pending, or it is still catching up or cannot read the topic (worker.sync.timeout.ms)", m.Worker, *m.ConfigOffset, *r.ConfigEndOffset))
 			}
 		}
+		if m.Version != nil {
+			row[7] = strconv.Itoa(int(*m.Version))
+		}
 		if m.Owned != nil {
-			row[4] = joinOr(m.Owned.Connectors)
-			row[5] = joinOr(m.Owned.Tasks)
+			row[2] = strconv.Itoa(len(m.Owned.Connectors))
+			row[3] = strconv.Itoa(len(m.Owned.Tasks))
+			row[8] = joinOr(m.Owned.Connectors)
+			row[9] = joinOr(m.Owned.Tasks)
 		}
 		if a := m.Assignment; a != nil {
-			row[6] = countText(a.Connectors, a.Tasks)
-			row[7] = countText(a.RevokedConnectors, a.RevokedTasks)
-			row[8] = format.Millis(a.DelayMs)
+			row[10] = countText(a.Connectors, a.Tasks)
+			row[11] = countText(a.RevokedConnectors, a.RevokedTasks)
+			row[12] = format.Millis(a.DelayMs)
 			if a.Error != 0 {
-				row[6] += fmt.Sprintf(" (error %d)", a.Error)
+				row[10] += fmt.Sprintf(" (error %d)", a.Error)
 			}
 		}
 		t.Rows = append(t.Rows, row)
 		if m.Problem != nil {
-			footer = append(footer, fmt.Sprintf("problem: %s: %s", m.MemberID, *m.Problem))
+			footer = append(footer, fmt.Sprintf("problem: %s: %s", m.Worker, *m.Problem))
 		}
 		for _, w := range m.Warnings {
-			footer = append(footer, fmt.Sprintf("warning: %s: %s", m.MemberID, w))
+			footer = append(footer, fmt.Sprintf("warning: %s: %s", m.Worker, w))
 		}
 	}
 	t.Footer = footer
 	return []format.Table{t}
+}
+
+// Items gives one JSON line per member with -o jsonl.
+func (r MembersResult) Items() []any { return format.Items(r.Members) }
+
+// leaderWorker is the leader's HOST:PORT when it is a member, else its id.
+func (r MembersResult) leaderWorker() string {
+	if r.Leader == nil {
+		return ""
+	}
+	for _, m := range r.Members {
+		if m.MemberID == *r.Leader {
+			return m.Worker
+		}
+	}
+	return *r.Leader
+}
+
+// compareNatural orders names with their digit runs as numbers, so
+// worker-2:8083 comes before worker-10:8083.
+func compareNatural(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := len(na) - len(nb); c != 0 {
+				return c
+			}
+			if c := strings.Compare(na, nb); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return int(a[0]) - int(b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) - len(b)
+}
+
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 func countText(conns, tasks []string) string {

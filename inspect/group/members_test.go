@@ -181,11 +181,11 @@ func TestMembersTable(t *testing.T) {
 		t.Fatalf("%d tables", len(tables))
 	}
 	tb := tables[0]
-	want := []string{"w1-1", "/10.0.0.1 http://w1:8083/", "1", "9", "a", "a-0", "1 connector, 1 task", "0 connectors, 1 task", "40ms"}
+	want := []string{"w1:8083", "leader", "1", "1", "9", "w1-1", "10.0.0.1", "1", "a", "a-0", "1 connector, 1 task", "0 connectors, 1 task", "40ms"}
 	if len(tb.Rows) != 1 || !slices.Equal(tb.Rows[0], want) {
 		t.Errorf("row = %q, want %q", tb.Rows, want)
 	}
-	if !slices.Equal(tb.Wide, []int{6, 7, 8}) || len(tb.Header) != len(want) || !strings.Contains(tb.Title, "leader w1-1") {
+	if !slices.Equal(tb.Wide, []int{5, 6, 7, 8, 9, 10, 11, 12}) || len(tb.Header) != len(want) || !strings.Contains(tb.Title, "leader w1:8083") {
 		t.Errorf("table = %+v", tb)
 	}
 }

@@ -12,13 +12,13 @@ import (
 // -o wide.
 func (r SinksResult) Tables() []format.Table {
 	summary := format.Table{Title: "sink connectors",
-		Header: []string{"CONNECTOR", "GROUP", "STATE", "ASSIGNOR", "MEMBERS", "LAG"}, Rows: [][]string{}}
+		Header: []string{"CONNECTOR", "GROUP", "STATE", "ASSIGNOR", "MEMBERS", "LAG"}, Rows: [][]string{}, Drop: []int{3, 4}}
 	parts := format.Table{Title: "partitions",
 		Header: []string{"CONNECTOR", "TOPIC", "PARTITION", "TASK", "COMMITTED", "END", "LAG", "MEMBER"},
-		Rows:   [][]string{}, Wide: []int{7}}
+		Rows:   [][]string{}, Wide: []int{7}, Key: []int{0, 1, 2}, Drop: []int{3, 5}}
 	tasks := format.Table{Title: "tasks",
 		Header: []string{"CONNECTOR", "TASK", "PARTITIONS", "LAG", "MEMBER", "HOST"},
-		Rows:   [][]string{}, Wide: []int{4, 5}}
+		Rows:   [][]string{}, Wide: []int{4, 5}, Key: []int{0, 1}}
 	if r.Note != nil {
 		summary.Footer = append(summary.Footer, "note: "+*r.Note)
 	}

@@ -75,10 +75,22 @@ type WatchSummary struct {
 	Rebalances       []Rebalance    `json:"rebalances"`
 	RebalanceCount   int            `json:"rebalance_count"`
 	RebalanceTotalMs int64          `json:"rebalance_total_ms"`  // over rebalances whose start was seen
-	TaskNotRunningMs int64          `json:"task_not_running_ms"` // task-milliseconds spent in any state but RUNNING
+	TaskNotRunningMs int64          `json:"task_not_running_ms"` // task-milliseconds spent in any state but RUNNING and PAUSED
 	TasksNotRunning  []TaskDowntime `json:"tasks_not_running"`
+	// TaskPausedMs is the task-milliseconds of tasks PAUSED on purpose (the
+	// connector's target state), apart from the time not running.
+	TaskPausedMs int64 `json:"task_paused_ms"`
+	// ConnectorsHeld lists the connectors owned by no worker for a while
+	// (lost with a worker, held for the scheduled delay), by name.
+	ConnectorsHeld []HeldConnector `json:"connectors_held"`
 	GroupStateAtEnd  string         `json:"group_state_at_end"`
 	MembersAtEnd     int            `json:"members_at_end"`
+}
+
+// HeldConnector is a connector owned by nobody for HeldMs while watched.
+type HeldConnector struct {
+	Connector string `json:"connector"`
+	HeldMs    int64  `json:"held_ms"`
 }
 
 // Watcher turns successive looks at the Connect group and the records of
@@ -102,6 +114,10 @@ type Watcher struct {
 	// running (their status still says RUNNING, as a killed worker left it).
 	held     map[string]int64
 	heldDown map[string]int64
+	// paused is each task's time PAUSED, kept apart from downtime;
+	// connHeld each connector's closed held stretches.
+	paused   map[string]int64
+	connHeld map[string]int64
 }
 
 // NewWatcher starts a watch at now with the status records read so far
@@ -109,7 +125,8 @@ type Watcher struct {
 // from the state the cluster is in.
 func NewWatcher(now int64, status []inspect.Record) *Watcher {
 	w := &Watcher{started: now, conns: map[string]store.ConnectorStatus{}, tasks: map[string]store.TaskStatus{},
-		down: map[string]*TaskDowntime{}, downFrom: map[string]int64{}, held: map[string]int64{}, heldDown: map[string]int64{}}
+		down: map[string]*TaskDowntime{}, downFrom: map[string]int64{}, held: map[string]int64{}, heldDown: map[string]int64{},
+		paused: map[string]int64{}, connHeld: map[string]int64{}}
 	res := store.DecodeStatus(status, store.DecodeOptions{})
 	for _, c := range res.Connectors {
 		w.conns[c.Name] = c
@@ -329,6 +346,9 @@ func (w *Watcher) hold(now int64, piece string, task bool) {
 
 // release ends a piece's held time (it is owned again).
 func (w *Watcher) release(now int64, piece string) {
+	if name, ok := strings.CutPrefix(piece, "connector "); ok {
+		w.connHeld[name] += now - w.held[piece]
+	}
 	delete(w.held, piece)
 	if since, ok := w.heldDown[piece]; ok {
 		w.addDown(piece, "HELD", now-since)
@@ -498,6 +518,10 @@ func (w *Watcher) addDown(id, state string, ms int64) {
 	if ms <= 0 {
 		return
 	}
+	if state == "PAUSED" { // paused on purpose: not an outage
+		w.paused[id] += ms
+		return
+	}
 	d := w.down[id]
 	if d == nil {
 		d = &TaskDowntime{Task: id, ByStateMs: map[string]int64{}}
@@ -525,8 +549,15 @@ func (w *Watcher) Summary(now int64) WatchSummary {
 		c := &TaskDowntime{Task: id, NotRunningMs: d.NotRunningMs, ByStateMs: maps.Clone(d.ByStateMs)}
 		totals[id] = c
 	}
+	for _, ms := range w.paused {
+		s.TaskPausedMs += ms
+	}
 	// addOpen counts a stretch still open at the end under state.
 	addOpen := func(id string, since int64, state string) {
+		if state == "PAUSED" {
+			s.TaskPausedMs += max(0, now-since)
+			return
+		}
 		c := totals[id]
 		if c == nil {
 			c = &TaskDowntime{Task: id, ByStateMs: map[string]int64{}}
@@ -550,6 +581,18 @@ func (w *Watcher) Summary(now int64) WatchSummary {
 		}
 	}
 	slices.SortFunc(s.TasksNotRunning, func(a, b TaskDowntime) int { return compareTaskIDStrings(a.Task, b.Task) })
+	held := maps.Clone(w.connHeld)
+	for piece, since := range w.held { // still held at the end
+		if name, ok := strings.CutPrefix(piece, "connector "); ok {
+			held[name] += now - since
+		}
+	}
+	s.ConnectorsHeld = []HeldConnector{}
+	for _, name := range slices.Sorted(maps.Keys(held)) {
+		if held[name] > 0 {
+			s.ConnectorsHeld = append(s.ConnectorsHeld, HeldConnector{Connector: name, HeldMs: held[name]})
+		}
+	}
 	if w.group != nil {
 		s.GroupStateAtEnd, s.MembersAtEnd = w.group.State, len(w.group.Members)
 	}

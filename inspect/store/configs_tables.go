@@ -18,9 +18,10 @@ func (r *ConfigsResult) Tables() []format.Table {
 		Title:  "Connectors (" + r.Topic + ")",
 		Header: []string{"NAME", "TYPE", "TARGET", "TASKS", "RUNNABLE", "PENDING", "CONSISTENT", "CLASS", "CONFIG"},
 		Wide:   []int{7, 8},
+		Drop:   []int{5, 4, 6}, // PENDING, RUNNABLE, CONSISTENT
 		Footer: countsFooter(r.Records),
 	}
-	tasks := format.Table{Title: "Tasks", Header: []string{"ID", "CONNECTOR", "STATE", "CONFIG"}, Wide: []int{3}}
+	tasks := format.Table{Title: "Tasks", Header: []string{"ID", "CONNECTOR", "STATE", "CONFIG"}, Wide: []int{3}, Drop: []int{1}}
 	for _, c := range r.Connectors {
 		class, _ := c.Config["connector.class"].(string)
 		conns.Rows = append(conns.Rows, []string{
@@ -81,7 +82,7 @@ func problemTables(problems []inspect.Problem) []format.Table {
 	if len(problems) == 0 {
 		return nil
 	}
-	t := format.Table{Title: "Problems", Header: []string{"TOPIC", "PARTITION", "OFFSET", "KEY", "REASON"}}
+	t := format.Table{Title: "Problems", Header: []string{"TOPIC", "PARTITION", "OFFSET", "KEY", "REASON"}, Key: []int{0, 1, 2}, Wrap: []int{4}}
 	for _, p := range problems {
 		topic, partition, offset, key := "-", "-", "-", "-"
 		if p.Topic != "" {

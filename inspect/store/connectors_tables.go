@@ -23,6 +23,7 @@ func (r *ConnectorsResult) Tables() []format.Table {
 		Title:  "Connectors",
 		Header: append(header, "STALE", "CLASS", "WORKER"),
 		Wide:   []int{n, n + 1, n + 2},
+		Drop:   []int{8, 5, 2, 1, 6}, // CONSISTENT, COMMITTED, TARGET, TYPE, RUNNING: what a narrow terminal misses least
 		Footer: countsFooter(r.Records),
 	}
 	for _, c := range r.Connectors {

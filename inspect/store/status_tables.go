@@ -27,7 +27,7 @@ func (r *StatusResult) Tables() []format.Table {
 		out = append(out, t)
 	}
 	if len(r.Topics) > 0 {
-		t := format.Table{Title: "Active topics", Header: []string{"CONNECTOR", "TOPIC", "TASK", "DISCOVERED"}}
+		t := format.Table{Title: "Active topics", Header: []string{"CONNECTOR", "TOPIC", "TASK", "DISCOVERED"}, Key: []int{0, 1}}
 		for _, s := range r.Topics {
 			t.Rows = append(t.Rows, []string{s.Connector, s.Topic, strconv.Itoa(int(s.Task)), timeText(s.DiscoverTimestampMs)})
 		}
