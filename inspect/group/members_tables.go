@@ -33,7 +33,15 @@ func (r MembersResult) Tables() []format.Table {
 		footer = append(footer, "note: "+*r.Note)
 	}
 	members := slices.Clone(r.Members)
-	slices.SortStableFunc(members, func(a, b MemberView) int { return compareNatural(a.Worker, b.Worker) })
+	slices.SortStableFunc(members, func(a, b MemberView) int {
+		switch {
+		case format.NaturalLess(a.Worker, b.Worker):
+			return -1
+		case format.NaturalLess(b.Worker, a.Worker):
+			return 1
+		}
+		return 0
+	})
 	for _, m := range members {
 		row := []string{m.Worker, "-", "?", "?", "?", m.MemberID, cell(strings.TrimPrefix(m.ClientHost, "/")), "?", "?", "?", "?", "?", "?"}
 		if r.Leader != nil && *r.Leader == m.MemberID {
@@ -89,38 +97,6 @@ func (r MembersResult) leaderWorker() string {
 		}
 	}
 	return *r.Leader
-}
-
-// compareNatural orders names with their digit runs as numbers, so
-// worker-2:8083 comes before worker-10:8083.
-func compareNatural(a, b string) int {
-	for a != "" && b != "" {
-		da, db := digitRun(a), digitRun(b)
-		if da > 0 && db > 0 {
-			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
-			if c := len(na) - len(nb); c != 0 {
-				return c
-			}
-			if c := strings.Compare(na, nb); c != 0 {
-				return c
-			}
-			a, b = a[da:], b[db:]
-			continue
-		}
-		if a[0] != b[0] {
-			return int(a[0]) - int(b[0])
-		}
-		a, b = a[1:], b[1:]
-	}
-	return len(a) - len(b)
-}
-
-func digitRun(s string) int {
-	n := 0
-	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
-		n++
-	}
-	return n
 }
 
 func countText(conns, tasks []string) string {
