@@ -82,9 +82,9 @@ type WatchSummary struct {
 	TaskPausedMs int64 `json:"task_paused_ms"`
 	// ConnectorsHeld lists the connectors owned by no worker for a while
 	// (lost with a worker, held for the scheduled delay), by name.
-	ConnectorsHeld []HeldConnector `json:"connectors_held"`
-	GroupStateAtEnd  string         `json:"group_state_at_end"`
-	MembersAtEnd     int            `json:"members_at_end"`
+	ConnectorsHeld  []HeldConnector `json:"connectors_held"`
+	GroupStateAtEnd string          `json:"group_state_at_end"`
+	MembersAtEnd    int             `json:"members_at_end"`
 }
 
 // HeldConnector is a connector owned by nobody for HeldMs while watched.
