@@ -14,7 +14,8 @@ import (
 // settings share the run.
 type adviceKey struct {
 	delay, session int64
-	proto, version string
+	proto          string
+	version        kafkaversion.Version // unknown: the current assignor
 }
 
 // delaySetting is one setting D7 costs: the files that hold it and what it
@@ -52,11 +53,7 @@ func checkDelayAdvice(f *Findings, in TimeoutsInput, versions map[*workerconfig.
 		if !delay.Set || !session.Set || delay.Invalid || session.Invalid || proto == "eager" {
 			continue
 		}
-		version := ""
-		if v.Known {
-			version = v.String()
-		}
-		key := adviceKey{delay: delay.N, session: session.N, proto: proto, version: version}
+		key := adviceKey{delay: delay.N, session: session.N, proto: proto, version: v}
 		s, ok := byKey[key]
 		if !ok {
 			s = &delaySetting{key: key, delay: delay, session: session, v: v}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
 	"github.com/connectscope/connectscope/plan"
 )
@@ -33,7 +34,7 @@ func findingsOf(rep *TimeoutsReport, id string) []Finding {
 // does not run.
 func TestD7DelayBeatenByAdvice(t *testing.T) {
 	st := plan.SyntheticState(plan.SyntheticSpec{Workers: 6, Connectors: 30, Tasks: 3})
-	in := TimeoutsInput{Workers: []*workerconfig.Config{workerWithDelay(t, "300000")}, Cluster: &st, RestartTimeMs: 90000, KafkaVersion: "3.9.0"}
+	in := TimeoutsInput{Workers: []*workerconfig.Config{workerWithDelay(t, "300000")}, Cluster: &st, RestartTimeMs: 90000, KafkaVersion: kafkaversion.New(3, 9, 0)}
 	rep, err := Timeouts(in)
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +90,7 @@ func TestD7OnceWithTheLeadersDelay(t *testing.T) {
 	for _, n := range []string{"w1", "w2", "w3", "w4", "w5"} {
 		same = append(same, workerFile(t, n+".properties", ""))
 	}
-	in := TimeoutsInput{Workers: same, Cluster: &st, RestartTimeMs: 90000, KafkaVersion: "3.9.0"}
+	in := TimeoutsInput{Workers: same, Cluster: &st, RestartTimeMs: 90000, KafkaVersion: kafkaversion.New(3, 9, 0)}
 	rep, err := Timeouts(in)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
 	"github.com/connectscope/connectscope/internal/setting"
 	"github.com/connectscope/connectscope/plan"
@@ -10,7 +11,7 @@ import (
 
 // Options are the settings shared by the checks (command-line flags).
 type Options struct {
-	KafkaVersion   string
+	KafkaVersion   kafkaversion.Version
 	WorkerVersions map[string]string
 	RestartTimeMs  int64
 	MaxDowntimeMs  int64

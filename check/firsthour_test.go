@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
 
@@ -11,7 +12,7 @@ import (
 // offers more than its file, and the reason must say so.
 func TestUpgradeReasonDirection(t *testing.T) {
 	in := UpgradeInput{Workers: []*workerconfig.Config{worker(t, "a.properties", "connect.protocol=compatible\nrest.advertised.host.name=h\nrest.advertised.port=8083\n")},
-		Target: "sessioned", GroupProtocol: "sessioned", KafkaVersion: "3.9.0",
+		Target: "sessioned", GroupProtocol: "sessioned", KafkaVersion: kafkaversion.New(3, 9, 0),
 		Members: []UpgradeMember{{MemberID: "m1", WorkerID: "h:8083", MetadataVersion: 2}}}
 	rep, err := Upgrade(in)
 	if err != nil {
@@ -29,7 +30,7 @@ func TestUpgradeReasonDirection(t *testing.T) {
 
 // Without any worker file, P13 is one finding for the group, not one per member.
 func TestP13OnceWithoutWorkerFiles(t *testing.T) {
-	in := UpgradeInput{Target: "sessioned", GroupProtocol: "sessioned", KafkaVersion: "3.9.0",
+	in := UpgradeInput{Target: "sessioned", GroupProtocol: "sessioned", KafkaVersion: kafkaversion.New(3, 9, 0),
 		Members: []UpgradeMember{{MemberID: "m1", WorkerID: "h1:8083", MetadataVersion: 2}, {MemberID: "m2", WorkerID: "h2:8083", MetadataVersion: 2}, {MemberID: "m3", WorkerID: "h3:8083", MetadataVersion: 2}}}
 	rep, err := Upgrade(in)
 	if err != nil {
@@ -70,7 +71,7 @@ func TestS5NotOnKafkaDefaults(t *testing.T) {
 		"offset.flush.timeout.ms=4000\n":            true,
 		"task.shutdown.graceful.timeout.ms=10000\n": false,
 	} {
-		rep, err := Timeouts(TimeoutsInput{Workers: []*workerconfig.Config{worker(t, "a.properties", text)}, KafkaVersion: "3.9.0"})
+		rep, err := Timeouts(TimeoutsInput{Workers: []*workerconfig.Config{worker(t, "a.properties", text)}, KafkaVersion: kafkaversion.New(3, 9, 0)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +87,7 @@ func TestS5NotOnKafkaDefaults(t *testing.T) {
 func TestWorkerFileMatchedOnDefaultListener(t *testing.T) {
 	members := []UpgradeMember{{MemberID: "m1", WorkerID: "worker-1:8083", MetadataVersion: 2}, {MemberID: "m2", WorkerID: "worker-2:8083", MetadataVersion: 2}}
 	files := []*workerconfig.Config{worker(t, "/etc/kafka/worker-2.properties", ""), worker(t, "worker-1.properties", "listeners=http://:8083\n")}
-	rep, err := Upgrade(UpgradeInput{Workers: files, Members: members, Target: "sessioned", GroupProtocol: "sessioned", KafkaVersion: "3.9.0"})
+	rep, err := Upgrade(UpgradeInput{Workers: files, Members: members, Target: "sessioned", GroupProtocol: "sessioned", KafkaVersion: kafkaversion.New(3, 9, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestWorkerFileMatchedOnDefaultListener(t *testing.T) {
 		}
 	}
 	// One file, one member on port 8083: matched whatever the file is called.
-	rep, _ = Upgrade(UpgradeInput{Workers: []*workerconfig.Config{worker(t, "connect.properties", "")}, Members: members[:1], Target: "sessioned", GroupProtocol: "sessioned", KafkaVersion: "3.9.0"})
+	rep, _ = Upgrade(UpgradeInput{Workers: []*workerconfig.Config{worker(t, "connect.properties", "")}, Members: members[:1], Target: "sessioned", GroupProtocol: "sessioned", KafkaVersion: kafkaversion.New(3, 9, 0)})
 	if len(rep.Workers) != 1 || rep.Workers[0].MemberID == nil {
 		t.Errorf("single file and member: %+v", rep.Workers)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
 	"github.com/connectscope/connectscope/plan"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -109,10 +110,14 @@ func runCase(t *testing.T, c ruleCase) []Finding {
 		return true
 	}
 	decode("connectors.json", &connectors)
+	version, err := kafkaversion.Parse(args["kafka-version"])
+	if err != nil {
+		t.Fatalf("kafka-version: %v", err)
+	}
 	switch args["check"] {
 	case "", "timeouts":
 		in := TimeoutsInput{
-			Workers: workers, Broker: broker, Connectors: connectors, KafkaVersion: args["kafka-version"],
+			Workers: workers, Broker: broker, Connectors: connectors, KafkaVersion: version,
 			RestartTimeMs: num("restart-time-ms"), MaxDowntimeMs: num("max-downtime-ms"), MaxPutTimeMs: num("max-put-time-ms"),
 			TasksPerWorker: int(num("tasks-per-worker")),
 		}
@@ -136,7 +141,7 @@ func runCase(t *testing.T, c ruleCase) []Finding {
 		in.Workers = workers
 		in.Target = args["target"]
 		in.ExactlyOnce = args["exactly-once"]
-		in.KafkaVersion = args["kafka-version"]
+		in.KafkaVersion = version
 		rep, err := Upgrade(in)
 		if err != nil {
 			t.Fatal(err)

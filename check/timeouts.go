@@ -22,7 +22,7 @@ type TimeoutsInput struct {
 	Connectors []ConnectorInfo
 	// KafkaVersion is --kafka-version; WorkerVersions (file path → version)
 	// are what each worker's REST root reported, and win over it.
-	KafkaVersion   string
+	KafkaVersion   kafkaversion.Version
 	WorkerVersions map[string]string
 	RestartTimeMs  int64 // --restart-time; 0 = not given
 	MaxDowntimeMs  int64 // --max-downtime; 0 = not given
@@ -85,10 +85,7 @@ var timeoutKeys = []string{
 
 // Timeouts runs every timing and consistency rule over the worker files.
 func Timeouts(in TimeoutsInput) (*TimeoutsReport, error) {
-	global, err := kafkaversion.Parse(in.KafkaVersion)
-	if err != nil {
-		return nil, err
-	}
+	global := in.KafkaVersion
 	var f Findings
 	rep := &TimeoutsReport{Workers: []WorkerSettings{}, Broker: []SettingValue{}}
 	for _, key := range []string{"group.min.session.timeout.ms", "group.max.session.timeout.ms", "transaction.max.timeout.ms", "connections.max.idle.ms"} {

@@ -17,7 +17,7 @@ type UpgradeInput struct {
 	Workers        []*workerconfig.Config `json:"-"`
 	Target         string                 `json:"-"` // eager, compatible or sessioned
 	ExactlyOnce    string                 `json:"-"` // wanted exactly.once.source.support; "" = keep
-	KafkaVersion   string                 `json:"-"`
+	KafkaVersion   kafkaversion.Version   `json:"-"`
 	WorkerVersions map[string]string      `json:"-"` // file path → version (REST root)
 	// GroupProtocol is the protocol DescribeGroups reports (default,
 	// compatible, sessioned); "" when unknown.
@@ -169,8 +169,7 @@ func upgradeTargets(in UpgradeInput) (target, eosTarget string, global kafkavers
 	if eosTarget != "" && eosTarget != "disabled" && target != "sessioned" {
 		return "", "", global, field.Errorf("ExactlyOnce", " %s needs the target protocol sessioned (fencing requests are only signed under sessioned)", eosTarget)
 	}
-	global, err = kafkaversion.Parse(in.KafkaVersion)
-	return target, eosTarget, global, err
+	return target, eosTarget, in.KafkaVersion, nil
 }
 
 // offersOf is what each worker offers in JoinGroup now.

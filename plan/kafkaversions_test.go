@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 )
 
 // TestKafkaVersionRegressions replays the scenarios of testdata/kafka-versions,
@@ -36,7 +38,7 @@ func TestKafkaVersionRegressions(t *testing.T) {
 			if err := json.Unmarshal(raw, &want); err != nil {
 				t.Fatalf("%s: %v", exp, err)
 			}
-			got := replayToGeneric(t, sc, ReplayOptions{KafkaVersion: version})
+			got := replayToGeneric(t, sc, ReplayOptions{KafkaVersion: mustVersion(t, version)})
 			if g, w := countsView(got), countsView(want); g != w {
 				t.Fatalf("--kafka-version %s: counts differ from Kafka %s's assignor\n%s", version, version, firstDiff(g, w))
 			}
@@ -47,4 +49,14 @@ func TestKafkaVersionRegressions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// mustVersion is v parsed as --kafka-version parses it.
+func mustVersion(t testing.TB, v string) kafkaversion.Version {
+	t.Helper()
+	kv, err := kafkaversion.Parse(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kv
 }

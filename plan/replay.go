@@ -6,14 +6,15 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/internal/jsonout"
 	"github.com/connectscope/connectscope/plan/assignor"
 )
 
 // ReplayOptions choose the assignor variant a replay runs.
 type ReplayOptions struct {
-	KafkaVersion string // "" = current (3.9)
-	JDK          int    // 0 = 17
+	KafkaVersion kafkaversion.Version // unknown = current (3.9)
+	JDK          int                  // 0 = 17
 	// Ctx stops a long replay between steps and rounds when it is
 	// cancelled (Ctrl-C); nil never does.
 	Ctx context.Context

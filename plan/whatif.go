@@ -400,9 +400,9 @@ func newResult(plan string, state ClusterState, opts PlanOptions, event string) 
 	if jdk == 0 {
 		jdk = 17
 	}
-	version := opts.KafkaVersion
-	if version == "" {
-		version = "3.9"
+	version := "3.9"
+	if opts.KafkaVersion.Known {
+		version = opts.KafkaVersion.String()
 	}
 	notes := append([]string{}, state.Notes...)
 	return &PlanResult{

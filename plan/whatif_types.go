@@ -3,6 +3,7 @@ package plan
 import (
 	"context"
 
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/plan/assignor"
 )
 
@@ -30,13 +31,13 @@ type WorkerState struct {
 
 // PlanOptions are the assignor and time-model settings shared by every plan.
 type PlanOptions struct {
-	Protocol         string // cooperative protocol of the group: compatible|sessioned ("" = from the state, else sessioned)
-	MaxDelayMs       int64  // scheduled.rebalance.max.delay.ms
-	KafkaVersion     string // "" = current (3.9) behaviour
-	JDK              int    // 0 = 17
-	RoundTimeMs      int64  // how long one round takes (join, sync, stop and start work)
-	SessionTimeoutMs int64  // how long the group takes to notice a crashed worker
-	MaxRounds        int    // safety cap per timeline
+	Protocol         string               // cooperative protocol of the group: compatible|sessioned ("" = from the state, else sessioned)
+	MaxDelayMs       int64                // scheduled.rebalance.max.delay.ms
+	KafkaVersion     kafkaversion.Version // unknown = current (3.9) behaviour
+	JDK              int                  // 0 = 17
+	RoundTimeMs      int64                // how long one round takes (join, sync, stop and start work)
+	SessionTimeoutMs int64                // how long the group takes to notice a crashed worker
+	MaxRounds        int                  // safety cap per timeline
 	// Ctx stops a long plan when it is cancelled (Ctrl-C); nil never does.
 	Ctx context.Context
 }

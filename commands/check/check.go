@@ -40,27 +40,26 @@ func NewCmdCheck() *cli.Command {
 
 // Flag names of the check verbs.
 const (
-	flagFailOn       = "fail-on"
-	flagKafkaVersion = "kafka-version"
-	flagRestartTime  = "restart-time"
-	flagMaxDowntime  = "max-downtime"
-	flagMaxPutTime   = "max-put-time"
-	flagTarget       = "target"
-	flagExactlyOnce  = "exactly-once"
-	flagCapacity     = "capacity"
-	flagZones        = "zones"
+	flagFailOn      = "fail-on"
+	flagRestartTime = "restart-time"
+	flagMaxDowntime = "max-downtime"
+	flagMaxPutTime  = "max-put-time"
+	flagTarget      = "target"
+	flagExactlyOnce = "exactly-once"
+	flagCapacity    = "capacity"
+	flagZones       = "zones"
 )
 
 // CheckOptions are the flags every check takes.
 type CheckOptions struct {
 	FailOn       string
-	KafkaVersion string
+	KafkaVersion kafkaversion.Version
 }
 
 func (o *CheckOptions) flags() []urfave.Flag {
 	return []urfave.Flag{
 		&urfave.StringFlag{Name: flagFailOn, Value: "error", Destination: &o.FailOn, Usage: "exit 1 when a finding of this `SEVERITY` or worse exists: error|warn|info"},
-		&urfave.StringFlag{Name: flagKafkaVersion, Destination: &o.KafkaVersion, Usage: "Kafka `VERSION` of the workers (and brokers) for version-dependent rules; live, each worker's REST root is asked"},
+		cli.KafkaVersionFlag(&o.KafkaVersion, "Kafka `VERSION` of the workers (and brokers) for version-dependent rules; live, each worker's REST root is asked"),
 	}
 }
 
@@ -162,12 +161,7 @@ func (o CheckOptions) options(e *cli.Env) (check.Options, check.Severity, error)
 	if !ok {
 		return opts, "", cli.UsageErrorf("--fail-on %q: use error, warn or info", o.FailOn)
 	}
-	if o.KafkaVersion != "" {
-		if _, err := kafkaversion.Parse(o.KafkaVersion); err != nil {
-			return opts, "", cli.UsageErrorf("--kafka-version: %v", err)
-		}
-		opts.KafkaVersion = o.KafkaVersion
-	}
+	opts.KafkaVersion = o.KafkaVersion
 	opts.Group = e.Globals.Group
 	opts.Context = e.Ctx
 	return opts, failOn, nil
@@ -205,16 +199,14 @@ func checkData(e *cli.Env, o CheckOptions, required bool) (*check.Decoded, error
 	if err != nil {
 		return nil, err
 	}
-	// --kafka-version was checked by options; the decoders follow it too.
-	v, _ := kafkaversion.Parse(o.KafkaVersion)
-	return check.DecodeAs(ds, v), nil
+	return check.DecodeAs(ds, o.KafkaVersion), nil // the decoders follow --kafka-version too
 }
 
 // workerVersions asks each worker's REST root for its version: live only,
 // and only when --kafka-version does not say it.
 func workerVersions(e *cli.Env, d *check.Decoded, o *check.Options) {
 	g := e.Globals
-	if d == nil || !g.Live() || len(g.WorkerConfigs) == 0 || o.KafkaVersion != "" {
+	if d == nil || !g.Live() || len(g.WorkerConfigs) == 0 || o.KafkaVersion.Known {
 		return
 	}
 	o.WorkerVersions, _ = check.FetchWorkerVersions(e.Ctx, e.HTTPClient(), g.WorkerConfigs, d, e.RESTTimeout())

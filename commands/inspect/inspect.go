@@ -39,8 +39,7 @@ func NewCmdInspect() *cli.Command {
 
 // Flag names of the inspect verbs.
 const (
-	flagConnector    = "connector"
-	flagKafkaVersion = "kafka-version"
+	flagConnector = "connector"
 )
 
 // ViewOptions are the flags the views share: --connector and --kafka-version.
@@ -57,16 +56,7 @@ func connectorFlag(dest *string) urfave.Flag {
 // kafkaVersionFlag picks the Kafka release whose readers the decoders follow
 // where a rule changed between releases (inspect/store/status_version.go).
 func kafkaVersionFlag(dest *kafkaversion.Version) urfave.Flag {
-	return &urfave.StringFlag{Name: flagKafkaVersion,
-		Usage: "decode as the workers of Kafka `VERSION` do where a reader rule changed (e.g. 3.5.2; default: the newest behaviour)",
-		Action: func(_ *urfave.Context, s string) error {
-			v, err := kafkaversion.Parse(s)
-			if err != nil {
-				return cli.UsageErrorf("--kafka-version: %v", err)
-			}
-			*dest = v
-			return nil
-		}}
+	return cli.KafkaVersionFlag(dest, "decode as the workers of Kafka `VERSION` do where a reader rule changed (e.g. 3.5.2; default: the newest behaviour)")
 }
 
 // viewSpec is the spec the views share: their topics, read live.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/connectscope/connectscope/plan"
 	"github.com/connectscope/connectscope/plan/assignor"
@@ -39,7 +40,7 @@ func NewCmdPlan() *cli.Command {
 // Flag names the plan verbs share.
 const (
 	flagSynthetic      = "synthetic"
-	flagKafkaVersion   = "kafka-version"
+	flagKafkaVersion   = cli.FlagKafkaVersion
 	flagJDK            = "jdk"
 	flagProtocol       = "protocol"
 	flagMaxDelay       = "max-delay"
@@ -55,7 +56,7 @@ const (
 // and the assignor and time settings.
 type PlanOptions struct {
 	Synthetic      string
-	KafkaVersion   string
+	KafkaVersion   kafkaversion.Version
 	JDK            int
 	Protocol       string
 	MaxDelay       string
@@ -68,7 +69,7 @@ type PlanOptions struct {
 func (p *PlanOptions) flags(plotUsage string) []urfave.Flag {
 	return []urfave.Flag{
 		&urfave.StringFlag{Name: flagSynthetic, Destination: &p.Synthetic, Usage: "plan on a made-up cluster `SPEC`: workers=N,connectors=M[,tasks=K][,skew=S] (skew 0..1 moves that share of everyone's work to w1)"},
-		&urfave.StringFlag{Name: flagKafkaVersion, Destination: &p.KafkaVersion, Usage: "assignor of this Kafka `VERSION` (default: the current assignor, as in 3.7.0 to 4.4)"},
+		cli.KafkaVersionFlag(&p.KafkaVersion, "assignor of this Kafka `VERSION` (default: the current assignor, as in 3.7.0 to 4.4)"),
 		&urfave.IntFlag{Name: flagJDK, Value: 17, Destination: &p.JDK, Usage: "JDK `MAJOR` version of the leader (HashSet sizing tie-breaks)"},
 		&urfave.StringFlag{Name: flagProtocol, Destination: &p.Protocol, Usage: "the group's protocol `NAME`: eager|compatible|sessioned (default: the group's selected protocol, else the worker config's connect.protocol, else sessioned); both eager and cooperative are always shown"},
 		&urfave.StringFlag{Name: flagMaxDelay, Destination: &p.MaxDelay, Usage: "scheduled.rebalance.max.delay.ms as a `DURATION` (5m) or ms (default: the worker config's, else 300000)"},
@@ -264,7 +265,7 @@ func parseDurationMs(flag, s string) (int64, error) {
 // warnUnverifiedVersion says on stderr that a Kafka version newer than the
 // verified assignors is replayed with the newest verified line's behaviour,
 // so nobody takes the preview for a verified answer.
-func warnUnverifiedVersion(e *cli.Env, version string) {
+func warnUnverifiedVersion(e *cli.Env, version kafkaversion.Version) {
 	if assignor.BeyondVerified(version) {
 		fmt.Fprintf(e.IO.Err, "connectscope: warning: --kafka-version %s is newer than the assignors connectscope was checked against (2.3 to %s); replaying %s's behaviour\n", version, assignor.NewestVerifiedLine(), assignor.NewestVerifiedLine())
 	}

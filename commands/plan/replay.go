@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/plan"
 	urfave "github.com/urfave/cli/v2"
 )
@@ -12,7 +13,7 @@ import (
 // ReplayOptions are `plan replay FILE`'s inputs.
 type ReplayOptions struct {
 	Path         string // the scenario file (the argument)
-	KafkaVersion string
+	KafkaVersion kafkaversion.Version
 	JDK          int
 }
 
@@ -30,7 +31,7 @@ func NewCmdReplay(run func(*cli.Env, *ReplayOptions) error) *cli.Command {
 			"  connectscope plan replay scenario.json -o json --jq '.rounds[] | .generation'",
 		ArgsUsage: "FILE",
 		Flags: []urfave.Flag{
-			&urfave.StringFlag{Name: flagKafkaVersion, Destination: &o.KafkaVersion, Usage: "replay the assignor of this Kafka `VERSION` (e.g. 3.3, 2.6.1; default: the current assignor, as in 3.7.0 to 4.4)"},
+			cli.KafkaVersionFlag(&o.KafkaVersion, "replay the assignor of this Kafka `VERSION` (e.g. 3.3, 2.6.1; default: the current assignor, as in 3.7.0 to 4.4)"),
 			&urfave.IntFlag{Name: flagJDK, Value: 17, Destination: &o.JDK, Usage: "JDK `MAJOR` version whose HashSet sizing decides some tie-breaks (17 as the test vectors; 19+ differs)"},
 		},
 		Spec: cli.Spec{Offline: true, Result: (*plan.ReplayResult)(nil)},

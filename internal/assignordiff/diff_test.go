@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/commands"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/internal/vectors"
 	"github.com/connectscope/connectscope/plan"
 )
@@ -279,7 +280,11 @@ func replayAPI(file, version, jdk string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := plan.Replay(sc, plan.ReplayOptions{KafkaVersion: version, JDK: j})
+	v, err := kafkaversion.Parse(version)
+	if err != nil {
+		return nil, err
+	}
+	res, err := plan.Replay(sc, plan.ReplayOptions{KafkaVersion: v, JDK: j})
 	if err != nil {
 		return nil, err
 	}

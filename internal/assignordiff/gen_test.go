@@ -3,6 +3,7 @@ package assignordiff
 import (
 	"testing"
 
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/plan"
 )
 
@@ -25,7 +26,7 @@ func TestGeneratedScenariosAreValid(t *testing.T) {
 				wide++
 			}
 		}
-		if _, err := plan.Replay(sc, plan.ReplayOptions{KafkaVersion: "3.9.2"}); err != nil {
+		if _, err := plan.Replay(sc, plan.ReplayOptions{KafkaVersion: kafkaversion.New(3, 9, 2)}); err != nil {
 			t.Fatalf("%s: replay: %v", name, err)
 		}
 	}

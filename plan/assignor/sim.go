@@ -56,7 +56,7 @@ func NewSim(cfg SimConfig) (*Sim, error) {
 	if cfg.MaxDelayMs < 0 || cfg.MaxDelayMs > 1<<31-1 {
 		return nil, fmt.Errorf("%w: max delay %d ms: want 0 to 2147483647", ErrInvalidConfig, cfg.MaxDelayMs)
 	}
-	v, err := parseKafkaVersion(cfg.KafkaVersion)
+	v, err := replayedVersion(cfg.KafkaVersion)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
 	}

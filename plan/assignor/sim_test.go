@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 )
 
 func mustSim(t *testing.T, cfg SimConfig) *Sim {
@@ -21,8 +23,7 @@ func TestNewSimErrors(t *testing.T) {
 	for _, cfg := range []SimConfig{
 		{Protocol: "cooperative"},
 		{MaxDelayMs: -1},
-		{KafkaVersion: "2.2"},
-		{KafkaVersion: "three"},
+		{KafkaVersion: kafkaversion.New(2, 2, 0)},
 		{JDK: 7},
 	} {
 		if _, err := NewSim(cfg); !errors.Is(err, ErrInvalidConfig) {
@@ -30,7 +31,7 @@ func TestNewSimErrors(t *testing.T) {
 		}
 	}
 	for _, v := range []string{"", "2.3", "2.6.1", "3.3.2", "3.4", "3.7.0", "3.9.0-rc3", "4.0", "v3.4", " 3.5.1"} {
-		if _, err := NewSim(SimConfig{KafkaVersion: v}); err != nil {
+		if _, err := NewSim(SimConfig{KafkaVersion: mustVersion(t, v)}); err != nil {
 			t.Errorf("version %q: %v", v, err)
 		}
 	}
@@ -38,7 +39,7 @@ func TestNewSimErrors(t *testing.T) {
 
 func TestKafkaVersionFeatures(t *testing.T) {
 	f := func(v string) features {
-		kv, err := parseKafkaVersion(v)
+		kv, err := replayedVersion(mustVersion(t, v))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +139,7 @@ func TestCloneIsIndependent(t *testing.T) {
 // every round, some rounds after the backoff delay.
 func exampleD(t *testing.T, version string) (tasks [][]int, delays []int64, revoked []int) {
 	t.Helper()
-	s := mustSim(t, SimConfig{KafkaVersion: version, MaxDelayMs: 300000})
+	s := mustSim(t, SimConfig{KafkaVersion: mustVersion(t, version), MaxDelayMs: 300000})
 	s.SetConnectors([]ConnectorSpec{{"c", 12}})
 	sleepBefore := map[int]int64{4: 40, 6: 1600}
 	for i := 1; i <= 8; i++ {
@@ -184,7 +185,7 @@ func TestExampleDBackoff(t *testing.T) {
 // the delay; the lost pieces go to the candidates at the deadline.
 func TestExampleECandidates(t *testing.T) {
 	run := func(version string) (n1, n2 Pieces, lost int) {
-		s := mustSim(t, SimConfig{KafkaVersion: version, MaxDelayMs: 300000})
+		s := mustSim(t, SimConfig{KafkaVersion: mustVersion(t, version), MaxDelayMs: 300000})
 		s.SetConnectors([]ConnectorSpec{{"a", 6}, {"b", 6}})
 		for _, w := range []string{"w1", "w2", "w3"} {
 			s.Join(w, Pieces{})
@@ -334,7 +335,7 @@ func FuzzSim(f *testing.F) {
 		delays := []int64{0, 1, 1000, 300000}
 		s, err := NewSim(SimConfig{
 			Protocol:     protocols[int(ops[0])%len(protocols)],
-			KafkaVersion: versions[int(ops[0]/2)%len(versions)],
+			KafkaVersion: mustVersion(t, versions[int(ops[0]/2)%len(versions)]),
 			MaxDelayMs:   delays[int(ops[0]/10)%len(delays)],
 			JDK:          17 + 4*int(ops[0]%2),
 		})
@@ -387,4 +388,14 @@ func checkNoDuplicates(t *testing.T, r Round) {
 			seen["t:"+tk.String()] = true
 		}
 	}
+}
+
+// mustVersion is v parsed as --kafka-version parses it.
+func mustVersion(t testing.TB, v string) kafkaversion.Version {
+	t.Helper()
+	kv, err := kafkaversion.Parse(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kv
 }

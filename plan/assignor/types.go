@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 )
 
 // TaskID names one task of a connector; String() is "CONNECTOR-N".
@@ -69,10 +71,10 @@ type ConnectorSpec struct {
 
 // SimConfig selects the assignor and its settings.
 type SimConfig struct {
-	Protocol     string // eager | compatible | sessioned ("" = sessioned)
-	MaxDelayMs   int64  // scheduled.rebalance.max.delay.ms
-	KafkaVersion string // "" = current (3.9) behaviour; e.g. "3.3", "2.6.1"
-	JDK          int    // 0 = 17; decides HashSet copy sizing (assignor.md §6.2)
+	Protocol     string               // eager | compatible | sessioned ("" = sessioned)
+	MaxDelayMs   int64                // scheduled.rebalance.max.delay.ms
+	KafkaVersion kafkaversion.Version // unknown = current (3.9) behaviour
+	JDK          int                  // 0 = 17; decides HashSet copy sizing (assignor.md §6.2)
 }
 
 // Round is one rebalance as every member sees it.

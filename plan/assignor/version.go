@@ -20,19 +20,15 @@ type features struct {
 // defaultVersion is the release replayed when none is given.
 var defaultVersion = kafkaversion.New(3, 9, 0)
 
-// parseKafkaVersion reads a version as every --kafka-version flag does
-// (kafkaversion.Parse); "" means defaultVersion. Releases before Connect's
-// cooperative assignor (2.3.0) are refused.
-func parseKafkaVersion(s string) (kafkaversion.Version, error) {
-	v, err := kafkaversion.Parse(s)
-	if err != nil {
-		return kafkaversion.Version{}, err
-	}
+// replayedVersion is the release whose assignor replays for v: an unknown
+// version means defaultVersion. Releases before Connect's cooperative
+// assignor (2.3.0) are refused.
+func replayedVersion(v kafkaversion.Version) (kafkaversion.Version, error) {
 	if !v.Known {
 		return defaultVersion, nil
 	}
 	if v.Less(kafkaversion.New(2, 3, 0)) {
-		return kafkaversion.Version{}, fmt.Errorf("kafka version %q: Connect's cooperative assignor starts at 2.3.0 (use protocol eager for older clusters)", s)
+		return kafkaversion.Version{}, fmt.Errorf("kafka version %s: Connect's cooperative assignor starts at 2.3.0 (use protocol eager for older clusters)", v)
 	}
 	return v, nil
 }
@@ -63,8 +59,8 @@ func NewestVerifiedLine() string {
 // 3.x line after 3.9, which was never released). Such versions replay the
 // newest behaviour; the caller should say so. An unparseable version is not
 // "beyond" (NewSim reports it).
-func BeyondVerified(version string) bool {
-	v, err := parseKafkaVersion(version)
+func BeyondVerified(version kafkaversion.Version) bool {
+	v, err := replayedVersion(version)
 	if err != nil {
 		return false
 	}
