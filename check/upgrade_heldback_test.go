@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
 
@@ -16,7 +17,7 @@ func TestUpgradeNotHeldBackWhenGroupIsAhead(t *testing.T) {
 		worker(t, "worker-4.properties", "listeners=http://worker-4:8083\nconnect.protocol=compatible\n"),
 	}
 	members := []UpgradeMember{{MemberID: "m1", WorkerID: "worker-1:8083", MetadataVersion: 2}, {MemberID: "m4", WorkerID: "worker-4:8083", MetadataVersion: 2}}
-	rep, err := Upgrade(UpgradeInput{Workers: files, Members: members, Target: "sessioned", GroupProtocol: "sessioned", KafkaVersion: "3.9.0"})
+	rep, err := Upgrade(UpgradeInput{Workers: files, Members: members, Target: "sessioned", GroupProtocol: "sessioned", KafkaVersion: kafkaversion.New(3, 9, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +28,7 @@ func TestUpgradeNotHeldBackWhenGroupIsAhead(t *testing.T) {
 		t.Errorf("protocol row %q: HELD BACK BY should be -", row)
 	}
 	// The same files with the group on compatible: worker-4 is what holds it.
-	rep, err = Upgrade(UpgradeInput{Workers: files, Members: members, Target: "sessioned", GroupProtocol: "compatible", KafkaVersion: "3.9.0"})
+	rep, err = Upgrade(UpgradeInput{Workers: files, Members: members, Target: "sessioned", GroupProtocol: "compatible", KafkaVersion: kafkaversion.New(3, 9, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 )
 
 func i64(n int64) *int64 { return &n }
@@ -16,7 +18,7 @@ func intp(n int) *int    { return &n }
 // tasks.
 func TestPlanGates(t *testing.T) {
 	st := SyntheticState(SyntheticSpec{Workers: 6, Connectors: 30, Tasks: 3})
-	res, err := RollingRestartPlan(st, PlanOptions{MaxDelayMs: 300000, RoundTimeMs: DefaultRoundTimeMs, SessionTimeoutMs: 10000, KafkaVersion: "3.9.0"}, 90000, StopClean, nil)
+	res, err := RollingRestartPlan(st, PlanOptions{MaxDelayMs: 300000, RoundTimeMs: DefaultRoundTimeMs, SessionTimeoutMs: 10000, KafkaVersion: kafkaversion.New(3, 9, 0)}, 90000, StopClean, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
