@@ -26,7 +26,7 @@ func NewCmdConnector(run func(*cli.Env, *ConnectorOptions) error) *cli.Command {
 		Usage:     "one connector whole: config, target and actual state, owner, tasks, offsets, sink group and lag",
 		ArgsUsage: "NAME",
 		Description: "Everything the internal topics and the groups say about one connector, as\n" +
-			"kubectl describe shows one object. A name the input does not know exits 1.\n\n" +
+			"kubectl describe shows one object. A name the input does not know is not found: exit 4.\n\n" +
 			"Examples:\n" +
 			"  connectscope inspect connector jdbc-orders-source --from examples/cluster.snapshot.json\n" +
 			"  connectscope -b broker:9092 inspect connector s3-orders-sink -o wide\n" +

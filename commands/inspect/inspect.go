@@ -131,3 +131,24 @@ func knownConnector(d *decoded.Dataset) bool {
 	st := d.Status()
 	return len(st.Connectors) > 0 || len(st.Tasks) > 0
 }
+
+// connectorKind is the type (source, sink) of the connector d was decoded
+// for (its --connector), from its config; "" when the config does not say.
+func connectorKind(d *decoded.Dataset) string {
+	for _, c := range d.Configs().Connectors {
+		if t := store.ConnectorType(c.Config); t == "source" || t == "sink" {
+			return t
+		}
+	}
+	return ""
+}
+
+// wrongKind is the one line for a connector asked of a view that shows the
+// other kind: what it is, and the view that fits (exit 4: there is no
+// connector of that kind by the name).
+func wrongKind(name, kind string) error {
+	if kind == "source" {
+		return cli.NotFoundErrorf("%s is a source connector: inspect sinks shows sink connectors' consumer groups; its progress is its offsets, in `connectscope inspect offsets --connector %s`", name, name)
+	}
+	return cli.NotFoundErrorf("%s is a sink connector: inspect offsets shows source connectors' offsets; its progress is its consumer group's commits, in `connectscope inspect sinks --connector %s`", name, name)
+}

@@ -82,8 +82,13 @@ func loadOffsets(e *cli.Env, v ViewOptions) (*store.OffsetsResult, error) {
 		d.WithOffsets(dec.Result())
 	}
 	res := d.Offsets()
-	if v.Connector != "" && len(res.Offsets) == 0 && !knownConnector(d) {
-		return nil, connectorNotFound(v.Connector, d.Topics.Config, d.Topics.Status, d.Topics.Offset)
+	if v.Connector != "" && len(res.Offsets) == 0 {
+		if !knownConnector(d) {
+			return nil, connectorNotFound(v.Connector, d.Topics.Config, d.Topics.Status, d.Topics.Offset)
+		}
+		if connectorKind(d) == "sink" {
+			return nil, wrongKind(v.Connector, "sink")
+		}
 	}
 	addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Offset))
 	return res, nil
@@ -113,8 +118,12 @@ func streamLiveOffsets(e *cli.Env, v ViewOptions) (*store.OffsetsResult, error) 
 		if err != nil {
 			return nil, err
 		}
-		if !knownConnector(decoded.Decode(ds, opts)) {
+		d := decoded.Decode(ds, opts)
+		if !knownConnector(d) {
 			return nil, connectorNotFound(opts.Connector, g.Topics.Config, g.Topics.Status, g.Topics.Offset)
+		}
+		if connectorKind(d) == "sink" {
+			return nil, wrongKind(opts.Connector, "sink")
 		}
 	}
 	return res, nil

@@ -46,8 +46,14 @@ func runSinks(e *cli.Env, o *SinksOptions) error {
 		return err
 	}
 	res := group.Sinks(ds, o.Connector)
-	if o.Connector != "" && len(res.Sinks) == 0 && !knownConnector(decoded.Decode(ds, ViewOptions{Connector: o.Connector}.decodeOptions(e))) {
-		return connectorNotFound(o.Connector, e.Globals.Topics.Config, e.Globals.Topics.Status)
+	if o.Connector != "" && len(res.Sinks) == 0 {
+		d := decoded.Decode(ds, ViewOptions{Connector: o.Connector}.decodeOptions(e))
+		if !knownConnector(d) {
+			return connectorNotFound(o.Connector, e.Globals.Topics.Config, e.Globals.Topics.Status)
+		}
+		if connectorKind(d) == "source" {
+			return wrongKind(o.Connector, "source")
+		}
 	}
 	return e.Emit(res)
 }

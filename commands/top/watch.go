@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/connectscope/connectscope/commands/cli"
@@ -60,7 +57,7 @@ func runWatch(e *cli.Env, o *WatchOptions) error {
 	}
 	g := e.Globals
 	if g.From != "" || !g.Live() {
-		return cli.UsageErrorf("watch follows a liveOpts cluster: give -b HOST:PORT or --worker-config FILE (not --from)")
+		return cli.UsageErrorf("watch follows a live cluster: give -b HOST:PORT or --worker-config FILE (not --from)")
 	}
 	if o.Interval <= 0 || o.Duration < 0 {
 		return cli.UsageErrorf("--interval must be positive and --duration not negative")
@@ -114,38 +111,6 @@ func runWatch(e *cli.Env, o *WatchOptions) error {
 }
 
 func writeWatchSummary(w io.Writer, s group.WatchSummary) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "\nsummary: watched %s, %d events, %d rebalances", msDuration(s.DurationMs), s.Events, s.RebalanceCount)
-	var ds []string
-	for _, r := range s.Rebalances {
-		switch {
-		case r.DurationMs != nil:
-			ds = append(ds, msDuration(*r.DurationMs))
-		case r.CompletedAtMs == nil:
-			ds = append(ds, "still running")
-		default:
-			ds = append(ds, "start unseen")
-		}
-	}
-	if len(ds) > 0 {
-		fmt.Fprintf(&b, " (%s; total %s)", strings.Join(ds, ", "), msDuration(s.RebalanceTotalMs))
-	}
-	fmt.Fprintf(&b, "\ntask time not RUNNING (held by the scheduled delay included): %s", msDuration(s.TaskNotRunningMs))
-	for _, t := range s.TasksNotRunning {
-		var states []string
-		for _, st := range sortedKeys(t.ByStateMs) {
-			states = append(states, fmt.Sprintf("%s %s", st, msDuration(t.ByStateMs[st])))
-		}
-		fmt.Fprintf(&b, "\n  %s: %s (%s)", t.Task, msDuration(t.NotRunningMs), strings.Join(states, ", "))
-	}
-	if s.GroupStateAtEnd != "" {
-		fmt.Fprintf(&b, "\ngroup at the end: %s, %s", s.GroupStateAtEnd, format.Count(s.MembersAtEnd, "member", "members"))
-	}
-	b.WriteString("\n")
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, "\n"+s.Text()+"\n")
 	return err
 }
-
-func msDuration(ms int64) string { return format.Millis(ms) }
-
-func sortedKeys(m map[string]int64) []string { return slices.Sorted(maps.Keys(m)) }

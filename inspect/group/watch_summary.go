@@ -35,7 +35,7 @@ func (s WatchSummary) Text() string {
 		for _, st := range slices.Sorted(maps.Keys(t.ByStateMs)) {
 			states = append(states, fmt.Sprintf("%s %s", st, format.Millis(t.ByStateMs[st])))
 		}
-		fmt.Fprintf(&b, "\n  %s: %s (%s)", t.Task, format.Millis(t.NotRunningMs), strings.Join(states, ", "))
+		fmt.Fprintf(&b, "\n  %s: %s (%s)", format.EscapeTerminal(t.Task), format.Millis(t.NotRunningMs), strings.Join(states, ", "))
 	}
 	if s.TaskPausedMs > 0 {
 		fmt.Fprintf(&b, "\ntask time PAUSED (on purpose): %s", format.Millis(s.TaskPausedMs))
@@ -43,7 +43,7 @@ func (s WatchSummary) Text() string {
 	if len(s.ConnectorsHeld) > 0 {
 		b.WriteString("\nconnectors held (owned by no worker):")
 		for _, c := range s.ConnectorsHeld {
-			fmt.Fprintf(&b, "\n  %s: %s", c.Connector, format.Millis(c.HeldMs))
+			fmt.Fprintf(&b, "\n  %s: %s", format.EscapeTerminal(c.Connector), format.Millis(c.HeldMs))
 		}
 	}
 	if s.GroupStateAtEnd != "" {
