@@ -45,7 +45,7 @@ func commandHelp(app string, path string, cmd *urfave.Command, spec Spec, global
 	}
 	if about != "" {
 		b.WriteString("DESCRIPTION:\n")
-		for _, l := range strings.Split(about, "\n") {
+		for _, l := range reflow(about) {
 			b.WriteString(wrapText("   "+l, "   ") + "\n")
 		}
 		b.WriteString("\n")
@@ -268,6 +268,33 @@ func wrapText(line, indent string) string {
 	}
 	b.WriteString(cur)
 	return b.String()
+}
+
+// reflow undoes the hard wrapping of a description before wrapText wraps
+// it to the help's width: a line that goes on with a lower-case word after
+// a line that ended mid-sentence (no . : ; at its end) joins that line.
+// Indented lines (examples, lists) and blank lines stay as written.
+func reflow(text string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		n := len(out)
+		if n > 0 && continues(out[n-1], l) {
+			out[n-1] += " " + l
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// continues says whether line goes on with the sentence prev left open.
+func continues(prev, line string) bool {
+	prev = strings.TrimRight(prev, " ")
+	if prev == "" || line == "" || line[0] == ' ' || strings.HasPrefix(line, "- ") || strings.ContainsAny(prev[len(prev)-1:], ".:;") {
+		return false
+	}
+	c := line[0]
+	return c >= 'a' && c <= 'z' || c == '(' || c == '`' || strings.HasPrefix(line, "--")
 }
 
 // escapeTemplate keeps help text literal when urfave runs it as a template.
