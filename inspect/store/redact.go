@@ -13,7 +13,7 @@ const Redacted = "[redacted]"
 var secretKeyParts = []string{
 	"password", "passwd", "pwd", "secret", "token", "credential", "jaas",
 	"apikey", "api.key", "api_key", "api-key", "access.key", "access_key",
-	"private.key", "private_key", "privatekey",
+	"private.key", "private_key", "privatekey", "passphrase",
 	"user.info", "userinfo", // schema registry's basic.auth.user.info = user:password
 	"authorization",
 }
@@ -22,7 +22,7 @@ var secretKeyParts = []string{
 var notSecretKeys = []string{"ssl.client.auth"}
 
 // secretKeySuffixes make a key secret when its lower-cased name ends with one.
-var secretKeySuffixes = []string{".key", "_key", ".auth", "_auth"}
+var secretKeySuffixes = []string{".key", "_key", ".auth", "_auth", ".pw", "_pw", "-pw"}
 
 // providerReferencePattern matches a value that is exactly one config-provider reference,
 // shaped like Kafka's ConfigTransformer pattern ${provider:[path:]key}.
@@ -63,27 +63,52 @@ var (
 	// scheme://user:password@host — the password, up to the last @ of the
 	// authority (a password may hold an unencoded @).
 	urlUserInfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://[^/?#\s:@"']*:)[^/?#\s"']*@`)
-	// JDBC and URI parameters: ;password=… ?pwd=… &passwd=…; a quoted or
-	// braced value takes what follows it up to the next delimiter too, so
-	// redacting twice gives what redacting once gave.
-	passwordParam = regexp.MustCompile(`(?i)((?:^|[;?&,\s"'{])(?:password|passwd|pwd|secret|token|access_token|api_key|apikey)\s*=\s*)((?:"[^"]*"|'[^']*'|\{[^}]*\})?[^;&,\s"']*)`)
+	// Oracle's thin driver: jdbc:oracle:thin:USER/PASSWORD@host (also
+	// jdbc:oracle:oci:, and USER/PASSWORD@//host).
+	oracleUserPassword = regexp.MustCompile(`(?i)(jdbc:oracle:[a-z0-9]+:[^/@\s"';:]*/)[^@\s"']*@`)
+	// JDBC and URI parameters and key=value settings whose name ends in a
+	// secret word: ;password=… ?sslpassword=… &client_secret=… sig=…
+	// (Azure SAS); a quoted or braced value takes what follows it up to the
+	// next delimiter too, so redacting twice gives what redacting once gave.
+	passwordParam = regexp.MustCompile(`(?i)((?:^|[;?&,\s"'{(])(?:[\w.\-]*(?:password|passwd|pwd|secret|token|passphrase|api_key|apikey|api-key|signature|credential)|sig|key|code)\s*=\s*)((?:"[^"]*"|'[^']*'|\{[^}]*\})?[^;&,\s"']*)`)
+	// A JSON-valued config or trace holding "password":"…" (also escaped
+	// once more, \"password\":\"…\", as JSON inside a JSON string).
+	jsonSecretField = regexp.MustCompile(`(?i)(\\?"[\w.\-]*(?:password|passwd|pwd|secret|token|passphrase|apikey|api_key|api-key|private_key|privatekey|credential)[\w.\-]*\\?"\s*:\s*\\?")((?:[^"\\]|\\[^"])*)`)
 	// HTTP headers: Authorization: Basic xyz, Authorization=Bearer xyz, and
 	// any Bearer token on its own.
 	authHeader  = regexp.MustCompile(`(?i)((?:proxy-)?authorization\s*[:=]\s*)(?:(basic|bearer|digest|negotiate|token)\s+)?[^\s,;|"']+`)
 	bearerToken = regexp.MustCompile(`(?i)\b(bearer\s+)[A-Za-z0-9\-._~+/]+=*`)
+	// Other secret headers: X-Api-Key: …, X-Auth-Token: …, Api-Key: …,
+	// Private-Token: …, X-Hub-Signature: …
+	secretHeader = regexp.MustCompile(`(?i)((?:^|[\s,;|{"'])(?:x-[\w\-]*(?:key|token|secret|auth|sig|pass|session|credential)[\w\-]*|[\w\-]*(?:api-?key|-token|_token|secret)|token|apikey)\s*:\s*)([^\s,;|"']+)`)
+	// Webhook URLs carry their token in the path (Slack, Discord, Teams,
+	// Mattermost, Zapier): what follows the hook's segment is replaced.
+	webhookPath = regexp.MustCompile(`(?i)(https?://(?:[^/\s"'?#]*hook[^/\s"'?#]*/(?:services/|hooks/|catch/|webhookb2/)?|[^/\s"'?#]+/(?:[^\s"'?#]*/)?(?:webhooks?|hooks)/))[^\s"'?#]+`)
+	// Telegram's bot API: /bot123456:TOKEN/.
+	botToken = regexp.MustCompile(`(/bot[0-9]+:)[A-Za-z0-9_\-]+`)
 )
 
 // RedactText replaces credentials embedded in free text (a config value, a
-// stack trace, a watch message): the password of user:password@ in URLs,
-// password= parameters, Authorization header values and Bearer tokens. The
+// stack trace, a watch message, an error): the password of user:password@
+// in URLs and of Oracle's user/password@, password= and other secret
+// parameters, "password":"…" fields of JSON text, Authorization and other
+// secret header values, Bearer tokens and the tokens in webhook URLs. The
 // rest of the text is kept, so a connection URL stays readable.
 func RedactText(s string) string {
 	if !mayHoldCredential(s) {
 		return s
 	}
 	s = urlUserInfo.ReplaceAllString(s, "${1}"+Redacted+"@")
+	s = oracleUserPassword.ReplaceAllString(s, "${1}"+Redacted+"@")
 	s = passwordParam.ReplaceAllStringFunc(s, func(m string) string {
 		sub := passwordParam.FindStringSubmatch(m)
+		if sub[2] == "" || sub[2] == Redacted || IsProviderReference(sub[2]) {
+			return m
+		}
+		return sub[1] + Redacted
+	})
+	s = jsonSecretField.ReplaceAllStringFunc(s, func(m string) string {
+		sub := jsonSecretField.FindStringSubmatch(m)
 		if sub[2] == "" || sub[2] == Redacted || IsProviderReference(sub[2]) {
 			return m
 		}
@@ -96,6 +121,13 @@ func RedactText(s string) string {
 		}
 		return sub[1] + Redacted
 	})
+	s = secretHeader.ReplaceAllStringFunc(s, func(m string) string {
+		sub := secretHeader.FindStringSubmatch(m)
+		if sub[2] == Redacted || IsProviderReference(sub[2]) {
+			return m
+		}
+		return sub[1] + Redacted
+	})
 	s = bearerToken.ReplaceAllStringFunc(s, func(m string) string {
 		sub := bearerToken.FindStringSubmatch(m)
 		if strings.HasPrefix(m[len(sub[1]):], Redacted) || strings.HasPrefix(m[len(sub[1]):], "[") {
@@ -103,6 +135,14 @@ func RedactText(s string) string {
 		}
 		return sub[1] + Redacted
 	})
+	s = webhookPath.ReplaceAllStringFunc(s, func(m string) string {
+		sub := webhookPath.FindStringSubmatch(m)
+		if strings.HasPrefix(m[len(sub[1]):], Redacted) {
+			return m
+		}
+		return sub[1] + Redacted
+	})
+	s = botToken.ReplaceAllString(s, "${1}"+Redacted)
 	return s
 }
 
@@ -112,7 +152,7 @@ func mayHoldCredential(s string) bool {
 		return true
 	}
 	lower := strings.ToLower(s)
-	for _, marker := range []string{"pass", "pwd", "secret", "token", "key", "authorization", "bearer"} {
+	for _, marker := range []string{"pass", "pwd", "secret", "token", "key", "authorization", "bearer", "sig=", "hook", "/bot", "credential", "code="} {
 		if strings.Contains(lower, marker) {
 			return true
 		}
