@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/connectscope/connectscope/format"
 	"gopkg.in/yaml.v3"
 )
 
@@ -225,7 +226,7 @@ func (e *NotFoundError) Error() string {
 	if len(e.Known) == 0 {
 		return fmt.Sprintf("context %q not found: %s defines no context", e.Name, e.Path)
 	}
-	return fmt.Sprintf("context %q not found in %s: use one of %s", e.Name, e.Path, strings.Join(e.Known, ", "))
+	return fmt.Sprintf("context %q not found in %s: use one of %s", e.Name, e.Path, format.List(e.Known))
 }
 
 // Get returns the named context.

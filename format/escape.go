@@ -12,7 +12,10 @@ import (
 // printers do, ESC becomes "^["; the other C0 controls and DEL become
 // caret notation (^G, ^?), \n \r \t their backslash form (so one cell stays
 // one line), and C1 controls and bytes that are not UTF-8 become \u0085 or
-// \x9b forms. Printable text, including any other Unicode, is unchanged.
+// \x9b forms, and the invisible marks that reorder text (the bidi
+// overrides and isolates U+202A-202E, U+2066-2069, and U+200E, U+200F,
+// U+061C) their \u202e form, so a name cannot display as another. Printable
+// text, including any other Unicode, is unchanged.
 // Machine formats never go through it: they carry the exact bytes.
 func EscapeTerminal(s string) string {
 	if !needsEscape(s) {
@@ -40,6 +43,9 @@ func EscapeTerminal(s string) string {
 		case r >= 0x80 && r <= 0x9f:
 			b.WriteString(`\u00`)
 			b.WriteString(strconv.FormatUint(uint64(r), 16))
+		case isBidiControl(r):
+			b.WriteString(`\u`)
+			b.WriteString(strconv.FormatUint(uint64(r)|0x10000, 16)[1:])
 		default:
 			b.WriteString(s[i : i+size])
 		}
@@ -63,11 +69,84 @@ func needsEscape(s string) bool {
 
 func hasC1(s string) bool {
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || isBidiControl(r) {
 			return true
 		}
 	}
 	return false
+}
+
+// isBidiControl reports the characters that change the direction or order
+// in which a terminal shows the text around them (Trojan Source's marks).
+func isBidiControl(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) ||
+		r == 0x200e || r == 0x200f || r == 0x061c
+}
+
+// maxWord is how long a run of text without blanks may stand in a line a
+// terminal sees before EscapeLine shortens it: longer than any path or
+// host:port a person types, far shorter than a name meant to flood the
+// screen.
+const maxWord = 200
+
+// EscapeLine is EscapeTerminal for a line of prose that carries text from
+// the cluster (an error, a watch event): every run of more than maxWord
+// characters without a blank keeps its start and says how much was left
+// out ("…(4,800 more characters)"), so a 5,000-character connector name
+// costs one line, not a screenful.
+func EscapeLine(s string) string {
+	s = EscapeTerminal(s)
+	if len(s) <= maxWord {
+		return s
+	}
+	var b strings.Builder
+	for len(s) > 0 {
+		i := strings.IndexByte(s, ' ')
+		word, rest := s, ""
+		if i >= 0 {
+			word, rest = s[:i], s[i:]
+		}
+		if n := utf8.RuneCountInString(word); n > maxWord {
+			cut := 0
+			for k := 0; k < maxWord; k++ {
+				_, size := utf8.DecodeRuneInString(word[cut:])
+				cut += size
+			}
+			b.WriteString(word[:cut])
+			b.WriteString("…(")
+			b.WriteString(groupThousands(n - maxWord))
+			b.WriteString(" more characters)")
+		} else {
+			b.WriteString(word)
+		}
+		if rest == "" {
+			break
+		}
+		b.WriteByte(' ')
+		s = rest[1:]
+	}
+	return b.String()
+}
+
+// maxListed is how many names a message lists before "and N more".
+const maxListed = 10
+
+// List joins names for a message, "a, b, c", listing at most ten and then
+// "and N more", so a cluster of thousands of connectors does not fill
+// the screen with one error.
+func List(names []string) string {
+	if len(names) <= maxListed {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:maxListed], ", ") + " and " + groupThousands(len(names)-maxListed) + " more"
+}
+
+func groupThousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // escapeTable returns t with every text a table shows escaped for the

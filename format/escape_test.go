@@ -27,6 +27,10 @@ var hostileCells = []struct{ in, want string }{
 	{"raw byte \x9b31m", `raw byte \x9b31m`},
 	{"cut \xe2\x80", `cut \xe2\x80`},
 	{"", ""},
+	{"evil\u202egnp.exe", `evil\u202egnp.exe`}, // right-to-left override
+	{"a\u2066b\u2069c\u202ad\u202ce", `a\u2066b\u2069c\u202ad\u202ce`},
+	{"rlm\u200f lrm\u200e alm\u061c", `rlm\u200f lrm\u200e alm\u061c`},
+	{"\u05e9\u05dc\u05d5\u05dd", "\u05e9\u05dc\u05d5\u05dd"}, // Hebrew text itself stays
 }
 
 func TestEscapeTerminal(t *testing.T) {
@@ -88,7 +92,7 @@ func assertTerminalSafe(t *testing.T, out string, color bool) {
 		}
 	}
 	for _, r := range out {
-		if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == utf8.RuneError {
+		if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == utf8.RuneError || isBidiControl(r) {
 			t.Fatalf("control character %U reaches the terminal in:\n%q", r, out)
 		}
 	}
@@ -107,5 +111,42 @@ func FuzzEscapeTerminal(f *testing.F) {
 		if EscapeTerminal(got) != got {
 			t.Fatalf("escaping is not stable: %q then %q", got, EscapeTerminal(got))
 		}
+		line := EscapeLine(s)
+		assertTerminalSafe(t, line, false)
+		for _, w := range strings.Split(line, " ") {
+			if n := utf8.RuneCountInString(w); n > maxWord+len("…(9,999,999 more characters)") {
+				t.Fatalf("a %d-character word survives EscapeLine", n)
+			}
+		}
 	})
+}
+
+func TestEscapeLineShortensLongWords(t *testing.T) {
+	long := strings.Repeat("x", 5000)
+	got := EscapeLine(`connector "` + long + `" not found: known connectors are a, b`)
+	if len(got) > 400 {
+		t.Errorf("a 5,000-character name stays %d bytes long: %q", len(got), got[:100])
+	}
+	if !strings.Contains(got, "…(4,802 more characters)") || !strings.HasSuffix(got, "not found: known connectors are a, b") {
+		t.Errorf("EscapeLine = %q", got)
+	}
+	if got := EscapeLine("plain line with a /path/to/file.json"); got != "plain line with a /path/to/file.json" {
+		t.Errorf("a short line changed: %q", got)
+	}
+	if got := EscapeLine("\x1b]0;title\x07 " + strings.Repeat("é", 300)); !strings.HasPrefix(got, "^[]0;title^G ééé") || !strings.HasSuffix(got, "…(100 more characters)") || !utf8.ValidString(got) {
+		t.Errorf("EscapeLine = %q", got)
+	}
+}
+
+func TestListShortens(t *testing.T) {
+	var names []string
+	for i := 0; i < 1234; i++ {
+		names = append(names, "c")
+	}
+	if got := List(names); got != strings.Repeat("c, ", 9)+"c and 1,224 more" {
+		t.Errorf("List = %q", got)
+	}
+	if got := List([]string{"a", "b"}); got != "a, b" {
+		t.Errorf("List = %q", got)
+	}
 }

@@ -3,10 +3,11 @@ package plan
 import (
 	"errors"
 	"fmt"
-	"github.com/connectscope/connectscope/format"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/connectscope/connectscope/format"
 
 	"github.com/connectscope/connectscope/internal/field"
 	"github.com/connectscope/connectscope/plan/assignor"
@@ -369,9 +370,9 @@ func (s ClusterState) ResolveWorker(name string) (string, error) {
 			names = append(names, s.preferredAlias(w))
 		}
 		sort.Strings(names)
-		return "", &NotFoundError{msg: fmt.Sprintf("no worker %q (members: %s)", name, strings.Join(names, ", "))}
+		return "", &NotFoundError{msg: fmt.Sprintf("no worker %q (members: %s)", name, format.List(names))}
 	}
-	return "", fmt.Errorf("%q names several workers (%s); give the member id", name, strings.Join(hits, ", "))
+	return "", fmt.Errorf("%q names several workers (%s); give the member id", name, format.List(hits))
 }
 
 // effectiveProtocol is the cooperative protocol to run and the group's own.

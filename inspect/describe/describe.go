@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/group"
@@ -73,12 +74,7 @@ func (e *NotFoundError) Error() string {
 	if len(e.Known) == 0 {
 		return fmt.Sprintf("connector %q not found: the input holds no connector", e.Name)
 	}
-	known := e.Known
-	more := ""
-	if len(known) > 10 {
-		known, more = known[:10], fmt.Sprintf(" and %d more", len(e.Known)-10)
-	}
-	return fmt.Sprintf("connector %q not found: known connectors are %s%s", e.Name, strings.Join(known, ", "), more)
+	return fmt.Sprintf("connector %q not found: known connectors are %s", e.Name, format.List(e.Known))
 }
 
 // Describe builds the view of connector name from a decoded dataset (its
