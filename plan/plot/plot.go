@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	cliformat "github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/plan"
 )
 
@@ -38,24 +39,52 @@ func FormatOf(path string) (string, error) {
 	}
 }
 
-// Save writes a picture to path in the format its extension names.
+// Save writes a picture to path in the format its extension names. The
+// picture is drawn into a temporary file beside path and renamed over it
+// once whole, as snapshot files are written: a reader (or a second
+// connectscope plotting to the same path) sees the old picture or the new
+// one, never half of one; a failed drawing leaves the old picture; and a
+// symbolic link at path is replaced by the picture, not followed onto the
+// file it points to.
 func Save(path string, write func(w io.Writer, format string) error) error {
 	format, err := FormatOf(path)
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(path)
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return err // names the path
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if err := write(f, format); err != nil {
-		f.Close()
+	defer os.Remove(tmp.Name()) // after the rename there is nothing left to remove
+	if err := write(tmp, format); err != nil {
+		tmp.Close()
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	// CreateTemp makes the file 0600; a picture is for sharing, as
+	// os.Create would have made it (0666 less the umask).
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// text is a name from the cluster as a picture writes it: controls,
+// bidi overrides and bytes that are not UTF-8 in their visible escaped
+// form (as tables show them), and the two characters XML 1.0 forbids that
+// remain (U+FFFE, U+FFFF) as \ufffe, so an SVG is always well-formed XML.
+func text(s string) string {
+	s = cliformat.EscapeTerminal(s)
+	if strings.ContainsAny(s, "\ufffe\uffff") {
+		s = strings.NewReplacer("\ufffe", `\ufffe`, "\uffff", `\uffff`).Replace(s)
+	}
+	return s
 }
 
 // stacked draws plots one above the other, aligned, and writes them.

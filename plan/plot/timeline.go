@@ -130,9 +130,9 @@ type panel struct {
 func WriteTimeline(w io.Writer, format string, res *plan.PlanResult) error {
 	full := func(m string) string {
 		if l, ok := res.Labels[m]; ok && l != "" {
-			return l
+			return text(l)
 		}
-		return m
+		return text(m)
 	}
 	var names []string
 	for _, b := range res.Branches {
@@ -165,7 +165,7 @@ func WriteTimeline(w io.Writer, format string, res *plan.PlanResult) error {
 				continue
 			}
 			lanes = max(lanes, len(tl.Running))
-			p, err := timelinePlot(fmt.Sprintf("%s — %s", b.Name, tl.Protocol), tl, label, note)
+			p, err := timelinePlot(text(fmt.Sprintf("%s — %s", b.Name, tl.Protocol)), tl, label, note)
 			if err != nil {
 				return err
 			}

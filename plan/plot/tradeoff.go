@@ -200,7 +200,7 @@ func sec(ms int64) float64 { return float64(ms) / 1000 }
 
 func label(res *plan.AdviseResult, m string) string {
 	if l, ok := res.Labels[m]; ok && l != "" {
-		return l
+		return text(l)
 	}
-	return m
+	return text(m)
 }
