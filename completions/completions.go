@@ -4,9 +4,13 @@
 package completions
 
 import (
+	"bufio"
 	"embed"
 	"fmt"
+	"io"
 	"sort"
+	"strings"
+	"unicode/utf8"
 )
 
 //go:embed connectscope.bash connectscope.zsh connectscope.fish connectscope.ps1
@@ -37,3 +41,22 @@ func Script(shell string) ([]byte, error) {
 	}
 	return scripts.ReadFile(name)
 }
+
+// WriteCandidates prints what `__complete` answers: one candidate a line.
+// An empty candidate, or one holding a control character (a newline would make it two,
+// an escape sequence would reach the terminal) cannot be offered as
+// itself, so it is left out; every other one is written as it is, and the
+// scripts insert it as one literal word.
+func WriteCandidates(w io.Writer, candidates []string) error {
+	bw := bufio.NewWriter(w)
+	for _, c := range candidates {
+		if c == "" || strings.IndexFunc(c, isControl) >= 0 || !utf8.ValidString(c) {
+			continue
+		}
+		bw.WriteString(c)
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) }

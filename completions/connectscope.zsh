@@ -7,7 +7,9 @@
 # `connectscope __complete WORD... CURRENT` prints one candidate a line.
 _connectscope() {
     local -a candidates
-    candidates=("${(@f)$(${words[1]} __complete "${(@)words[2,CURRENT]}" 2>/dev/null)}")
+    # The words as they stand for (quotes removed), candidates one a line:
+    # each is one match, which compadd quotes as it inserts it.
+    candidates=("${(@f)$(${words[1]} __complete "${(@Q)words[2,CURRENT]}" 2>/dev/null)}")
     candidates=("${(@)candidates:#}")
     if (( ${#candidates} )); then
         # NAME= and W1, go on without a space.
