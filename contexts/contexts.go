@@ -9,15 +9,19 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/connectscope/connectscope/format"
+	"github.com/connectscope/connectscope/internal/atomicfile"
+	"github.com/connectscope/connectscope/internal/boundedfile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -71,13 +75,24 @@ func DefaultPath() (string, error) {
 	return filepath.Join(dir, "connectscope", "config.yaml"), nil
 }
 
+// MaxConfigFile is the largest config file Load reads. A file of a
+// thousand contexts is about 100 KiB; one past this is not a config file
+// someone keeps (and a shell's Tab reads this file on every key press).
+const MaxConfigFile = 4 << 20
+
 // Load reads the file at path. A missing file is an empty one (no context),
-// not an error: contexts are optional.
+// not an error: contexts are optional. The file must be a regular file of
+// at most MaxConfigFile bytes, and is decoded in time linear in its size
+// (yaml.v3's decoder compares every key of a mapping with every other).
 func Load(path string) (*File, error) {
 	f := &File{Path: path, Contexts: map[string]*Context{}}
-	b, err := os.ReadFile(path)
+	b, err := boundedfile.Read(path, MaxConfigFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return f, nil
+	}
+	var tooLarge *boundedfile.TooLargeError
+	if errors.As(err, &tooLarge) {
+		return nil, fmt.Errorf("%s is larger than %s: not a config file of named clusters (set %s to the right file)", path, boundedfile.Size(MaxConfigFile), EnvConfig)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
@@ -86,22 +101,17 @@ func Load(path string) (*File, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return f, nil
 	}
-	if err := refuseClearPasswords(path, b); err != nil {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %s", path, strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	if err := refuseClearPasswords(path, &doc); err != nil {
 		return nil, err
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(f); err != nil {
-		return nil, decodeError(path, err)
-	}
-	if f.Contexts == nil {
-		f.Contexts = map[string]*Context{}
+	if err := f.decode(&doc); err != nil {
+		return nil, err
 	}
 	for name, c := range f.Contexts {
-		if c == nil {
-			f.Contexts[name] = &Context{}
-			continue
-		}
 		if c.SASLPasswordEnv != "" && c.SASLPasswordFile != "" {
 			return nil, fmt.Errorf("%s: context %s: give sasl-password-env or sasl-password-file, not both", path, name)
 		}
@@ -110,6 +120,96 @@ func Load(path string) (*File, error) {
 	// A current-context that names no context fails when it is used (Get),
 	// so use-context can still repair the file.
 	return f, nil
+}
+
+// decode fills f from the parsed file one context at a time, so no
+// mapping bigger than a context's few settings goes through yaml.v3's
+// decoder; keys are checked against the known ones as KnownFields would.
+func (f *File) decode(doc *yaml.Node) error {
+	if len(doc.Content) == 0 {
+		return nil
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return decodeError(f.Path, root.Decode(f)) // not a mapping: yaml.v3 words it
+	}
+	top := map[string]int{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if err := once(f.Path, top, k); err != nil {
+			return err
+		}
+		switch k.Value {
+		case "current-context":
+			if err := v.Decode(&f.CurrentContext); err != nil {
+				return decodeError(f.Path, err)
+			}
+		case "contexts":
+			if err := f.decodeContexts(v); err != nil {
+				return err
+			}
+		default:
+			return unknownKey(f.Path, k)
+		}
+	}
+	return nil
+}
+
+func (f *File) decodeContexts(n *yaml.Node) error {
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		var probe map[string]*Context
+		return decodeError(f.Path, n.Decode(&probe)) // yaml.v3 words the type error
+	}
+	names := make(map[string]int, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, body := n.Content[i], n.Content[i+1]
+		if err := once(f.Path, names, k); err != nil {
+			return err
+		}
+		if body.Kind == yaml.AliasNode {
+			body = body.Alias
+		}
+		c := &Context{}
+		if body.Kind == yaml.MappingNode {
+			keys := map[string]int{}
+			for j := 0; j+1 < len(body.Content); j += 2 {
+				key := body.Content[j]
+				if key.Value == "<<" {
+					continue // a merge: yaml.v3 reads it
+				}
+				if !slices.Contains(Keys, key.Value) {
+					return unknownKey(f.Path, key)
+				}
+				if err := once(f.Path, keys, key); err != nil {
+					return err
+				}
+			}
+			if err := body.Decode(c); err != nil {
+				return decodeError(f.Path, err)
+			}
+		}
+		f.Contexts[k.Value] = c
+	}
+	return nil
+}
+
+// once refuses a key already seen in its mapping, as yaml.v3 does.
+func once(path string, seen map[string]int, k *yaml.Node) error {
+	if line, dup := seen[k.Value]; dup {
+		return fmt.Errorf("%s:%d: mapping key %q already defined at line %d", path, k.Line, k.Value, line)
+	}
+	seen[k.Value] = k.Line
+	return nil
+}
+
+func unknownKey(path string, k *yaml.Node) error {
+	return fmt.Errorf("%s:%d: unknown key %s (a context holds the global flags' names: bootstrap-server, group, worker-config, …)", path, k.Line, k.Value)
 }
 
 // yamlLineError is one of yaml.v3's type errors: "line N: what".
@@ -145,11 +245,7 @@ var clearPasswordKeys = []string{"sasl-password", "password", "sasl.jaas.config"
 
 // refuseClearPasswords rejects a password written into the file, naming
 // the key (and its context) and the fix, before anything is decoded.
-func refuseClearPasswords(path string, b []byte) error {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return fmt.Errorf("%s: %s", path, strings.ReplaceAll(err.Error(), "\n", "; "))
-	}
+func refuseClearPasswords(path string, doc *yaml.Node) error {
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil // the typed decode says what is wrong
 	}
@@ -238,23 +334,50 @@ func (f *File) Get(name string) (*Context, error) {
 	return c, nil
 }
 
+// MaxPasswordFile is the most a sasl-password-file may hold: a password or
+// a token is a few hundred bytes; a file larger than this is not one (a
+// device, a log, a mistake) and is refused after reading this much.
+const MaxPasswordFile = 8 << 10
+
 // Password resolves the context's password reference; "" when it has none.
+// A password file must be a regular file of at most MaxPasswordFile bytes:
+// a FIFO would block with no end and /dev/zero would grow without bound,
+// so both are refused before a byte is read.
 func (c *Context) Password(name string) (string, error) {
 	switch {
 	case c.SASLPasswordEnv != "":
 		v := os.Getenv(c.SASLPasswordEnv)
 		if v == "" {
+			if !looksLikeVariableName(c.SASLPasswordEnv) {
+				return "", fmt.Errorf("context %s: the variable sasl-password-env names is not set, and its name is not shown: it does not look like a variable name (A-Z, 0-9, _); was the password pasted in its place? Name the variable that holds it", name)
+			}
 			return "", fmt.Errorf("context %s: sasl-password-env names %s, which is not set", name, c.SASLPasswordEnv)
 		}
 		return v, nil
 	case c.SASLPasswordFile != "":
-		b, err := os.ReadFile(c.SASLPasswordFile)
-		if err != nil {
+		b, err := boundedfile.Read(c.SASLPasswordFile, MaxPasswordFile)
+		var tooLarge *boundedfile.TooLargeError
+		switch {
+		case errors.Is(err, boundedfile.ErrNotRegular):
+			return "", fmt.Errorf("context %s: sasl-password-file: %w: give a file that holds the password", name, err)
+		case errors.As(err, &tooLarge):
+			return "", fmt.Errorf("context %s: sasl-password-file %s is larger than %s, more than a password: give the file that holds only the password", name, c.SASLPasswordFile, boundedfile.Size(MaxPasswordFile))
+		case err != nil:
 			return "", fmt.Errorf("context %s: sasl-password-file: %w", name, err)
 		}
 		return strings.TrimRight(string(b), "\r\n"), nil
 	}
 	return "", nil
+}
+
+// conventionalVariable is how environment variables are named by custom:
+// capitals, digits and underscores.
+var conventionalVariable = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
+
+// looksLikeVariableName says whether a sasl-password-env value may be shown
+// in a message: anything else may be a password pasted in its place.
+func looksLikeVariableName(s string) bool {
+	return len(s) <= 128 && conventionalVariable.MatchString(s)
 }
 
 // UseContext makes name the current context and writes the file, changing
@@ -300,32 +423,41 @@ func (f *File) UseContext(name string) error {
 }
 
 // writeFileAtomic replaces path with data through a temporary file in the
-// same directory, keeping the file's permissions.
+// same directory, keeping the file's permissions. A config file that is a
+// symbolic link (dotfiles kept in a repository, a file shared between
+// machines) is written through the link, as kubectl does: the file it points
+// to gets the change and the link stays.
 func writeFileAtomic(path string, data []byte) error {
+	path = throughLinks(path)
 	mode := fs.FileMode(0o600)
 	if st, err := os.Stat(path); err == nil {
 		mode = st.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".config-*.yaml")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+	return atomicfile.Write(path, mode, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// throughLinks follows symbolic links from path to the file they end at,
+// which need not exist yet (a link to a file not written so far). A loop
+// of links stops after 40 steps, as the kernel does, and writes the last.
+func throughLinks(path string) string {
+	for range 40 {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			return path
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return path
 }
 
 // Exists reports whether the file was there when loaded.

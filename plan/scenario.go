@@ -123,39 +123,161 @@ func parseScenario(data []byte, members map[string]bool) (*Scenario, error) {
 	return parseScenarioJSON(js, members)
 }
 
+// yamlToJSON reads a YAML scenario as the JSON it stands for. The document
+// is parsed into yaml.v3's node tree and converted here rather than
+// decoded by yaml.v3, whose duplicate-key check compares every key of a
+// mapping with every other: a 60,000-connector step took seconds that way,
+// and grows with the square of its size. Here a mapping costs one map
+// insertion per key.
 func yamlToJSON(data []byte) ([]byte, error) {
-	var doc any
+	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, err
 	}
-	js, err := json.Marshal(yamlToJSONable(doc))
+	c := yamlConverter{budget: 2*countYAMLNodes(&doc) + 1000}
+	v, err := c.value(&doc)
+	if err != nil {
+		return nil, err
+	}
+	js, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("YAML content cannot be represented as JSON: %w", err)
 	}
 	return js, nil
 }
 
-// yamlToJSONable turns yaml.v3's map[string]any / map[any]any into JSON-friendly values.
-func yamlToJSONable(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, x := range t {
-			t[k] = yamlToJSONable(x)
-		}
-		return t
-	case map[any]any:
-		m := make(map[string]any, len(t))
-		for k, x := range t {
-			m[fmt.Sprint(k)] = yamlToJSONable(x)
-		}
-		return m
-	case []any:
-		for i, x := range t {
-			t[i] = yamlToJSONable(x)
-		}
-		return t
+// yamlConverter turns a YAML node tree into JSON-friendly values. Aliases
+// are followed, within budget: a document of aliases of aliases (a "billion
+// laughs") would otherwise expand without end.
+type yamlConverter struct{ budget, depth int }
+
+// maxYAMLDepth bounds nesting, which only an alias that contains itself
+// makes deep.
+const maxYAMLDepth = 1000
+
+func countYAMLNodes(n *yaml.Node) int {
+	total := 1
+	for _, c := range n.Content {
+		total += countYAMLNodes(c)
 	}
-	return v
+	return total
+}
+
+func (c *yamlConverter) value(n *yaml.Node) (any, error) {
+	if err := c.enter(n); err != nil {
+		return nil, err
+	}
+	defer func() { c.depth-- }()
+	switch n.Kind {
+	case 0: // an empty document
+		return nil, nil
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return c.value(n.Content[0])
+	case yaml.AliasNode:
+		return c.value(n.Alias)
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, e := range n.Content {
+			v, err := c.value(e)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case yaml.MappingNode:
+		out := make(map[string]any, len(n.Content)/2)
+		seen := make(map[string]int, len(n.Content)/2)
+		if err := c.mapping(n, out, seen, false); err != nil {
+			return nil, err
+		}
+		return out, nil
+	case yaml.ScalarNode:
+		var v any
+		if err := n.Decode(&v); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	return nil, fmt.Errorf("line %d: unexpected YAML node", n.Line)
+}
+
+// mapping adds n's keys to out. Merged keys (<<) give way to the mapping's
+// own; a key twice in one mapping is an error, as yaml.v3 makes it.
+func (c *yamlConverter) mapping(n *yaml.Node, out map[string]any, seen map[string]int, merged bool) error {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+			if err := c.merge(v, out, seen); err != nil {
+				return err
+			}
+			continue
+		}
+		key, err := c.value(k)
+		if err != nil {
+			return err
+		}
+		name := fmt.Sprint(key)
+		id := name // yaml.v3 calls keys the same when their text is: 0 and 0.0 differ
+		if k.Kind == yaml.ScalarNode {
+			id = k.Value
+		}
+		if line, dup := seen[id]; dup {
+			if merged {
+				continue
+			}
+			if line > 0 {
+				return fmt.Errorf("line %d: mapping key %q already defined at line %d", k.Line, name, line)
+			}
+		}
+		val, err := c.value(v)
+		if err != nil {
+			return err
+		}
+		if merged {
+			seen[id] = 0 // a mapping's own key may replace it
+		} else {
+			seen[id] = k.Line
+		}
+		out[name] = val
+	}
+	return nil
+}
+
+// enter counts a node against the budget and the depth; the caller
+// decrements depth when done.
+func (c *yamlConverter) enter(n *yaml.Node) error {
+	c.budget--
+	c.depth++
+	if c.budget < 0 || c.depth > maxYAMLDepth {
+		return fmt.Errorf("line %d: aliases expand the document too far", n.Line)
+	}
+	return nil
+}
+
+func (c *yamlConverter) merge(v *yaml.Node, out map[string]any, seen map[string]int) error {
+	if err := c.enter(v); err != nil {
+		return err
+	}
+	defer func() { c.depth-- }()
+	if v.Kind == yaml.AliasNode {
+		v = v.Alias
+	}
+	switch v.Kind {
+	case yaml.MappingNode:
+		return c.mapping(v, out, seen, true)
+	case yaml.SequenceNode:
+		for _, e := range v.Content {
+			if err := c.merge(e, out, seen); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("line %d: << merges a mapping or a list of mappings", v.Line)
 }
 
 func parseScenarioJSON(data []byte, seed map[string]bool) (*Scenario, error) {

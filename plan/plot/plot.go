@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -18,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	cliformat "github.com/connectscope/connectscope/format"
+	"github.com/connectscope/connectscope/internal/atomicfile"
 	"github.com/connectscope/connectscope/plan"
 )
 
@@ -51,28 +51,8 @@ func Save(path string, write func(w io.Writer, format string) error) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // after the rename there is nothing left to remove
-	if err := write(tmp, format); err != nil {
-		tmp.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	// CreateTemp makes the file 0600; a picture is for sharing, as
-	// os.Create would have made it (0666 less the umask).
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	// A picture is for sharing, as os.Create would have made it.
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return write(w, format) })
 }
 
 // text is a name from the cluster as a picture writes it: controls,
