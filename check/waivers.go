@@ -32,15 +32,15 @@ type Waiver struct {
 	expires time.Time // the first instant it no longer holds
 }
 
-// maxWaiverFile bounds what ParseWaivers reads: a waiver file is a short list.
-const maxWaiverFile = 1 << 20
+// MaxWaiverFile bounds what ParseWaivers reads: a waiver file is a short list.
+const MaxWaiverFile = 1 << 20
 
 // ParseWaivers reads a waiver file (YAML or JSON): a list of waivers, or an
 // object whose "waivers" key holds the list. name is the file's name, used
 // in errors (as the field "Waivers") and in each waiver's place.
 func ParseWaivers(name string, data []byte) ([]Waiver, error) {
-	if len(data) > maxWaiverFile {
-		return nil, field.Errorf("Waivers", " %s: larger than %d bytes", name, maxWaiverFile)
+	if len(data) > MaxWaiverFile {
+		return nil, field.Errorf("Waivers", " %s: larger than %d bytes", name, MaxWaiverFile)
 	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -248,38 +248,55 @@ func Waive(report any, fl *Filter) {
 	if fl.Empty() {
 		return
 	}
-	apply := func(list *[]Finding, s *Summary) {
+	if list, s := reportFindings(report); list != nil {
 		*list = fl.Apply(*list)
 		*s = Summarize(*list)
 	}
-	switch r := report.(type) {
-	case *TimeoutsReport:
-		apply(&r.Findings, &r.Summary)
-	case *UpgradeReport:
-		apply(&r.Findings, &r.Summary)
-	case *TopicsReport:
-		apply(&r.Findings, &r.Summary)
-	case *BalanceReport:
-		apply(&r.Findings, &r.Summary)
-	case *AllReport:
-		apply(&r.Findings, &r.Summary)
+	if r, ok := report.(*AllReport); ok {
 		// The sections keep their own findings; expired waivers are the
 		// whole report's (W1 once, in its findings).
 		inner := *fl
 		inner.Waivers = live(fl.Waivers, fl.Now)
-		if r.Timeouts != nil {
-			Waive(r.Timeouts, &inner)
-		}
-		if r.Upgrade != nil {
-			Waive(r.Upgrade, &inner)
-		}
-		if r.Topics != nil {
-			Waive(r.Topics, &inner)
-		}
-		if r.Balance != nil {
-			Waive(r.Balance, &inner)
+		for _, sub := range []any{r.Timeouts, r.Upgrade, r.Topics, r.Balance} {
+			Waive(sub, &inner)
 		}
 	}
+}
+
+// FindingsOf is a check report's findings (nil for anything else).
+func FindingsOf(report any) []Finding {
+	if list, _ := reportFindings(report); list != nil {
+		return *list
+	}
+	return nil
+}
+
+// reportFindings points at a report's findings and summary; nil for
+// anything else, a nil report included.
+func reportFindings(report any) (*[]Finding, *Summary) {
+	switch r := report.(type) {
+	case *TimeoutsReport:
+		if r != nil {
+			return &r.Findings, &r.Summary
+		}
+	case *UpgradeReport:
+		if r != nil {
+			return &r.Findings, &r.Summary
+		}
+	case *TopicsReport:
+		if r != nil {
+			return &r.Findings, &r.Summary
+		}
+	case *BalanceReport:
+		if r != nil {
+			return &r.Findings, &r.Summary
+		}
+	case *AllReport:
+		if r != nil {
+			return &r.Findings, &r.Summary
+		}
+	}
+	return nil, nil
 }
 
 // live are the waivers not expired at now.

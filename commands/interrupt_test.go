@@ -88,7 +88,7 @@ func TestSignalsStopEveryKindOfCommand(t *testing.T) {
 			return []string{"inspect", "members", "-b", kafkatest.SilentListener(t)}
 		}, syscall.SIGTERM},
 		{"stalling kfake, snapshot, SIGINT", func(t *testing.T) []string {
-			return []string{"snapshot", "-o", filepath.Join(t.TempDir(), "s.json"), "-b", stallingBroker(t)}
+			return []string{"snapshot", "--file", filepath.Join(t.TempDir(), "s.json"), "-b", stallingBroker(t)}
 		}, syscall.SIGINT},
 		{"stalling kfake, check topics, SIGTERM", func(t *testing.T) []string {
 			return []string{"check", "topics", "-b", stallingBroker(t)}

@@ -109,8 +109,8 @@ func liveCommands(t *testing.T) [][]string {
 		{"inspect", "members", "-o", "json"},
 		{"inspect", "sinks", "-o", "json"},
 		{"inspect", "sinks"},
-		{"snapshot", "-o", snap},
-		{"snapshot", "-o", "-"},
+		{"snapshot", "--file", snap},
+		{"snapshot", "--file", "-"},
 		{"inspect", "connector", "-o", "json", "src"},
 		{"diff", "--live", snap}, // the snapshot just taken: equal, exit 0
 	}
@@ -209,7 +209,7 @@ func TestLiveInspectOutputs(t *testing.T) {
 
 	// The snapshot holds the same as the live read: every view agrees.
 	snap := filepath.Join(t.TempDir(), "s.json")
-	if _, stderr, code := run(t, append(b, "snapshot", "-o", snap)...); code != 0 {
+	if _, stderr, code := run(t, append(b, "snapshot", "--file", snap)...); code != 0 {
 		t.Fatalf("snapshot: %d %s", code, stderr)
 	}
 	if fi, err := os.Stat(snap); err != nil || fi.Size() == 0 {
@@ -218,10 +218,10 @@ func TestLiveInspectOutputs(t *testing.T) {
 	if fi, _ := os.Stat(snap); fi.Mode().Perm() != 0o600 {
 		t.Errorf("snapshot file mode %v: it may hold secrets, want 0600", fi.Mode().Perm())
 	}
-	stdout, _, code := run(t, append(b, "snapshot", "-o", "-")...)
+	stdout, _, code := run(t, append(b, "snapshot", "--file", "-")...)
 	var snapDoc map[string]any
 	if code != 0 || json.Unmarshal([]byte(stdout), &snapDoc) != nil || snapDoc["snapshot"] == nil {
-		t.Errorf("snapshot -o -: exit %d, %.200s", code, stdout)
+		t.Errorf("snapshot --file -: exit %d, %.200s", code, stdout)
 	}
 	for _, view := range [][]string{{"inspect", "configs"}, {"inspect", "status"}, {"inspect", "offsets"}, {"inspect", "connectors"}, {"inspect", "members"}, {"inspect", "sinks"}} {
 		live, _, c1 := run(t, append(append(b, view...), "-o", "json")...)

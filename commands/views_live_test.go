@@ -66,7 +66,7 @@ func TestDiffLive(t *testing.T) {
 	t.Parallel() // owns its broker
 	c := liveCluster(t)
 	snap := filepath.Join(t.TempDir(), "before.json")
-	if _, stderr, code := run(t, "-b", c.Bootstrap(), "--timeout", "10s", "snapshot", "-o", snap); code != 0 {
+	if _, stderr, code := run(t, "-b", c.Bootstrap(), "--timeout", "10s", "snapshot", "--file", snap); code != 0 {
 		t.Fatalf("snapshot: exit %d: %s", code, stderr)
 	}
 	stdout, stderr, code := run(t, "-b", c.Bootstrap(), "--timeout", "10s", "diff", "--live", "-o", "json", snap)

@@ -90,5 +90,5 @@ func runAll(e *cli.Env, o *AllOptions) error {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("the cluster of the worker files' bootstrap.servers could not be read, so topics and balance did not run: %s", setting.Words(unread, cli.FlagName)))
 	}
 	rep.NameSettings(cli.FlagName)
-	return finish(e, rep, rep.Findings, failOn)
+	return finish(e, o.CheckOptions, rep, failOn)
 }

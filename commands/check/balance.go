@@ -51,5 +51,5 @@ func runBalance(e *cli.Env, o *BalanceCheckOptions) error {
 	in := d.BalanceInput()
 	in.Capacity, in.Zones = opts.Capacity, opts.Zones
 	rep := check.Balance(in)
-	return finish(e, rep, rep.Findings, failOn)
+	return finish(e, o.CheckOptions, rep, failOn)
 }

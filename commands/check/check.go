@@ -5,6 +5,7 @@ package check
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -48,18 +49,28 @@ const (
 	flagExactlyOnce = "exactly-once"
 	flagCapacity    = "capacity"
 	flagZones       = "zones"
+	flagIgnore      = "ignore"
+	flagOnly        = "only"
+	flagWaivers     = "waivers"
 )
 
 // CheckOptions are the flags every check takes.
 type CheckOptions struct {
 	FailOn       string
 	KafkaVersion kafkaversion.Version
+	Ignore       urfave.StringSlice
+	Only         urfave.StringSlice
+	Waivers      string
+	filter       *check.Filter // from Ignore, Only and Waivers, read by options
 }
 
 func (o *CheckOptions) flags() []urfave.Flag {
 	return []urfave.Flag{
 		&urfave.StringFlag{Name: flagFailOn, Value: "error", Destination: &o.FailOn, Usage: "exit 1 when a finding of this `SEVERITY` or worse exists: error|warn|info"},
 		cli.KafkaVersionFlag(&o.KafkaVersion, "Kafka `VERSION` of the workers (and brokers) for version-dependent rules; live, each worker's REST root is asked"),
+		&urfave.StringSliceFlag{Name: flagIgnore, Destination: &o.Ignore, Usage: "waive every finding of these `RULES` (comma-separated or repeated): listed as waived, not counted for the exit status"},
+		&urfave.StringSliceFlag{Name: flagOnly, Destination: &o.Only, Usage: "count only findings of these `RULES`; the others are listed as waived"},
+		&urfave.StringFlag{Name: flagWaivers, Destination: &o.Waivers, Usage: "waiver `FILE` (YAML or JSON): rule, subject pattern, reason, expires; an expired waiver is finding W1"},
 	}
 }
 
@@ -139,6 +150,9 @@ func checkTarget(target string) error {
 var inputs = map[string]string{
 	"Target":      flagTarget,
 	"ExactlyOnce": flagExactlyOnce,
+	"Ignore":      flagIgnore,
+	"Only":        flagOnly,
+	"Waivers":     flagWaivers,
 }
 
 // checkSpec is the spec the checks share: every topic and group when they
@@ -155,16 +169,56 @@ func checkSpec(result any) cli.Spec {
 }
 
 // options reads the flags shared by the checks, then each verb adds its own.
-func (o CheckOptions) options(e *cli.Env) (check.Options, check.Severity, error) {
+func (o *CheckOptions) options(e *cli.Env) (check.Options, check.Severity, error) {
 	var opts check.Options
 	failOn, ok := check.ParseSeverity(o.FailOn)
 	if !ok {
 		return opts, "", cli.UsageErrorf("--fail-on %q: use error, warn or info", o.FailOn)
 	}
+	filter, err := o.readFilter()
+	if err != nil {
+		return opts, "", err
+	}
+	o.filter = filter
 	opts.KafkaVersion = o.KafkaVersion
 	opts.Group = e.Globals.Group
 	opts.Context = e.Ctx
 	return opts, failOn, nil
+}
+
+// readFilter reads --ignore, --only and --waivers before anything else is
+// read: a bad rule id or waiver file is a usage error, a missing file an
+// input error.
+func (o *CheckOptions) readFilter() (*check.Filter, error) {
+	f := &check.Filter{Now: time.Now().UTC()}
+	var err error
+	if f.Ignore, err = check.ParseRuleList("Ignore", o.Ignore.Value()); err != nil {
+		return nil, cli.Exit(cli.ExitUsage, err)
+	}
+	if f.Only, err = check.ParseRuleList("Only", o.Only.Value()); err != nil {
+		return nil, cli.Exit(cli.ExitUsage, err)
+	}
+	if o.Waivers != "" {
+		data, err := readWaivers(o.Waivers)
+		if err != nil {
+			return nil, cli.InputError(fmt.Errorf("reading waivers: %w", err))
+		}
+		if f.Waivers, err = check.ParseWaivers(o.Waivers, data); err != nil {
+			return nil, cli.Exit(cli.ExitUsage, err)
+		}
+	}
+	return f, nil
+}
+
+// readWaivers reads at most one byte more than a waiver file may hold, so
+// that a huge file is refused by its size, not read whole.
+func readWaivers(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, check.MaxWaiverFile+1))
 }
 
 // parseMillis accepts a Go duration (90s, 2m30s) or a plain number of
@@ -212,8 +266,11 @@ func workerVersions(e *cli.Env, d *check.Decoded, o *check.Options) {
 	o.WorkerVersions, _ = check.FetchWorkerVersions(e.Ctx, e.HTTPClient(), g.WorkerConfigs, d, e.RESTTimeout())
 }
 
-// finish prints the report and maps its findings to the exit status.
-func finish(e *cli.Env, report any, findings []check.Finding, failOn check.Severity) error {
+// finish waives what --ignore, --only and --waivers say, prints the report
+// and maps the findings that count to the exit status.
+func finish(e *cli.Env, o CheckOptions, report any, failOn check.Severity) error {
+	check.Waive(report, o.filter)
+	findings := check.FindingsOf(report)
 	if !e.Globals.ShowSecrets {
 		redactFindings(findings) // findings is the report's own slice: redacted in place
 	}
@@ -222,7 +279,7 @@ func finish(e *cli.Env, report any, findings []check.Finding, failOn check.Sever
 	}
 	if check.Fails(findings, failOn) {
 		s := check.Summarize(findings)
-		return cli.Exit(cli.ExitFindings, fmt.Errorf("findings at or above %s: %d error, %d warn, %d info", failOn, s.Error, s.Warn, s.Info))
+		return cli.Exit(cli.ExitFindings, fmt.Errorf("findings at or above %s: %d error, %d warn, %d info%s", failOn, s.Error, s.Warn, s.Info, waivedText(s)))
 	}
 	return nil
 }
@@ -232,4 +289,12 @@ func needWorkers(g cli.Globals, what string) error {
 		return cli.UsageErrorf("%s needs worker config files: give --worker-config FILE (repeat it or quote a glob such as 'workers/*.properties')", what)
 	}
 	return nil
+}
+
+// waivedText adds the waived count to the summary line when there is one.
+func waivedText(s check.Summary) string {
+	if s.Waived == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d waived)", s.Waived)
 }

@@ -52,5 +52,5 @@ func runTimeouts(e *cli.Env, o *TimeoutsOptions) error {
 	if err != nil {
 		return cli.Exit(cli.ExitUsage, err)
 	}
-	return finish(e, rep, rep.Findings, failOn)
+	return finish(e, o.CheckOptions, rep, failOn)
 }

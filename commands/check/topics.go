@@ -43,5 +43,5 @@ func runTopics(e *cli.Env, o *TopicsOptions) error {
 	in := d.TopicsInput(opts.Group)
 	in.Workers = e.Globals.WorkerConfigs
 	rep := check.Topics(in)
-	return finish(e, rep, rep.Findings, failOn)
+	return finish(e, o.CheckOptions, rep, failOn)
 }

@@ -67,5 +67,5 @@ func runUpgrade(e *cli.Env, o *UpgradeOptions) error {
 	if err != nil {
 		return cli.Exit(cli.ExitUsage, err)
 	}
-	return finish(e, rep, rep.Findings, failOn)
+	return finish(e, o.CheckOptions, rep, failOn)
 }

@@ -298,7 +298,7 @@ func Run(app *urfave.App, args []string) int {
 	defer func() { restoreGC() }()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	finished, err := runUntilInterrupted(ctx, func() error { return app.RunContext(ctx, flagsFirst(app, args)) })
+	finished, err := runUntilInterrupted(ctx, func() error { return app.RunContext(ctx, flagsFirst(app, joinPairs(args))) })
 	if !finished || (err != nil && ctx.Err() != nil) {
 		// Ctrl-C or SIGTERM: whatever the command was doing when it stopped
 		// (a retry, a deadline, a half-read topic), say one thing, with the

@@ -29,6 +29,7 @@ type Globals struct {
 	From          string // --from FILE; "" = read live
 	Output        string // table, wide, json, jsonl, yaml, schema (or a command's own format)
 	JQ            string
+	JQVars        []format.JQVar // --arg and --argjson
 	ShowSecrets   bool
 	NoColor       bool
 	NoHeaders     bool
@@ -79,7 +80,7 @@ func (g Globals) Live() bool { return g.From == "" && len(g.Bootstrap) > 0 }
 
 // FormatOptions are the options every command's output goes through.
 func (g Globals) FormatOptions() format.Options {
-	return format.Options{Output: g.Output, JQ: g.JQ, NoColor: g.NoColor, NoHeaders: g.NoHeaders, Width: g.Width}
+	return format.Options{Output: g.Output, JQ: g.JQ, JQVars: g.JQVars, NoColor: g.NoColor, NoHeaders: g.NoHeaders, Width: g.Width}
 }
 
 // globalsFrom resolves the global flags for the command running in c: a flag
@@ -121,6 +122,11 @@ func globalsFrom(c *urfave.Context, spec Spec) (Globals, error) {
 			g.explicit[name] = true
 		}
 	}
+	vars, err := jqVars(r.pairs(FlagArg), r.pairs(FlagArgJSON))
+	if err != nil {
+		return g, err
+	}
+	g.JQVars = vars
 	patterns, err := g.applyContext(r, spec)
 	if err != nil {
 		return g, err
@@ -160,7 +166,7 @@ func (g Globals) validate(extra []string) error {
 		}
 	}
 	if g.JQ != "" {
-		if _, err := format.CompileJQ(g.JQ); err != nil {
+		if _, err := format.CompileJQ(g.JQ, g.JQVars...); err != nil {
 			return err
 		}
 		if g.explicit[FlagOutput] && g.Output != format.OutputJSON && g.Output != format.OutputJSONL {
@@ -367,6 +373,12 @@ func (r flagResolver) isSet(name string) bool       { return r.ctx(name).IsSet(n
 func (r flagResolver) string(name string) string    { return r.ctx(name).String(name) }
 func (r flagResolver) bool(name string) bool        { return r.ctx(name).Bool(name) }
 func (r flagResolver) strings(name string) []string { return r.ctx(name).StringSlice(name) }
+func (r flagResolver) pairs(name string) []string {
+	if l, ok := r.ctx(name).Generic(name).(*pairList); ok && l != nil {
+		return l.pairs
+	}
+	return nil
+}
 func (r flagResolver) duration(name string) time.Duration {
 	return r.ctx(name).Duration(name)
 }

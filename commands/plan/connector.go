@@ -12,6 +12,7 @@ import (
 // ConnectorOptions are `plan connector`'s inputs.
 type ConnectorOptions struct {
 	PlanOptions
+	GateOptions
 	Set, Add, Remove urfave.StringSlice
 }
 
@@ -31,7 +32,7 @@ func NewCmdConnector(run func(*cli.Env, *ConnectorOptions) error) *cli.Command {
 			&urfave.StringSliceFlag{Name: "set", Destination: &o.Set, Usage: "change a connector's task count, `NAME=TASKS` (repeatable)"},
 			&urfave.StringSliceFlag{Name: "add", Destination: &o.Add, Usage: "create a connector with TASKS tasks, `NAME=TASKS` (repeatable)"},
 			&urfave.StringSliceFlag{Name: "remove", Destination: &o.Remove, Usage: "delete a connector `NAME` (repeatable)"},
-		}, o.flags(plotUsage)...),
+		}, append(o.PlanOptions.flags(plotUsage), o.GateOptions.flags()...)...),
 		Spec: whatIfSpec(map[string]cli.Candidates{"remove": cli.Connectors, "set": connectorsWithEquals}),
 		Run: func(e *cli.Env) error {
 			if err := e.NoArgs(); err != nil {
@@ -52,7 +53,7 @@ func runConnector(e *cli.Env, o *ConnectorOptions) error {
 		return err
 	}
 	change := plan.ConnectorChange{Set: set, Add: add, Remove: cli.SplitList(o.Remove.Value())}
-	return whatIf(e, &o.PlanOptions, func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
+	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
 		res, err := plan.ConnectorPlan(state, opts, change)
 		if err != nil {
 			return nil, planFailed(err)

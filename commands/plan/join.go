@@ -12,6 +12,7 @@ import (
 // JoinOptions are `plan join`'s inputs.
 type JoinOptions struct {
 	PlanOptions
+	GateOptions
 	Add string // N new workers, or their names
 }
 
@@ -29,7 +30,7 @@ func NewCmdJoin(run func(*cli.Env, *JoinOptions) error) *cli.Command {
 			"  connectscope plan join --synthetic workers=4,connectors=20,tasks=3 --add 2 -o mermaid",
 		Flags: append([]urfave.Flag{
 			&urfave.StringFlag{Name: "add", Required: true, Destination: &o.Add, Usage: "`N` new workers, or their member ids NAME,NAME,..."},
-		}, o.flags(plotUsage)...),
+		}, append(o.PlanOptions.flags(plotUsage), o.GateOptions.flags()...)...),
 		Spec: whatIfSpec(map[string]cli.Candidates{}),
 		Run: func(e *cli.Env) error {
 			if err := e.NoArgs(); err != nil {
@@ -41,7 +42,7 @@ func NewCmdJoin(run func(*cli.Env, *JoinOptions) error) *cli.Command {
 }
 
 func runJoin(e *cli.Env, o *JoinOptions) error {
-	return whatIf(e, &o.PlanOptions, func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
+	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
 		add := strings.TrimSpace(o.Add)
 		var names []string
 		if n, err := strconv.Atoi(add); err == nil {

@@ -9,6 +9,7 @@ import (
 // LeaveOptions are `plan leave`'s inputs.
 type LeaveOptions struct {
 	PlanOptions
+	GateOptions
 	Worker       string
 	ReturnsAfter string // a duration; only when given
 	Stop         string
@@ -30,7 +31,7 @@ func NewCmdLeave(run func(*cli.Env, *LeaveOptions) error) *cli.Command {
 			&urfave.StringFlag{Name: "worker", Required: true, Destination: &o.Worker, Usage: "the leaving worker `W`: its name (worker-2), HOST:PORT, REST URL, client id or member id"},
 			&urfave.StringFlag{Name: "returns-after", Destination: &o.ReturnsAfter, Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`"},
 			&urfave.StringFlag{Name: flagStop, Value: plan.StopClean, Destination: &o.Stop, Usage: "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"},
-		}, o.flags(plotUsage)...),
+		}, append(o.PlanOptions.flags(plotUsage), o.GateOptions.flags()...)...),
 		Spec: whatIfSpec(map[string]cli.Candidates{"worker": cli.Workers, flagStop: stopValues}),
 		Run: func(e *cli.Env) error {
 			if err := e.NoArgs(); err != nil {
@@ -42,7 +43,7 @@ func NewCmdLeave(run func(*cli.Env, *LeaveOptions) error) *cli.Command {
 }
 
 func runLeave(e *cli.Env, o *LeaveOptions) error {
-	return whatIf(e, &o.PlanOptions, func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
+	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
 		var back *int64
 		if e.Given("returns-after") {
 			ms, err := parseDurationMs("--returns-after", o.ReturnsAfter)

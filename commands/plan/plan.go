@@ -109,8 +109,12 @@ func whatIfSpec(values map[string]cli.Candidates) cli.Spec {
 
 // whatIf makes a what-if plan: the --plot file checked, the starting state
 // and settings resolved, then make, then the result printed (and drawn).
-func whatIf(e *cli.Env, p *PlanOptions, make func(plan.ClusterState, plan.PlanOptions) (*plan.PlanResult, error)) error {
+func whatIf(e *cli.Env, p *PlanOptions, g *GateOptions, make func(plan.ClusterState, plan.PlanOptions) (*plan.PlanResult, error)) error {
 	if _, err := plotTarget(p.Plot); err != nil {
+		return err
+	}
+	gates, err := g.gates(e)
+	if err != nil {
 		return err
 	}
 	state, opts, err := planInputs(e, p)
@@ -121,7 +125,11 @@ func whatIf(e *cli.Env, p *PlanOptions, make func(plan.ClusterState, plan.PlanOp
 	if err != nil {
 		return err
 	}
-	return emitPlan(e, p.Plot, res)
+	breaches := res.ApplyGates(gates)
+	if err := emitPlan(e, p.Plot, res); err != nil {
+		return err
+	}
+	return gateFailed(breaches)
 }
 
 // planFailed is a plan's refusal of its inputs, worded with the flags: a

@@ -12,6 +12,7 @@ import (
 // RollingRestartOptions are `plan rolling-restart`'s inputs.
 type RollingRestartOptions struct {
 	PlanOptions
+	GateOptions
 	RestartTime string
 	Order       string // W1,W2,...
 	Stop        string
@@ -34,7 +35,7 @@ func NewCmdRollingRestart(run func(*cli.Env, *RollingRestartOptions) error) *cli
 			&urfave.StringFlag{Name: flagRestartTime, Required: true, Destination: &o.RestartTime, Usage: "how long a worker is away, from stop to rejoin, `DURATION`"},
 			&urfave.StringFlag{Name: flagOrder, Destination: &o.Order, Usage: "restart order `W1,W2,...` (default: members in group order, the leader last)"},
 			&urfave.StringFlag{Name: flagStop, Value: plan.StopClean, Destination: &o.Stop, Usage: "how each worker stops, `MODE`: clean (LeaveGroup) or crash (noticed after the session timeout)"},
-		}, o.flags(plotUsage)...),
+		}, append(o.PlanOptions.flags(plotUsage), o.GateOptions.flags()...)...),
 		Spec: whatIfSpec(map[string]cli.Candidates{flagOrder: workerList, flagStop: stopValues}),
 		Run: func(e *cli.Env) error {
 			if err := e.NoArgs(); err != nil {
@@ -50,7 +51,7 @@ func runRollingRestart(e *cli.Env, o *RollingRestartOptions) error {
 	if err != nil {
 		return err
 	}
-	return whatIf(e, &o.PlanOptions, func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
+	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
 		order := cli.SplitList([]string{o.Order})
 		if err := orderNamesEveryWorker(state, order); err != nil {
 			return nil, err

@@ -47,7 +47,7 @@ func loadFile(path string, topics inspect.TopicNames, stream string, each func(*
 		defer f.Close()
 	}
 	in := bufio.NewReaderSize(f, 1<<20)
-	// A gzip-compressed file (`snapshot -o - | gzip`) is read as what it holds.
+	// A gzip-compressed file (`snapshot - | gzip`) is read as what it holds.
 	if magic, _ := in.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
 		zr, err := gzip.NewReader(in)
 		if err != nil {

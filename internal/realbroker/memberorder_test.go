@@ -48,7 +48,7 @@ func testMemberOrder(t *testing.T, c *cluster) {
 	}
 
 	snap := filepath.Join(t.TempDir(), "probe.snapshot.json")
-	if _, stderr, code := c.live("--group", group, "snapshot", "-o", snap); code > 1 {
+	if _, stderr, code := c.live("--group", group, "snapshot", "--file", snap); code > 1 {
 		t.Fatalf("snapshot of %s: exit %d: %s", group, code, stderr)
 	}
 	d, err := source.LoadFile(snap, inspect.DefaultTopicNames())

@@ -61,7 +61,7 @@ func readCommands(t *testing.T, c *cluster) [][]string {
 		{"inspect", "connectors", "-o", "json"},
 		{"inspect", "members", "-o", "json"},
 		{"inspect", "sinks", "-o", "json"},
-		{"snapshot", "-o", snap},
+		{"snapshot", "--file", snap},
 		{"watch", "--duration", "2s"},
 		{"plan", "join", "--add", "1", "-o", "json"},
 		{"plan", "rolling-restart", "--restart-time", "30s", "-o", "json"},

@@ -562,7 +562,7 @@ func (c *cluster) snapshot() string {
 	c.t.Helper()
 	path := filepath.Join(c.t.TempDir(), "snapshot.json")
 	c.snapAt = time.Now()
-	c.cs(nil, "snapshot", "-o", path)
+	c.cs(nil, "snapshot", "--file", path)
 	c.snapOrder = snapshotMemberOrder(c.t, path)
 	return path
 }
