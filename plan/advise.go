@@ -138,9 +138,7 @@ func Advise(ctx context.Context, state ClusterState, opts PlanOptions, ao Advise
 	}
 	group, coop := effectiveProtocol(state, opts)
 	if opts.MaxRounds == 0 {
-		// A roll paced by stability takes a few rounds per worker; the
-		// plans' default cap would cut big clusters short.
-		opts.MaxRounds = max(DefaultMaxRounds, 8*len(state.Workers)+20)
+		opts.MaxRounds = rollRoundCap(len(state.Workers))
 	}
 	base := newResult("advise", state, opts, "")
 	res := &AdviseResult{

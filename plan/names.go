@@ -36,22 +36,32 @@ func (s ClusterState) Names(members []string) []string {
 // member id: the final counts, the outages, the rounds and the events.
 func (tl *Timeline) nameWorkers(state ClusterState) {
 	nameCounts(state, tl.Summary.Final)
+	// Each member is named once: naming scans the workers, and rounds list
+	// every member (a roll of 1,000 workers names a million entries).
+	seen := map[string]*string{}
+	name := func(m string) *string {
+		n, ok := seen[m]
+		if !ok {
+			v := state.Name(m)
+			n = &v
+			seen[m] = n
+		}
+		return n
+	}
 	for i := range tl.Outages {
 		if o := &tl.Outages[i]; o.Host != nil {
-			n := state.Name(*o.Host)
-			o.Name = &n
+			o.Name = name(*o.Host)
 		}
 	}
 	for i := range tl.Rounds {
 		for j := range tl.Rounds[i].Workers {
 			w := &tl.Rounds[i].Workers[j]
-			w.Name = state.Name(w.Worker)
+			w.Name = *name(w.Worker)
 		}
 	}
 	for i := range tl.Events {
 		if ev := &tl.Events[i]; ev.Worker != nil {
-			n := state.Name(*ev.Worker)
-			ev.Name = &n
+			ev.Name = name(*ev.Worker)
 		}
 	}
 }

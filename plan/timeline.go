@@ -1,9 +1,11 @@
 package plan
 
 import (
+	"container/heap"
 	"context"
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/connectscope/connectscope/plan/assignor"
 )
@@ -87,6 +89,44 @@ type queuedEvent struct {
 	ev  Event
 }
 
+// eventQueue is a min-heap by (time, order of scheduling): pushing used to
+// re-sort the whole queue, which a long roll's thousands of events made slow.
+type eventQueue []queuedEvent
+
+func (q eventQueue) Len() int { return len(q) }
+func (q eventQueue) Less(i, j int) bool {
+	if q[i].at != q[j].at {
+		return q[i].at < q[j].at
+	}
+	return q[i].seq < q[j].seq
+}
+func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *eventQueue) Push(x any)   { *q = append(*q, x.(queuedEvent)) }
+func (q *eventQueue) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return x
+}
+
+// engineMember is one group member as the engine follows it: what it owns (piece
+// ids, sorted) and its counts, kept up to date from each round's changes so
+// that a round costs what it changed, not the size of the cluster.
+type engineMember struct {
+	id           string
+	host         int32 // index into engine.hosts
+	owned        idList
+	conns, tasks int
+	dead         bool // stopped or crashed, still in the group
+	gone         bool // left the group
+	change       *assignor.MemberChanges
+}
+
+func (m *engineMember) set(x *pieceIndex, owned idList) {
+	m.owned = owned
+	m.conns, m.tasks = x.count(owned)
+}
+
 // engine runs one timeline on one Sim.
 type engine struct {
 	sim    *assignor.Sim
@@ -95,15 +135,20 @@ type engine struct {
 	base   int64 // Sim clock at plan time 0
 	now    int64 // plan clock
 	seq    int
-	queue  []queuedEvent
+	queue  eventQueue
 	leader string
 
-	hostOf   map[string]string // member id -> host
-	dead     map[string]bool   // stopped or crashed, still in the group
-	notices  int               // crashes not yet noticed
-	noticeAt map[string]int64  // crashed member -> when the group notices
+	ix       *pieceIndex
+	members  map[string]*engineMember
+	joined   []*engineMember // join order, as the Sim keeps it
+	sorted   []*engineMember // by member id, as the rounds list them
+	hosts    []string        // host names; member.host indexes them
+	hostIdx  map[string]int32
+	notices  int              // crashes not yet noticed
+	noticeAt map[string]int64 // crashed member -> when the group notices
 
 	acct       *downtime
+	startHost  []int32   // piece id -> host that ran it at the start, -1 = none
 	busyUntil  int64     // end of the round in progress
 	starts     []starter // pieces starting when the round in progress ends
 	followUpAt int64     // -1 = none
@@ -116,15 +161,11 @@ type engine struct {
 	label func(member string) string // short name for messages
 
 	ctx context.Context // checked between events and before every round (Ctrl-C)
-	// owned caches what each member owns as of the last round (built from
-	// the Sim on first use, dropped on join, leave and connector changes):
-	// building these sets every round cost more than the assignor itself.
-	owned map[string]pieceSet
 
-	marks   []Mark             // events for pictures
-	running map[string]int     // host -> tasks running on it now
-	series  map[string][]Point // host -> tasks running over time (not in lite timelines)
-	lite    bool               // skip piece names in the round views
+	marks   []Mark    // events for pictures
+	running []int     // host -> tasks running on it now
+	series  [][]Point // host -> tasks running over time (nil in lite timelines)
+	lite    bool      // skip piece names in the round views
 
 	rounds []RoundView
 	events []EventView
@@ -132,19 +173,13 @@ type engine struct {
 }
 
 type starter struct {
-	worker string
-	key    pieceKey
+	m  *engineMember
+	id int32
 }
 
 func (e *engine) push(at int64, ev Event) {
-	e.queue = append(e.queue, queuedEvent{at: at, seq: e.seq, ev: ev})
+	heap.Push(&e.queue, queuedEvent{at: at, seq: e.seq, ev: ev})
 	e.seq++
-	sort.SliceStable(e.queue, func(i, j int) bool {
-		if e.queue[i].at != e.queue[j].at {
-			return e.queue[i].at < e.queue[j].at
-		}
-		return e.queue[i].seq < e.queue[j].seq
-	})
 }
 
 // log records an event of kind about member ("" for none) in words.
@@ -156,11 +191,56 @@ func (e *engine) log(kind, member, format string, args ...any) {
 	e.events = append(e.events, ev)
 }
 
-func (e *engine) host(member string) string {
-	if h, ok := e.hostOf[member]; ok {
-		return h
+// hostOf numbers a host name.
+func (e *engine) hostOf(h string) int32 {
+	if i, ok := e.hostIdx[h]; ok {
+		return i
 	}
-	return member
+	i := int32(len(e.hosts))
+	e.hosts = append(e.hosts, h)
+	e.hostIdx[h] = i
+	e.running = append(e.running, 0)
+	if !e.lite {
+		e.series = append(e.series, nil)
+	}
+	return i
+}
+
+// addMember follows a member that joined the Sim, owning owned.
+func (e *engine) addMember(id, host string, owned idList) *engineMember {
+	m := &engineMember{id: id, host: e.hostOf(host)}
+	m.set(e.ix, owned)
+	e.members[id] = m
+	e.joined = append(e.joined, m)
+	i, _ := slices.BinarySearchFunc(e.sorted, id, func(m *engineMember, id string) int { return strings.Compare(m.id, id) })
+	e.sorted = slices.Insert(e.sorted, i, m)
+	return m
+}
+
+func (e *engine) removeMember(m *engineMember) {
+	m.gone = true
+	delete(e.members, m.id)
+	e.joined = slices.DeleteFunc(e.joined, func(o *engineMember) bool { return o == m })
+	e.sorted = slices.DeleteFunc(e.sorted, func(o *engineMember) bool { return o == m })
+}
+
+// renumber follows a pieceIndex renumbering in every id the engine holds.
+func (e *engine) renumber(remap []int32) {
+	for _, m := range e.joined {
+		m.owned = remapList(m.owned, remap)
+	}
+	for i := range e.starts {
+		e.starts[i].id = remap[e.starts[i].id]
+	}
+	e.acct.renumber(remap, e.ix.len())
+	hosts := make([]int32, e.ix.len())
+	for i := range hosts {
+		hosts[i] = -1
+	}
+	for o, id := range remap {
+		hosts[id] = e.startHost[o]
+	}
+	e.startHost = hosts
 }
 
 // run plays the events and returns when the cluster is quiet: no event left,
@@ -196,8 +276,7 @@ func (e *engine) run(first []Event) error {
 			e.mark(MarkDelayEnds, "")
 		}
 		for len(e.queue) > 0 && e.queue[0].at <= next {
-			q := e.queue[0]
-			e.queue = e.queue[1:]
+			q := heap.Pop(&e.queue).(queuedEvent)
 			if q.ev.WhenStable {
 				e.waiting = append(e.waiting, q.ev)
 				continue
@@ -263,41 +342,53 @@ func (e *engine) nextTime() (int64, bool) {
 
 // finishRound starts what the round in progress assigned, at its end.
 func (e *engine) finishRound() {
-	owned := map[string]pieceSet{}
+	var m *engineMember
+	n := 0
 	for _, s := range e.starts {
-		if e.dead[s.worker] {
+		if s.m != m {
+			e.track(m, e.busyUntil, n)
+			m, n = s.m, 0
+		}
+		if s.m.dead || s.m.gone || !s.m.owned.has(s.id) {
 			continue
 		}
-		set, ok := owned[s.worker]
-		if !ok {
-			set = e.ownedSet(s.worker)
-			owned[s.worker] = set
-		}
-		if set[s.key] {
-			if e.acct.start(s.key, e.busyUntil) {
-				e.track(s.worker, s.key, e.busyUntil, 1)
-			}
+		if e.acct.start(s.id, e.busyUntil) {
+			n += e.taskCount(s.id)
 		}
 	}
-	e.starts = nil
+	e.track(m, e.busyUntil, n)
+	e.starts = e.starts[:0]
 }
 
-// stopPiece stops a piece member w runs, at e.now.
-func (e *engine) stopPiece(w string, k pieceKey) {
-	if e.acct.stop(k, e.now) {
-		e.track(w, k, e.now, -1)
+// stopPieces stops the pieces member m runs among ids, at e.now.
+func (e *engine) stopPieces(m *engineMember, ids idList) {
+	n := 0
+	for _, id := range ids {
+		if e.acct.stop(id, e.now) {
+			n -= e.taskCount(id)
+		}
 	}
+	e.track(m, e.now, n)
 }
 
-// track follows the tasks running per host over time, for the plots.
-func (e *engine) track(w string, k pieceKey, t int64, delta int) {
-	if e.lite || k.isConnector() {
+// taskCount is 1 for a task (what the plots count), 0 for a connector.
+func (e *engine) taskCount(id int32) int {
+	if e.ix.isConnector(id) {
+		return 0
+	}
+	return 1
+}
+
+// track follows the tasks running per host over time, for the plots:
+// delta tasks of member m's host started (or, negative, stopped) at t.
+// Callers add up a member's pieces first (all starts or all stops, so a
+// sum of zero means no task): the point at t is the same as one call per
+// task would leave.
+func (e *engine) track(m *engineMember, t int64, delta int) {
+	if e.lite || m == nil || delta == 0 {
 		return
 	}
-	if e.running == nil {
-		e.running, e.series = map[string]int{}, map[string][]Point{}
-	}
-	h := e.host(w)
+	h := m.host
 	e.running[h] += delta
 	pts := e.series[h]
 	if n := len(pts); n > 0 && pts[n-1].TimeMs == t {
@@ -314,40 +405,17 @@ func (e *engine) mark(kind, member string) {
 	}
 }
 
-// ownedSet is what member w owns now.
-func (e *engine) ownedSet(w string) pieceSet {
-	if e.owned == nil {
-		e.owned = map[string]pieceSet{}
-	}
-	if set, ok := e.owned[w]; ok {
-		return set
-	}
-	set := setOf(e.sim.Owned(w))
-	e.owned[w] = set
-	return set
-}
-
-func (e *engine) isMember(w string) bool {
-	for _, m := range e.sim.Members() {
-		if m == w {
-			return true
-		}
-	}
-	return false
-}
-
 // apply makes one event happen at e.now.
 func (e *engine) apply(ev Event) error {
 	switch ev.Kind {
 	case EventStop, EventCrash:
-		if !e.isMember(ev.Worker) || e.dead[ev.Worker] {
+		m := e.members[ev.Worker]
+		if m == nil || m.dead {
 			return fmt.Errorf("worker %q is not a running member of the group", ev.Worker)
 		}
-		for _, k := range keysOf(e.sim.Owned(ev.Worker)) {
-			e.stopPiece(ev.Worker, k)
-		}
+		e.stopPieces(m, m.owned)
 		e.mark(map[EventKind]string{EventStop: MarkStop, EventCrash: MarkCrash}[ev.Kind], ev.Worker)
-		e.dead[ev.Worker] = true
+		m.dead = true
 		if ev.Kind == EventStop {
 			e.log(MarkStop, ev.Worker, "%s stops cleanly (its work stops, LeaveGroup)", e.label(ev.Worker))
 			if err := e.leave(ev.Worker); err != nil {
@@ -367,16 +435,15 @@ func (e *engine) apply(ev Event) error {
 			return err
 		}
 	case EventJoin:
-		if ev.Replaces != "" && e.isMember(ev.Replaces) {
+		if ev.Replaces != "" && e.members[ev.Replaces] != nil {
 			// The old incarnation is still in the group (crash not yet
 			// noticed): the new member's join completes with that notice.
 			e.push(e.noticeAt[ev.Replaces], ev)
 			return nil
 		}
-		if e.isMember(ev.Worker) {
+		if e.members[ev.Worker] != nil {
 			return fmt.Errorf("worker %q is already a member", ev.Worker)
 		}
-		delete(e.owned, ev.Worker)
 		if err := e.sim.Join(ev.Worker, assignor.Pieces{Connectors: []string{}, Tasks: []assignor.TaskID{}}); err != nil {
 			return fmt.Errorf("joining %s: %w", ev.Worker, err)
 		}
@@ -384,7 +451,7 @@ func (e *engine) apply(ev Event) error {
 		if h == "" {
 			h = ev.Worker
 		}
-		e.hostOf[ev.Worker] = h
+		e.addMember(ev.Worker, h, nil)
 		if ev.Replaces != "" {
 			e.log(MarkReturn, ev.Worker, "%s is back as new member %s, holding nothing", e.label(ev.Replaces), e.label(ev.Worker))
 			e.mark(MarkReturn, ev.Worker)
@@ -394,20 +461,25 @@ func (e *engine) apply(ev Event) error {
 		}
 		e.want(e.label(ev.Worker) + " joined")
 	case EventConnectors:
-		next := pieceSet{}
-		for _, k := range configuredKeys(ev.Connectors) {
-			next[k] = true
+		keys := configuredKeys(ev.Connectors)
+		if remap := e.ix.add(keys); remap != nil {
+			e.renumber(remap)
 		}
-		for _, w := range e.sim.Members() {
-			for k := range e.ownedSet(w) {
-				if !next[k] && e.acct.isRunning(k) {
-					e.track(w, k, e.now, -1) // a deleted piece stops running
+		next := make([]bool, e.ix.len())
+		for _, k := range keys {
+			next[e.ix.lookup(k)] = true
+		}
+		for _, m := range e.joined {
+			n := 0
+			for _, id := range m.owned {
+				if !next[id] && e.acct.isRunning(id) {
+					n -= e.taskCount(id) // a deleted piece stops running
 				}
 			}
+			e.track(m, e.now, n)
 		}
 		e.sim.SetConnectors(ev.Connectors)
-		e.owned = nil
-		e.acct.reconfigure(configuredKeys(ev.Connectors), e.now)
+		e.acct.reconfigure(next, e.now)
 		e.log(EventKindConnectors, "", "configured connectors change (%s)", describeSpecs(ev.Connectors))
 		e.want("connectors changed")
 	}
@@ -420,17 +492,18 @@ func (e *engine) apply(ev Event) error {
 // leave removes a member from the group; when it was the leader, leadership
 // moves and the new leader starts with no memory of earlier rounds.
 func (e *engine) leave(w string) error {
-	delete(e.owned, w)
 	if err := e.sim.Leave(w); err != nil {
 		return fmt.Errorf("%s leaving: %w", w, err)
 	}
-	delete(e.dead, w)
+	if m := e.members[w]; m != nil {
+		e.removeMember(m)
+	}
 	e.want(e.label(w) + " left")
 	if w == e.leader {
 		e.sim.NewLeader()
 		e.leader = ""
-		if ms := e.sim.Members(); len(ms) > 0 {
-			e.leader = ms[0]
+		if len(e.joined) > 0 {
+			e.leader = e.joined[0].id
 		}
 		e.log(MarkLeader, e.leader, "%s was the leader: %s leads now and has no memory of earlier rounds", e.label(w), e.leaderName())
 		e.mark(MarkLeader, e.leader)
@@ -447,111 +520,79 @@ func (e *engine) leaderName() string {
 
 // round runs one rebalance round starting at e.now.
 func (e *engine) round() {
-	if e.leader == "" {
-		if ms := e.sim.Members(); len(ms) > 0 {
-			e.leader = ms[0]
-		}
+	if e.leader == "" && len(e.joined) > 0 {
+		e.leader = e.joined[0].id
 	}
 	if d := e.base + e.now - e.sim.Now(); d > 0 {
 		e.sim.Sleep(d)
 	}
-	before := map[string]pieceSet{}
-	for _, w := range e.sim.Members() {
-		before[w] = e.ownedSet(w)
+	rc := e.sim.RebalanceChanges(false)
+	for i := range rc.Members {
+		m := e.joined[i]
+		if m.id != rc.Members[i].ID {
+			panic("plan: the engine's members are out of step with the simulator's")
+		}
+		m.change = &rc.Members[i]
 	}
-	r := e.sim.Rebalance(false)
 	end := e.now + e.model.RoundTimeMs
 	if e.eager {
-		for w, s := range before {
-			for k := range s {
-				e.stopPiece(w, k)
-			}
+		for _, m := range e.sorted {
+			e.stopPieces(m, m.owned)
 		}
 	}
-	view := RoundView{Round: len(e.rounds) + 1, Generation: r.Generation, TimeMs: e.now, EndMs: end,
+	view := RoundView{Round: len(e.rounds) + 1, Generation: rc.Generation, TimeMs: e.now, EndMs: end,
 		Trigger: uniqueJoin(e.triggers), Workers: []WorkerRoundView{}}
-	revokedAny, delay := false, int64(0)
-	workers := make([]string, 0, len(r.Workers))
-	for w := range r.Workers {
-		workers = append(workers, w)
+	if !e.lite {
+		view.Workers = make([]WorkerRoundView, 0, len(e.sorted))
 	}
-	sort.Strings(workers)
-	for _, w := range workers {
-		wr := r.Workers[w]
-		prev := before[w]
-		after, kept := prev, true
-		// A cooperative worker told nothing keeps exactly what it had.
-		if e.eager || len(wr.Revoked.Connectors)+len(wr.Revoked.Tasks)+len(wr.Assigned.Connectors)+len(wr.Assigned.Tasks) > 0 || prev == nil {
-			after, kept = setOf(e.sim.Owned(w)), false
-		}
-		e.owned[w] = after
-		var revoked, assigned []pieceKey
+	revokedAny := false
+	for _, m := range e.sorted {
+		ch := m.change
+		m.change = nil
+		prev := m.owned
+		var revoked, assigned idList
+		keepC, keepT := m.conns, m.tasks
 		if e.eager {
 			// Eager sends whole assignments: what a worker had and did not
 			// get back is in effect revoked; everything is restarted.
+			after := sortedIDs(e.simIDs(ch.AssignedConns, ch.AssignedTasks))
 			revoked, assigned = prev.minus(after), after.minus(prev)
-		} else if e.lite {
-			revoked, assigned = keysOf(wr.Revoked), keysOf(wr.Assigned)
-			if len(revoked)+len(assigned) > 0 {
-				view.changed = true
+			keepC, keepT = e.ix.common(prev, after)
+			m.set(e.ix, after)
+			for _, id := range after {
+				e.starts = append(e.starts, starter{m: m, id: id})
 			}
+		} else if len(ch.AssignedConns)+len(ch.AssignedTasks)+len(ch.RevokedConns)+len(ch.RevokedTasks) > 0 {
+			// A cooperative worker told nothing keeps exactly what it had.
+			revoked = sortedIDs(e.simIDs(ch.RevokedConns, ch.RevokedTasks))
+			assigned = sortedIDs(e.simIDs(ch.AssignedConns, ch.AssignedTasks))
+			view.changed = true
 			if len(revoked) > 0 {
 				revokedAny = true
 			}
-			for _, k := range revoked {
-				if prev[k] {
-					e.stopPiece(w, k)
-				}
-			}
-		} else {
-			revoked = setOf(wr.Revoked).sorted()
-			assigned = setOf(wr.Assigned).sorted()
-			if len(revoked) > 0 {
-				revokedAny = true
-			}
-			for _, k := range revoked {
-				if prev[k] {
-					e.stopPiece(w, k)
-				}
+			e.stopPieces(m, revoked.common(prev))
+			after := prev.minus(revoked).union(assigned)
+			keepC, keepT = e.ix.common(prev, after)
+			m.set(e.ix, after)
+			for _, id := range assigned {
+				e.starts = append(e.starts, starter{m: m, id: id})
 			}
 		}
-		if e.eager {
-			for k := range after {
-				e.starts = append(e.starts, starter{worker: w, key: k})
-			}
-		} else {
-			for _, k := range assigned {
-				e.starts = append(e.starts, starter{worker: w, key: k})
-			}
-		}
-		if wr.DelayMs > delay {
-			delay = wr.DelayMs
+		if len(revoked)+len(assigned) > 0 {
+			view.changed = true
 		}
 		if e.lite {
 			continue // the advisor reads the summary only: no per-worker view
 		}
-		oc, ot := countSet(after)
-		keepC, keepT := oc, ot
-		if !kept {
-			keepC, keepT = 0, 0
-			for k := range prev {
-				if after[k] {
-					if k.isConnector() {
-						keepC++
-					} else {
-						keepT++
-					}
-				}
-			}
-		}
-		rc, rt := names(revoked)
-		ac, at := names(assigned)
+		rcs, rts := e.ix.namesOf(revoked)
+		acs, ats := e.ix.namesOf(assigned)
 		view.Workers = append(view.Workers, WorkerRoundView{
-			Worker: w, KeepsConnectors: keepC, KeepsTasks: keepT,
-			RevokedConnectors: rc, RevokedTasks: rt, AssignedConnectors: ac, AssignedTasks: at,
-			DelayMs: wr.DelayMs, Connectors: oc, Tasks: ot,
+			Worker: m.id, KeepsConnectors: keepC, KeepsTasks: keepT,
+			RevokedConnectors: rcs, RevokedTasks: rts, AssignedConnectors: acs, AssignedTasks: ats,
+			DelayMs: rc.DelayMs, Connectors: m.conns, Tasks: m.tasks,
 		})
 	}
+	delay := rc.DelayMs
 	view.DelayMs = delay
 	e.rounds = append(e.rounds, view)
 	e.triggers = nil
@@ -567,6 +608,19 @@ func (e *engine) round() {
 		}
 		e.delayedAt = at
 	}
+}
+
+// simIDs maps the simulator's connector and task ids to piece ids, in a
+// new list.
+func (e *engine) simIDs(conns, tasks []int32) []int32 {
+	out := make([]int32, 0, len(conns)+len(tasks))
+	for _, c := range conns {
+		out = append(out, e.ix.fromSim(e.sim, c, false))
+	}
+	for _, t := range tasks {
+		out = append(out, e.ix.fromSim(e.sim, t, true))
+	}
+	return out
 }
 
 func uniqueJoin(parts []string) string {

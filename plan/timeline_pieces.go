@@ -76,18 +76,6 @@ func (s pieceSet) sorted() []pieceKey {
 	return out
 }
 
-// minus returns the pieces of s not in o, sorted.
-func (s pieceSet) minus(o pieceSet) []pieceKey {
-	out := []pieceKey{}
-	for k := range s {
-		if !o[k] {
-			out = append(out, k)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].less(out[j]) })
-	return out
-}
-
 // configuredKeys lists every piece the connectors define, sorted.
 func configuredKeys(specs []assignor.ConnectorSpec) []pieceKey {
 	out := []pieceKey{}
@@ -99,30 +87,6 @@ func configuredKeys(specs []assignor.ConnectorSpec) []pieceKey {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].less(out[j]) })
 	return out
-}
-
-// countKeys returns (connectors, tasks) among keys.
-func countKeys(keys []pieceKey) (conns, tasks int) {
-	for _, k := range keys {
-		if k.isConnector() {
-			conns++
-		} else {
-			tasks++
-		}
-	}
-	return conns, tasks
-}
-
-// countSet returns (connectors, tasks) in s.
-func countSet(s pieceSet) (conns, tasks int) {
-	for k := range s {
-		if k.isConnector() {
-			conns++
-		} else {
-			tasks++
-		}
-	}
-	return conns, tasks
 }
 
 // names renders keys as the JSON contract writes them: connectors by name,

@@ -179,6 +179,9 @@ func RollingRestartPlan(state ClusterState, opts PlanOptions, restartMs int64, s
 	if err := checkPlanBounds(state, opts, len(resolved)); err != nil {
 		return nil, err
 	}
+	if opts.MaxRounds == 0 {
+		opts.MaxRounds = rollRoundCap(len(resolved))
+	}
 	next := rollEvents(state, resolved, restartMs, kind, Pacing{})
 	res := newResult("rolling-restart", state, opts,
 		fmt.Sprintf("rolling restart of %s, %s each, the next stopped when the previous is back", strings.Join(labels(state, resolved), ", "), Millis(restartMs)))
@@ -187,6 +190,11 @@ func RollingRestartPlan(state ClusterState, opts PlanOptions, restartMs int64, s
 	res.Assumptions.Order = state.Names(resolved)
 	return res, res.addBranch(state, opts, "rolling restart", next)
 }
+
+// rollRoundCap is the round cap of a roll of n workers: a roll takes a few
+// rounds per worker (more when paced by stability), so the plans' default
+// cap would cut a roll of a few hundred workers short.
+func rollRoundCap(n int) int { return max(DefaultMaxRounds, 8*n+20) }
 
 // Pacing says when the next worker of a roll stops.
 type Pacing struct {
@@ -437,13 +445,22 @@ func ModelStatements() []string {
 
 func (r *PlanResult) addBranch(state ClusterState, opts PlanOptions, name string, events []Event) error {
 	_, coop := effectiveProtocol(state, opts)
+	// The two protocols run on their own simulators: side by side, on two
+	// cores when there are.
+	var e *Timeline
+	var eerr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e, eerr = runTimeline(state, opts, "eager", events)
+	}()
 	c, err := runTimeline(state, opts, coop, events)
+	<-done
 	if err != nil {
 		return fmt.Errorf("%s (%s): %w", name, coop, err)
 	}
-	e, err := runTimeline(state, opts, "eager", events)
-	if err != nil {
-		return fmt.Errorf("%s (eager): %w", name, err)
+	if eerr != nil {
+		return fmt.Errorf("%s (eager): %w", name, eerr)
 	}
 	c.nameWorkers(state)
 	e.nameWorkers(state)
@@ -451,10 +468,14 @@ func (r *PlanResult) addBranch(state ClusterState, opts PlanOptions, name string
 	for _, w := range state.Workers {
 		r.Labels[w.ID] = state.Label(w.ID)
 	}
+	// Each member is labelled once: a label scans the workers, and every
+	// round lists every member.
 	for _, tl := range []*Timeline{c, e} {
 		for _, rd := range tl.Rounds {
 			for _, w := range rd.Workers {
-				r.Labels[w.Worker] = state.Label(w.Worker)
+				if _, ok := r.Labels[w.Worker]; !ok {
+					r.Labels[w.Worker] = state.Label(w.Worker)
+				}
 			}
 		}
 	}

@@ -3,7 +3,6 @@ package plan
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/connectscope/connectscope/plan/assignor"
 )
@@ -47,40 +46,45 @@ func runTimelineCtx(ctx context.Context, state ClusterState, opts PlanOptions, p
 			followUpAt, delayedAt = 0, -1
 		}
 	}
-	hosts := map[string]string{}
-	for _, w := range sim.Members() {
-		hosts[w] = w
+	// Every piece the timeline can meet: configured or owned at the start.
+	configured := configuredKeys(state.Connectors)
+	universe := append([]pieceKey{}, configured...)
+	for _, w := range state.Workers {
+		universe = append(universe, keysOf(w.Owned)...)
 	}
-	startHost := map[pieceKey]string{}
-	running := pieceSet{}
-	for _, w := range sim.Members() {
-		for _, k := range keysOf(sim.Owned(w)) {
-			startHost[k] = w
-			running[k] = true
-		}
-	}
+	ix := newPieceIndex(universe)
 	leader := state.Leader
 	if leader == "" && len(state.Workers) > 0 {
 		leader = state.Workers[0].ID
 	}
 	e := &engine{
-		sim: sim, eager: eager, model: model, base: sim.Now(), leader: leader,
-		hostOf: hosts, dead: map[string]bool{}, noticeAt: map[string]int64{}, label: state.Label,
-		acct: newDowntime(configuredKeys(state.Connectors), running),
-		ctx:  ctx, lite: lite,
+		sim: sim, eager: eager, model: model, base: sim.Now(), leader: leader, ix: ix,
+		members: map[string]*engineMember{}, hostIdx: map[string]int32{}, noticeAt: map[string]int64{},
+		label: memoLabel(state), ctx: ctx, lite: lite,
 		followUpAt: followUpAt, delayedAt: delayedAt, dueWhy: due,
 	}
+	e.startHost = make([]int32, ix.len())
+	for i := range e.startHost {
+		e.startHost[i] = -1
+	}
+	running := make([]bool, ix.len())
+	for _, w := range state.Workers {
+		m := e.addMember(w.ID, w.ID, sortedIDs(ix.ofPieces(w.Owned, nil)))
+		for _, id := range m.owned {
+			e.startHost[id] = m.host
+			running[id] = true
+		}
+	}
+	cfgIDs := make([]int32, len(configured))
+	for i, k := range configured {
+		cfgIDs[i] = ix.lookup(k)
+	}
+	e.acct = newDowntime(ix.len(), cfgIDs, func(id int32) bool { return running[id] }, !lite)
 	if !lite {
-		e.running, e.series = map[string]int{}, map[string][]Point{}
-		for _, w := range sim.Members() {
-			n := 0
-			for _, k := range keysOf(sim.Owned(w)) {
-				if !k.isConnector() && running[k] {
-					n++
-				}
-			}
-			e.running[w] = n
-			e.series[w] = []Point{{TimeMs: 0, Tasks: n}}
+		for _, m := range e.joined {
+			_, n := ix.count(m.owned)
+			e.running[m.host] = n
+			e.series[m.host] = []Point{{TimeMs: 0, Tasks: n}}
 		}
 	}
 	if err := e.run(events); err != nil {
@@ -88,7 +92,15 @@ func runTimelineCtx(ctx context.Context, state ClusterState, opts PlanOptions, p
 	}
 	tl.Events = e.events
 	tl.Rounds = e.rounds
-	tl.Marks, tl.Running = e.marks, e.series
+	tl.Marks = e.marks
+	if !lite {
+		tl.Running = map[string][]Point{}
+		for h, pts := range e.series {
+			if pts != nil {
+				tl.Running[e.hosts[h]] = pts
+			}
+		}
+	}
 	tl.Notes = append(tl.Notes, e.notes...)
 	if tl.Events == nil {
 		tl.Events = []EventView{}
@@ -96,39 +108,53 @@ func runTimelineCtx(ctx context.Context, state ClusterState, opts PlanOptions, p
 	if tl.Rounds == nil {
 		tl.Rounds = []RoundView{}
 	}
-	tl.Summary = summarize(e, startHost)
+	tl.Summary = summarize(e)
 	tl.Outages = []Outage{}
 	if !lite {
-		tl.Outages = outages(e.acct, startHost)
+		tl.Outages = outages(e)
 	}
 	return tl, nil
 }
 
+// memoLabel is state.Label remembered per member: a label is looked up for
+// every event, and finding one scans the workers.
+func memoLabel(state ClusterState) func(string) string {
+	seen := map[string]string{}
+	return func(m string) string {
+		l, ok := seen[m]
+		if !ok {
+			l = state.Label(m)
+			seen[m] = l
+		}
+		return l
+	}
+}
+
 // summarize computes the summary once the engine is done.
-func summarize(e *engine, startHost map[pieceKey]string) Summary {
+func summarize(e *engine) Summary {
 	end := e.busyUntil
 	if e.now > end {
 		end = e.now
 	}
 	open := e.acct.finish(end)
 	s := Summary{Rounds: len(e.rounds), EndMs: end, NotRunningAtEnd: []string{}, Final: []WorkerCount{}}
-	for k := range e.acct.stopped {
-		if k.isConnector() {
+	for id, st := range e.acct.stopped {
+		if !st {
+			continue
+		}
+		if e.ix.isConnector(int32(id)) {
 			s.ConnectorsStopped++
 		} else {
 			s.TasksStopped++
 		}
 	}
-	s.ConnectorMsNotRunning, s.TaskMsNotRunning, s.LongestTaskOutageMs = e.acct.sums()
-	members := append([]string(nil), e.sim.Members()...)
-	sort.Strings(members)
+	s.ConnectorMsNotRunning, s.TaskMsNotRunning, s.LongestTaskOutageMs = e.acct.sums(e.ix)
 	var cMin, cMax, tMin, tMax int
-	for i, w := range members {
-		owned := e.sim.Owned(w)
-		c, t := len(owned.Connectors), len(owned.Tasks)
-		wc := WorkerCount{Worker: w, Host: e.host(w), Connectors: c, Tasks: t}
+	for i, m := range e.sorted {
+		c, t := m.conns, m.tasks
+		wc := WorkerCount{Worker: m.id, Host: e.hosts[m.host], Connectors: c, Tasks: t}
 		if !e.lite {
-			wc.OwnedConnectors, wc.OwnedTasks = names(keysOf(owned))
+			wc.OwnedConnectors, wc.OwnedTasks = e.ix.namesOf(m.owned)
 		}
 		s.Final = append(s.Final, wc)
 		if i == 0 || c < cMin {
@@ -143,9 +169,9 @@ func summarize(e *engine, startHost map[pieceKey]string) Summary {
 		if i == 0 || t > tMax {
 			tMax = t
 		}
-		for _, k := range keysOf(owned) {
-			if h, ok := startHost[k]; ok && h != e.host(w) && e.acct.configured[k] {
-				if k.isConnector() {
+		for _, id := range m.owned {
+			if h := e.startHost[id]; h >= 0 && e.hosts[h] != e.hosts[m.host] && e.acct.configured[id] {
+				if e.ix.isConnector(id) {
 					s.ConnectorsMoved++
 				} else {
 					s.TasksMoved++
@@ -153,13 +179,13 @@ func summarize(e *engine, startHost map[pieceKey]string) Summary {
 			}
 		}
 	}
-	oc, ot := names(open)
+	oc, ot := e.ix.namesOf(open)
 	s.NotRunningAtEnd = append(oc, ot...)
 	if len(open) == 0 {
 		t := e.acct.lastStart
 		s.AllRunningAfterMs = &t
 	}
-	if len(members) > 0 && cMax-cMin <= 1 && tMax-tMin <= 1 {
+	if len(e.sorted) > 0 && cMax-cMin <= 1 && tMax-tMin <= 1 {
 		t := lastChangeEnd(e.rounds)
 		s.BalancedAfterMs = &t
 	}
@@ -183,20 +209,21 @@ func lastChangeEnd(rounds []RoundView) int64 {
 }
 
 // outages lists every piece that was not running at some point, sorted.
-func outages(d *downtime, startHost map[pieceKey]string) []Outage {
-	keys := pieceSet{}
-	for k := range d.intervals {
-		keys[k] = true
-	}
+func outages(e *engine) []Outage {
 	out := []Outage{}
-	for _, k := range keys.sorted() {
+	d := e.acct
+	for id, iv := range d.intervals() {
+		if len(iv) == 0 {
+			continue
+		}
 		kind := "task"
-		if k.isConnector() {
+		if e.ix.isConnector(int32(id)) {
 			kind = "connector"
 		}
-		o := Outage{Piece: pieceName(k), Kind: kind, NotRunningMs: d.total[k], Intervals: d.intervals[k]}
-		if h, ok := startHost[k]; ok {
-			o.Host = &h
+		o := Outage{Piece: e.ix.name(int32(id)), Kind: kind, NotRunningMs: d.total[id], Intervals: iv}
+		if h := e.startHost[id]; h >= 0 {
+			host := e.hosts[h]
+			o.Host = &host
 		}
 		out = append(out, o)
 	}

@@ -17,8 +17,10 @@ func eagerRound(ix *interner, members []roundMember, cfgConns []int32, cfgTaskCo
 	}
 	slices.SortFunc(idx, func(a, b int) int { return javaCompare(members[a].id, members[b].id) })
 	conns := slices.Clone(cfgConns)
-	names := ix.connNames
-	slices.SortFunc(conns, func(a, b int32) int { return javaCompare(names[a], names[b]) })
+	// Java String.compareTo order, by the interner's precomputed ranks:
+	// comparing the names themselves was most of an eager round.
+	rank := ix.javaRank
+	slices.SortFunc(conns, func(a, b int32) int { return int(rank[a]) - int(rank[b]) })
 	next := 0
 	for _, c := range conns {
 		m := &out[idx[next]]

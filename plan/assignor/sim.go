@@ -196,12 +196,105 @@ func (s *Sim) Owned(worker string) Pieces {
 // Rebalance runs one round over the current members and applies it.
 // generationMismatch makes the leader see an older last completed generation.
 func (s *Sim) Rebalance(generationMismatch bool) Round {
-	s.gen++
+	outs, delay := s.step(generationMismatch)
 	r := Round{Step: -1, Generation: s.gen, TimeMs: s.now, Workers: make(map[string]WorkerRound, len(s.workers))}
 	if len(s.workers) == 0 {
 		return r
 	}
+	if s.eager {
+		for _, w := range s.workers {
+			owned := s.ix.sortedPieces(w.conns, w.tasks, &s.keyBuf)
+			r.Workers[w.id] = WorkerRound{
+				Assigned: owned,
+				Revoked:  Pieces{Connectors: []string{}, Tasks: []TaskID{}},
+				Owned:    clonePieces(owned),
+			}
+		}
+		return r
+	}
+	nNames, nTasks := 0, 0
+	for i, w := range s.workers {
+		o := &outs[i]
+		nNames += len(o.assignedConns) + len(o.revokedConns) + len(w.conns)
+		nTasks += len(o.assignedTasks) + len(o.revokedTasks) + len(w.tasks)
+	}
+	// The results of all workers share a few allocations (a third of the
+	// round's time went into allocating and collecting them one by one).
+	a := pieceArena{names: make([]string, 0, nNames), tasks: make([]TaskID, 0, nTasks)}
+	for i, w := range s.workers {
+		o := &outs[i]
+		r.Workers[w.id] = WorkerRound{
+			Assigned: s.ix.sortedPiecesIn(o.assignedConns, o.assignedTasks, &s.keyBuf, &a),
+			Revoked:  s.ix.sortedPiecesIn(o.revokedConns, o.revokedTasks, &s.keyBuf, &a),
+			Owned:    s.ix.sortedPiecesIn(w.conns, w.tasks, &s.keyBuf, &a),
+			DelayMs:  delay,
+		}
+	}
+	return r
+}
+
+// RoundChanges is one round in the simulator's own piece ids (ConnectorName
+// and TaskOf name them), for callers that track ownership themselves and
+// need neither names nor every member's sorted holdings: building those is
+// most of a round's cost when few pieces move.
+type RoundChanges struct {
+	Generation int
+	DelayMs    int64           // the cooperative leader's scheduled delay (0 under eager)
+	Members    []MemberChanges // every member, in join order
+}
+
+// MemberChanges is what one member was sent. Under eager Assigned is the
+// whole new assignment and Revoked is empty. The lists are the
+// simulator's and valid until its next round; they may hold duplicates.
+type MemberChanges struct {
+	ID                           string
+	AssignedConns, AssignedTasks []int32
+	RevokedConns, RevokedTasks   []int32
+}
+
+// RebalanceChanges is Rebalance returning the round as RoundChanges. The
+// rounds are the same: only the form of the result differs.
+func (s *Sim) RebalanceChanges(generationMismatch bool) RoundChanges {
+	outs, delay := s.step(generationMismatch)
+	rc := RoundChanges{Generation: s.gen, DelayMs: delay, Members: make([]MemberChanges, len(s.workers))}
+	for i, w := range s.workers {
+		o := &outs[i]
+		rc.Members[i] = MemberChanges{ID: w.id, AssignedConns: o.assignedConns, AssignedTasks: o.assignedTasks,
+			RevokedConns: o.revokedConns, RevokedTasks: o.revokedTasks}
+	}
+	return rc
+}
+
+// ConnectorName names a connector id of RoundChanges.
+func (s *Sim) ConnectorName(id int32) string { return s.ix.connNames[id] }
+
+// TaskOf is a task id of RoundChanges as its connector's id and task number.
+func (s *Sim) TaskOf(id int32) (connector int32, task int) {
+	return s.ix.taskConn[id], int(s.ix.taskNum[id])
+}
+
+// step runs one round and applies it on every member: the generation rises,
+// the assignor runs over the members' held lists, each member takes its
+// assignment. It returns the assignor's output per member (join order) and
+// the cooperative delay.
+func (s *Sim) step(generationMismatch bool) ([]memberOut, int64) {
+	s.gen++
+	if len(s.workers) == 0 {
+		return nil, 0
+	}
 	members := make([]roundMember, len(s.workers))
+	if s.eager {
+		// The eager assignor reads only the member ids: what members hold,
+		// and so their held order, does not matter to it.
+		for i, w := range s.workers {
+			members[i] = roundMember{id: w.id, hash: w.hash}
+		}
+		outs := eagerRound(s.ix, members, s.cfgConns, func(c int32) []int32 { return s.taskIDsOf[c] })
+		for i, w := range s.workers {
+			w.conns, w.tasks = outs[i].assignedConns, outs[i].assignedTasks
+		}
+		return outs, 0
+	}
 	held := 0
 	for _, w := range s.workers {
 		held += len(w.conns) + len(w.tasks)
@@ -211,20 +304,6 @@ func (s *Sim) Rebalance(generationMismatch bool) Round {
 		c, t := s.rg.regroupTo(w.conns, w.tasks, ids[:0:len(w.conns)], ids[len(w.conns):len(w.conns):len(w.conns)+len(w.tasks)])
 		ids = ids[len(w.conns)+len(w.tasks):]
 		members[i] = roundMember{id: w.id, hash: w.hash, conns: c, tasks: t}
-	}
-	if s.eager {
-		outs := eagerRound(s.ix, members, s.cfgConns, func(c int32) []int32 { return s.taskIDsOf[c] })
-		for i, w := range s.workers {
-			o := outs[i]
-			w.conns, w.tasks = o.assignedConns, o.assignedTasks
-			owned := s.ix.sortedPieces(w.conns, w.tasks, &s.keyBuf)
-			r.Workers[w.id] = WorkerRound{
-				Assigned: owned,
-				Revoked:  Pieces{Connectors: []string{}, Tasks: []TaskID{}},
-				Owned:    clonePieces(owned),
-			}
-		}
-		return r
 	}
 	last := s.gen - 1
 	if generationMismatch {
@@ -238,26 +317,10 @@ func (s *Sim) Rebalance(generationMismatch bool) Round {
 		gen:           s.gen,
 		lastCompleted: last,
 	})
-	nNames, nTasks := 0, 0
 	for i, w := range s.workers {
-		o := &out.members[i]
-		s.apply(w, o)
-		nNames += len(o.assignedConns) + len(o.revokedConns) + len(w.conns)
-		nTasks += len(o.assignedTasks) + len(o.revokedTasks) + len(w.tasks)
+		s.apply(w, &out.members[i])
 	}
-	// The results of all workers share a few allocations (a third of the
-	// round's time went into allocating and collecting them one by one).
-	a := pieceArena{names: make([]string, 0, nNames), tasks: make([]TaskID, 0, nTasks)}
-	for i, w := range s.workers {
-		o := &out.members[i]
-		r.Workers[w.id] = WorkerRound{
-			Assigned: s.ix.sortedPiecesIn(o.assignedConns, o.assignedTasks, &s.keyBuf, &a),
-			Revoked:  s.ix.sortedPiecesIn(o.revokedConns, o.revokedTasks, &s.keyBuf, &a),
-			Owned:    s.ix.sortedPiecesIn(w.conns, w.tasks, &s.keyBuf, &a),
-			DelayMs:  out.delay,
-		}
-	}
-	return r
+	return out.members, out.delay
 }
 
 // apply is the worker side of a cooperative round: held = decoded assigned

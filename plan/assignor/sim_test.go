@@ -1,10 +1,12 @@
 package assignor
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
@@ -398,4 +400,77 @@ func mustVersion(t testing.TB, v string) kafkaversion.Version {
 		t.Fatal(err)
 	}
 	return kv
+}
+
+// RebalanceChanges runs the same rounds as Rebalance: two copies of one
+// simulator, one driven by each, send the same pieces and end up holding
+// the same, round after round, under every protocol.
+func TestRebalanceChangesMatchesRebalance(t *testing.T) {
+	for _, proto := range []string{"sessioned", "compatible", "eager"} {
+		a := mustSim(t, SimConfig{Protocol: proto, MaxDelayMs: 30000})
+		specs := []ConnectorSpec{}
+		for i := 0; i < 12; i++ {
+			specs = append(specs, ConnectorSpec{Name: fmt.Sprintf("c%02d", i), Tasks: i % 4})
+		}
+		a.SetConnectors(specs)
+		for i := 0; i < 5; i++ {
+			if err := a.Join(fmt.Sprintf("w%d", i), Pieces{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b := a.Clone()
+		names := func(s *Sim, conns, tasks []int32) Pieces {
+			p := Pieces{Connectors: []string{}, Tasks: []TaskID{}}
+			for _, c := range conns {
+				p.Connectors = append(p.Connectors, s.ConnectorName(c))
+			}
+			for _, id := range tasks {
+				c, n := s.TaskOf(id)
+				p.Tasks = append(p.Tasks, TaskID{Connector: s.ConnectorName(c), Task: n})
+			}
+			slices.Sort(p.Connectors)
+			p.Connectors = slices.Compact(p.Connectors)
+			slices.SortFunc(p.Tasks, func(x, y TaskID) int {
+				return cmp.Or(strings.Compare(x.Connector, y.Connector), cmp.Compare(x.Task, y.Task))
+			})
+			p.Tasks = slices.Compact(p.Tasks)
+			return p
+		}
+		for step := 0; step < 8; step++ {
+			switch step {
+			case 2:
+				for _, s := range []*Sim{a, b} {
+					if err := s.Leave("w1"); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case 4:
+				for _, s := range []*Sim{a, b} {
+					if err := s.Join("w9", Pieces{}); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			ra := a.Rebalance(false)
+			rb := b.RebalanceChanges(false)
+			if ra.Generation != rb.Generation || len(ra.Workers) != len(rb.Members) {
+				t.Fatalf("%s step %d: generation %d/%d, %d/%d members", proto, step, ra.Generation, rb.Generation, len(ra.Workers), len(rb.Members))
+			}
+			for _, m := range rb.Members {
+				wa := ra.Workers[m.ID]
+				if got := names(b, m.AssignedConns, m.AssignedTasks); !reflect.DeepEqual(got, wa.Assigned) {
+					t.Errorf("%s step %d %s: assigned %v, Rebalance %v", proto, step, m.ID, got, wa.Assigned)
+				}
+				if got := names(b, m.RevokedConns, m.RevokedTasks); !reflect.DeepEqual(got, wa.Revoked) {
+					t.Errorf("%s step %d %s: revoked %v, Rebalance %v", proto, step, m.ID, got, wa.Revoked)
+				}
+				if wa.DelayMs != rb.DelayMs {
+					t.Errorf("%s step %d %s: delay %d, Rebalance %d", proto, step, m.ID, rb.DelayMs, wa.DelayMs)
+				}
+				if got := b.Owned(m.ID); !reflect.DeepEqual(got, a.Owned(m.ID)) {
+					t.Errorf("%s step %d %s: owns %v, Rebalance %v", proto, step, m.ID, got, a.Owned(m.ID))
+				}
+			}
+		}
+	}
 }
