@@ -3,6 +3,7 @@ package workers
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/connectscope/connectscope/format"
 )
@@ -87,3 +88,26 @@ func listOr(l []string) string {
 	}
 	return strings.Join(l, ",")
 }
+
+// Tables shows one row per restart seen, then the longest per worker.
+func (r RestartTimes) Tables() []format.Table {
+	t := format.Table{Title: "restarts", Header: []string{"WORKER", "DOWN AT", "HEALTHY AFTER", "REJOINED AFTER", "RESTART", "STAGES"},
+		Rows: [][]string{}, Wide: []int{5}}
+	ms := func(p *int64) string {
+		if p == nil {
+			return "-"
+		}
+		return format.Millis(*p)
+	}
+	for _, x := range r.Restarts {
+		t.Rows = append(t.Rows, []string{x.Worker, time.UnixMilli(x.DownAtMs).UTC().Format(time.RFC3339), ms(x.HealthMs), ms(x.JoinMs), ms(x.RestartMs), listOr(x.Stages)})
+	}
+	if len(r.Restarts) == 0 {
+		t.Footer = append(t.Footer, "no worker restarted while watched")
+	}
+	t.Footer = append(t.Footer, "each time is late by up to the look interval, "+format.Millis(r.IntervalMs))
+	return []format.Table{t}
+}
+
+// Items prints one JSON line per restart with -o jsonl.
+func (r RestartTimes) Items() []any { return format.Items(r.Restarts) }

@@ -101,6 +101,20 @@ func (j *jvm) exitErr() error {
 	return errors.New("exited with status 0")
 }
 
+// send sends sig without waiting for anything.
+func (j *jvm) send(sig syscall.Signal) error {
+	j.mu.Lock()
+	cmd := j.cmd
+	j.mu.Unlock()
+	if cmd == nil || j.exited() {
+		return fmt.Errorf("%s is not running", j.name)
+	}
+	if err := cmd.Process.Signal(sig); err != nil {
+		return fmt.Errorf("signalling %s (pid %d) with %v: %w", j.name, cmd.Process.Pid, sig, err)
+	}
+	return nil
+}
+
 // signal sends sig and waits up to grace for the process to end; past grace
 // it is killed.
 func (j *jvm) signal(sig syscall.Signal, grace time.Duration) error {

@@ -209,6 +209,14 @@ func (w *Worker) Stop() error { return w.proc.signal(syscall.SIGTERM, 60*time.Se
 // session.timeout.ms.
 func (w *Worker) Kill() error { return w.proc.signal(syscall.SIGKILL, 10*time.Second) }
 
+// Pause freezes the JVM (SIGSTOP): its REST listener accepts connections
+// but nothing answers, as a worker stuck in a long GC pause; the group drops
+// it after session.timeout.ms. Resume continues it.
+func (w *Worker) Pause() error { return w.proc.send(syscall.SIGSTOP) }
+
+// Resume continues a paused JVM (SIGCONT).
+func (w *Worker) Resume() error { return w.proc.send(syscall.SIGCONT) }
+
 // Restart stops the worker cleanly if it runs, starts it again with the same
 // properties and REST port (so the same worker id) and waits until ready.
 func (w *Worker) Restart(ctx context.Context) error {
