@@ -121,7 +121,8 @@ func Release(in ReleaseInput) (*ReleaseReport, error) {
 		for _, g := range in.Matrix.Gaps {
 			values := map[string]any{"connector": g.Connector, "key": g.Key, "class": g.Class, "worker": g.Worker,
 				"worker_has": g.Has, "held_now": g.Now, "could_land": g.CouldLand}
-			if g.Pin == nil {
+			if g.Pin == nil || len(g.Has) == 0 {
+				// A class the worker lacks is U11, pinned or not.
 				f.Addf("U11", g.Connector+" on "+g.Worker, values, "%s (%s=%s)%s", g.Reason, g.Key, g.Class, landing(g))
 				continue
 			}

@@ -122,7 +122,19 @@ func (r *UpgradeReport) Tables() []format.Table {
 	if len(r.Steps) == 0 {
 		plan.Footer = []string{"nothing to change"}
 	}
-	return append([]format.Table{summary, workers, plan}, findingsTables(r.Findings, r.Summary)...)
+	tables := []format.Table{summary, workers, plan}
+	if r.To != nil {
+		rw := format.Table{Title: "WORKERS ASKED (REST) for " + *r.To, Header: []string{"WORKER", "KAFKA", "HEALTH", "PLUGINS", "ERROR"}, Rows: [][]string{}}
+		for _, w := range r.RESTWorkers {
+			plugins := "-"
+			if w.Plugins != nil {
+				plugins = strconv.Itoa(*w.Plugins)
+			}
+			rw.Rows = append(rw.Rows, []string{w.Worker, format.TextOr(w.Version, "-"), format.TextOr(w.Health, "-"), plugins, format.TextOr(w.Error, "-")})
+		}
+		tables = append(tables, rw)
+	}
+	return append(tables, findingsTables(r.Findings, r.Summary)...)
 }
 
 // Items implements format.Lister.

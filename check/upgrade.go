@@ -46,6 +46,23 @@ type UpgradeReport struct {
 	Workers       []UpgradeWorker `json:"workers"`
 	Steps         []UpgradeStep   `json:"steps"`
 	ProtocolFinal string          `json:"protocol_final"`
+	// To is the release of --to (e.g. 4.4.0 for 4.x); null without --to.
+	To *string `json:"to"`
+	// RESTWorkers are the members as their REST APIs answered for --to
+	// (version, health, plugin count, error); empty without --to.
+	RESTWorkers []ReleaseWorker `json:"rest_workers"`
+}
+
+// AddRelease merges the release checks of --to into the protocol report.
+func (r *UpgradeReport) AddRelease(rel *ReleaseReport) {
+	to := rel.To
+	r.To = &to
+	r.RESTWorkers = rel.Workers
+	var f Findings
+	f.Merge(r.Findings)
+	f.Merge(rel.Findings)
+	r.Findings = f.List()
+	r.Summary = Summarize(r.Findings)
 }
 
 // UpgradeWorker is a worker's protocol-relevant state.
@@ -126,7 +143,7 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 		return nil, err
 	}
 	workers := matchWorkers(in, global, target)
-	rep := &UpgradeReport{Target: target, HeldBackBy: []string{}, Workers: upgradeWorkers(workers), Steps: []UpgradeStep{}}
+	rep := &UpgradeReport{Target: target, HeldBackBy: []string{}, Workers: upgradeWorkers(workers), Steps: []UpgradeStep{}, RESTWorkers: []ReleaseWorker{}}
 	computed := settingName(protocol.SelectProtocol(offersOf(workers)))
 	rep.ProtocolNow = computed
 	if in.GroupProtocol != "" {
