@@ -153,6 +153,7 @@ var inputs = map[string]string{
 	"Ignore":      flagIgnore,
 	"Only":        flagOnly,
 	"Waivers":     flagWaivers,
+	"To":          flagTo,
 }
 
 // checkSpec is the spec the checks share: every topic and group when they
@@ -164,6 +165,7 @@ func checkSpec(result any) cli.Spec {
 		Values: map[string]cli.Candidates{
 			flagFailOn: cli.Fixed("error", "warn", "info"),
 			flagTarget: cli.Fixed("eager", "compatible", "sessioned"),
+			flagTo:     cli.Fixed("4.x", "4.0", "4.1", "4.2", "4.3", "4.4", "5.0"),
 		},
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/connectscope/connectscope/check"
 	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect/rest"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -13,7 +14,13 @@ type UpgradeOptions struct {
 	CheckOptions
 	Target      string
 	ExactlyOnce string
+	// To is a Kafka release to check the cluster against (--to 4.x).
+	To string
+	cli.RESTOptions
 }
+
+// flagTo names the release of `check upgrade --to`.
+const flagTo = "to"
 
 // NewCmdUpgrade is `check upgrade`; run replaces the run function in tests.
 func NewCmdUpgrade(run func(*cli.Env, *UpgradeOptions) error) *cli.Command {
@@ -26,11 +33,13 @@ func NewCmdUpgrade(run func(*cli.Env, *UpgradeOptions) error) *cli.Command {
 		Usage: "plan a rolling change of connect.protocol (and exactly.once.source.support) without ever worsening the group's protocol",
 		Description: "Examples:\n" +
 			"  connectscope check upgrade --worker-config 'workers/*.properties' --target sessioned\n" +
-			"  connectscope -b broker:9092 check upgrade --worker-config 'workers/*.properties' --exactly-once enabled",
-		Flags: append(o.CheckOptions.flags(),
+			"  connectscope -b broker:9092 check upgrade --worker-config 'workers/*.properties' --exactly-once enabled\n" +
+			"  connectscope -b broker:9092 check upgrade --to 4.x    # keys 4.0 removed, plugins a worker lacks, KIP-891 pins, …",
+		Flags: append(append(o.CheckOptions.flags(),
 			targetFlag(&o.Target, "protocol the group should run: `eager|compatible|sessioned`"),
 			&urfave.StringFlag{Name: flagExactlyOnce, Destination: &o.ExactlyOnce, Usage: "also roll exactly.once.source.support to `disabled|preparing|enabled` (two rolls when enabling)"},
-		),
+			&urfave.StringFlag{Name: flagTo, Destination: &o.To, Usage: "also check the cluster against Kafka `RELEASE` (4.x, 4.0…4.4, 5.0): the config topic, the internal topics, the broker and every worker's REST API (rules U1-U12)"},
+		), o.RESTOptions.Flags()...),
 		Spec: checkSpec((*check.UpgradeReport)(nil)),
 		Run:  func(e *cli.Env) error { return run(e, o) },
 	}
@@ -54,18 +63,56 @@ func runUpgrade(e *cli.Env, o *UpgradeOptions) error {
 	default:
 		return cli.UsageErrorf("--exactly-once %q: use disabled, preparing or enabled", o.ExactlyOnce)
 	}
-	d, err := checkData(e, o.CheckOptions, false)
+	if o.To != "" {
+		if _, err := check.ParseRelease(o.To); err != nil {
+			return cli.Exit(cli.ExitUsage, err)
+		}
+	}
+	d, err := checkData(e, o.CheckOptions, o.To != "")
 	if err != nil {
 		return err
 	}
 	g := e.Globals
-	if len(g.WorkerConfigs) == 0 && !d.HasGroup() {
+	if o.To == "" && len(g.WorkerConfigs) == 0 && !d.HasGroup() {
 		return cli.UsageErrorf("check upgrade needs --worker-config files and/or the group (--from FILE or -b HOST:PORT)")
 	}
-	workerVersions(e, d, &opts)
+	var rel *check.ReleaseReport
+	if o.To != "" {
+		if rel, err = releaseReport(e, o, d, &opts); err != nil {
+			return err
+		}
+	} else {
+		workerVersions(e, d, &opts)
+	}
 	rep, err := check.Upgrade(check.UpgradeFor(g.WorkerConfigs, d, opts))
 	if err != nil {
 		return cli.Exit(cli.ExitUsage, err)
 	}
+	if rel != nil {
+		rep.AddRelease(rel)
+	}
 	return finish(e, o.CheckOptions, rep, failOn)
+}
+
+// releaseReport asks every member's REST API (versions, health, plugins)
+// and checks the cluster against --to; the versions the workers gave feed
+// the protocol plan too, unless --kafka-version says them.
+func releaseReport(e *cli.Env, o *UpgradeOptions, d *check.Decoded, opts *check.Options) (*check.ReleaseReport, error) {
+	client, err := o.RESTOptions.Client(e)
+	if err != nil {
+		return nil, err
+	}
+	defer client.Close()
+	infos := check.AskWorkers(e.Ctx, client, d, rest.Calls{Health: true, Plugins: true})
+	if err := e.Ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !opts.KafkaVersion.Known {
+		opts.WorkerVersions, _ = check.WorkerVersions(infos, e.Globals.WorkerConfigs)
+	}
+	rel, err := check.Release(d.ReleaseInput(o.To, e.Globals.WorkerConfigs, infos))
+	if err != nil {
+		return nil, cli.Exit(cli.ExitUsage, err)
+	}
+	return rel, nil
 }

@@ -44,6 +44,9 @@ type Options struct {
 	// Username and Password are sent as HTTP basic auth (Connect's
 	// BasicAuthSecurityRestExtension) when Username is set.
 	Username, Password string
+	// Transport replaces the client's own (tests); TLS and the dial bound
+	// are then the transport's.
+	Transport http.RoundTripper
 }
 
 // Client asks workers' REST APIs. Safe for concurrent use.
@@ -75,7 +78,11 @@ func New(opts Options) *Client {
 		MaxIdleConnsPerHost:   2,
 		IdleConnTimeout:       30 * time.Second,
 	}
-	return &Client{opts: opts, http: &http.Client{Transport: tr, Timeout: opts.PerRequest,
+	var rt http.RoundTripper = tr
+	if opts.Transport != nil {
+		rt = opts.Transport
+	}
+	return &Client{opts: opts, http: &http.Client{Transport: rt, Timeout: opts.PerRequest,
 		// Connect does not redirect; following one could send the
 		// credentials elsewhere.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}

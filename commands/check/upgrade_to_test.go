@@ -1,0 +1,55 @@
+package check
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/internal/kafkatest"
+)
+
+func clusterWith(t *testing.T, config string, urls ...string) *inspect.Dataset {
+	ds := &inspect.Dataset{Topics: inspect.DefaultTopicNames(), Group: &inspect.GroupDescription{Group: "connect-cluster",
+		State: inspect.GroupStable, ProtocolType: "connect", Protocol: "sessioned"}}
+	for i, u := range urls {
+		meta, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 2, URL: u})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds.Group.Members = append(ds.Group.Members, inspect.GroupMember{MemberID: "m" + string(rune('0'+i)), Metadata: meta})
+	}
+	ds.Records = []inspect.Record{{Topic: ds.Topics.Config, Key: []byte("connector-snk"), Value: []byte(config)}}
+	return ds
+}
+
+// --to 4.x exits 1 on a removed key and a plugin a worker lacks, 0 on a
+// clean cluster; an unknown release is a usage error.
+func TestUpgradeTo(t *testing.T) {
+	sink := `[{"class":"org.apache.kafka.connect.file.FileStreamSinkConnector","type":"sink","version":"4.1.0"},` +
+		`{"class":"org.apache.kafka.connect.transforms.ReplaceField$Value","type":"transformation","version":"4.1.0"}]`
+	full, bare := kafkatest.ConnectREST(t, "4.1.0", sink), kafkatest.ConnectREST(t, "4.1.0", `[{"class":"org.apache.kafka.connect.transforms.ReplaceField$Value","type":"transformation","version":"4.1.0"}]`)
+	legacy := `{"properties":{"name":"snk","connector.class":"FileStreamSink","topics":"t","transforms":"keep",` +
+		`"transforms.keep.type":"org.apache.kafka.connect.transforms.ReplaceField$Value","transforms.keep.whitelist":"id"}}`
+	clean := strings.Replace(legacy, "whitelist", "include", 1)
+	run := func(ds *inspect.Dataset, to string) (int, string) {
+		var out bytes.Buffer
+		e := cli.NewEnv(context.Background(), cli.Streams{Out: &out, Err: &bytes.Buffer{}}, cli.Globals{Output: "json", Timeout: 30 * time.Second, From: "x.json"}).WithDataset(ds)
+		err := runUpgrade(e, &UpgradeOptions{CheckOptions: CheckOptions{FailOn: "error"}, Target: "sessioned", To: to})
+		return cli.ExitCode(err), out.String()
+	}
+	code, out := run(clusterWith(t, legacy, full, bare), "4.x")
+	if code != cli.ExitFindings || !strings.Contains(out, `"rule": "U1"`) || !strings.Contains(out, `"rule": "U11"`) || !strings.Contains(out, `"to": "4.4.0"`) {
+		t.Errorf("mixed cluster: exit %d\n%s", code, out)
+	}
+	if code, out := run(clusterWith(t, clean, full, full), "4.x"); code != 0 {
+		t.Errorf("clean cluster: exit %d\n%s", code, out)
+	}
+	if code, _ := run(clusterWith(t, clean, full), "3.9"); code != cli.ExitUsage {
+		t.Errorf("--to 3.9: exit %d", code)
+	}
+}

@@ -1,0 +1,47 @@
+package inspect
+
+import (
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect/rest"
+	"github.com/connectscope/connectscope/inspect/workers"
+)
+
+// PluginsOptions are `inspect plugins`' inputs.
+type PluginsOptions struct {
+	cli.RESTOptions
+}
+
+// NewCmdPlugins is `inspect plugins`; run replaces the run function in tests.
+func NewCmdPlugins(run func(*cli.Env, *PluginsOptions) error) *cli.Command {
+	o := &PluginsOptions{}
+	if run == nil {
+		run = runPlugins
+	}
+	return &cli.Command{
+		Name:  "plugins",
+		Usage: "the plugin matrix: which worker has which plugin at which version, and the classes and KIP-891 pins of the config topic some worker lacks",
+		Description: "Examples:\n" +
+			"  connectscope -b broker:9092 inspect plugins\n" +
+			"  connectscope -b broker:9092 inspect plugins -o json --jq '.gaps[] | \"\\(.connector) on \\(.worker): \\(.reason)\"'",
+		Flags: o.RESTOptions.Flags(),
+		Spec: cli.Spec{
+			Read:   cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true},
+			Result: (*workers.Matrix)(nil),
+		},
+		Run: func(e *cli.Env) error { return run(e, o) },
+	}
+}
+
+func runPlugins(e *cli.Env, o *PluginsOptions) error {
+	client, m, d, err := membersToAsk(e, &o.RESTOptions)
+	if err != nil {
+		return err
+	}
+	defer client.Close()
+	targets, _ := workers.Targets(m)
+	infos := client.Workers(e.Ctx, targets, rest.Calls{Plugins: true})
+	if err := e.Ctx.Err(); err != nil {
+		return err
+	}
+	return e.Emit(workers.BuildMatrix(infos, d.Configs(), m))
+}

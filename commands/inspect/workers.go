@@ -1,0 +1,137 @@
+package inspect
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/live"
+	"github.com/connectscope/connectscope/inspect/rest"
+	"github.com/connectscope/connectscope/inspect/workers"
+	urfave "github.com/urfave/cli/v2"
+)
+
+// Flags of `inspect workers`.
+const (
+	flagRestarts        = "restarts"
+	flagRestartInterval = "restart-interval"
+)
+
+// WorkersOptions are `inspect workers`' inputs.
+type WorkersOptions struct {
+	cli.RESTOptions
+	Restarts        time.Duration
+	RestartInterval time.Duration
+}
+
+// NewCmdWorkers is `inspect workers`; run replaces the run function in tests.
+func NewCmdWorkers(run func(*cli.Env, *WorkersOptions) error) *cli.Command {
+	o := &WorkersOptions{}
+	if run == nil {
+		run = runWorkers
+	}
+	return &cli.Command{
+		Name:  "workers",
+		Usage: "ask every member of the group through its REST URL: version, health, latency, plugins, or the error that kept it from answering",
+		Description: "Every member is asked at once through the REST URL it advertises in the group (GET /, /health,\n" +
+			"/connector-plugins), each request and the whole round bounded; a worker that does not answer is a\n" +
+			"row with its error. --restarts watches the group instead and measures each worker's restart.\n\n" +
+			"Examples:\n" +
+			"  connectscope -b broker:9092 inspect workers\n" +
+			"  connectscope -b broker:9092 inspect workers -o json --jq '.workers[] | select(.error) | .worker'\n" +
+			"  connectscope -b broker:9092 inspect workers --restarts 30m -o json > restart-times.json",
+		Flags: append(o.RESTOptions.Flags(),
+			&urfave.DurationFlag{Name: flagRestarts, Destination: &o.Restarts, Usage: "instead, watch for `DURATION` (or until Ctrl-C) and measure each worker's restart from /health and its rejoin"},
+			&urfave.DurationFlag{Name: flagRestartInterval, Value: time.Second, Destination: &o.RestartInterval, Usage: "how often --restarts looks (`DURATION`)"}),
+		Spec: cli.Spec{
+			Read:   cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true},
+			Result: (*workers.Result)(nil),
+		},
+		Run: func(e *cli.Env) error { return run(e, o) },
+	}
+}
+
+func runWorkers(e *cli.Env, o *WorkersOptions) error {
+	client, m, _, err := membersToAsk(e, &o.RESTOptions)
+	if err != nil {
+		return err
+	}
+	defer client.Close()
+	if e.Given(flagRestarts) {
+		return watchRestarts(e, o, client)
+	}
+	res := workers.Ask(e.Ctx, client, m, rest.Calls{Health: true, Plugins: true})
+	if err := e.Ctx.Err(); err != nil {
+		return err
+	}
+	return e.Emit(res)
+}
+
+// membersToAsk reads the group and the config topic; no member to ask is a
+// usage error, as for the other views of the group.
+func membersToAsk(e *cli.Env, ro *cli.RESTOptions) (*rest.Client, *group.MembersResult, *decoded.Dataset, error) {
+	if err := e.NoArgs(); err != nil {
+		return nil, nil, nil, err
+	}
+	client, err := ro.Client(e)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ds, err := e.Dataset()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	d := decoded.Decode(ds, ViewOptions{}.decodeOptions(e))
+	m := d.Members()
+	if m == nil || len(m.Members) == 0 {
+		if m != nil {
+			if err := groupNotFound(*m); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		return nil, nil, nil, cli.UsageErrorf("the input has no Connect group members to ask (read live with the workers' --group, or a snapshot with the group)")
+	}
+	return client, m, d, nil
+}
+
+// watchRestarts measures restarts live until --restarts ends or Ctrl-C,
+// announcing each on stderr, and prints the measurement (the restart-times
+// file) at the end.
+func watchRestarts(e *cli.Env, o *WorkersOptions, client *rest.Client) error {
+	g := e.Globals
+	if !g.Live() {
+		return cli.UsageErrorf("--%s watches a live cluster: give -b or --worker-config, not --from", flagRestarts)
+	}
+	if o.Restarts <= 0 || o.RestartInterval <= 0 {
+		return cli.UsageErrorf("--%s and --%s must be positive durations", flagRestarts, flagRestartInterval)
+	}
+	conn, err := g.ConnOptions()
+	if err != nil {
+		return err
+	}
+	cl, err := live.NewClient(conn)
+	if err != nil {
+		return cli.InputError(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(e.Ctx, o.Restarts)
+	defer cancel()
+	describe := func(ctx context.Context) (*group.MembersResult, error) {
+		dctx, cancel := context.WithTimeout(ctx, o.RestartInterval+5*time.Second)
+		defer cancel()
+		gd, err := live.DescribeGroup(dctx, cl, g.Group)
+		if err != nil {
+			return nil, err
+		}
+		m := group.Members(gd)
+		return &m, nil
+	}
+	res := workers.WatchRestarts(ctx, client, describe, o.RestartInterval, func(r workers.Restart) {
+		fmt.Fprintf(e.IO.Err, "%s restarted in %s\n", r.Worker, time.Duration(*r.RestartMs)*time.Millisecond)
+	})
+	// Ctrl-C ends a watch normally: what was measured is printed.
+	return e.Emit(res)
+}
