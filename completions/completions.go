@@ -50,13 +50,19 @@ func Script(shell string) ([]byte, error) {
 func WriteCandidates(w io.Writer, candidates []string) error {
 	bw := bufio.NewWriter(w)
 	for _, c := range candidates {
-		if c == "" || strings.IndexFunc(c, isControl) >= 0 || !utf8.ValidString(c) {
+		if !Offerable(c) {
 			continue
 		}
 		bw.WriteString(c)
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()
+}
+
+// Offerable says whether a name can be a candidate: not empty, UTF-8,
+// without control characters.
+func Offerable(name string) bool {
+	return name != "" && utf8.ValidString(name) && strings.IndexFunc(name, isControl) < 0
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) }

@@ -3,11 +3,11 @@ package cli
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/connectscope/connectscope/completions"
 	"github.com/connectscope/connectscope/contexts"
 	"github.com/connectscope/connectscope/inspect/live"
 	urfave "github.com/urfave/cli/v2"
@@ -41,10 +41,7 @@ func completeCommand() *Command {
 		SkipFlagParsing: true,
 		Spec:            Spec{NoGlobals: true},
 		Run: func(e *Env) error {
-			for _, s := range completeWords(e.app, e.Args) {
-				fmt.Fprintln(e.IO.Out, s)
-			}
-			return nil
+			return completions.WriteCandidates(e.IO.Out, completeWords(e.app, e.Args))
 		},
 	}
 }
@@ -260,7 +257,9 @@ func (st *Query) ClusterNames(kind string) []string {
 	app := build(Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
 	ctx, cancel := context.WithTimeout(context.Background(), CompleteTimeout)
 	defer cancel()
-	if err := app.RunContext(ctx, args); err != nil {
+	// The read stops with ctx; should anything still hold on past it, the
+	// shell gets no names rather than a Tab that never returns.
+	if ok, err := withinCompleteTimeout(func() error { return app.RunContext(ctx, args) }); !ok || err != nil {
 		return nil
 	}
 	var names []string
@@ -272,16 +271,42 @@ func (st *Query) ClusterNames(kind string) []string {
 	return names
 }
 
+// contextNames are the config file's contexts. The file is read as Load
+// reads it (a regular file within contexts.MaxConfigFile), and within the
+// completion's time bound.
 func contextNames() []string {
 	path, err := contexts.DefaultPath()
 	if err != nil {
 		return nil
 	}
-	f, err := contexts.Load(path)
-	if err != nil {
+	var names []string
+	ok, err := withinCompleteTimeout(func() error {
+		f, err := contexts.Load(path)
+		if err == nil {
+			names = f.Names()
+		}
+		return err
+	})
+	if !ok || err != nil {
 		return nil
 	}
-	return f.Names()
+	return names
+}
+
+// withinCompleteTimeout runs fn and waits for it at most CompleteTimeout
+// and a little more; ok is false when fn was still running then (it is
+// left to end with the process, which exits once it has answered).
+func withinCompleteTimeout(fn func() error) (ok bool, err error) {
+	done := make(chan error, 1)
+	go func() { done <- fn() }()
+	timer := time.NewTimer(CompleteTimeout + 200*time.Millisecond)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return true, err
+	case <-timer.C:
+		return false, nil
+	}
 }
 
 // commandNames are the visible commands' names; aliases (help's h) are

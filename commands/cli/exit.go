@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/format"
+	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/connectscope/connectscope/internal/field"
 	"github.com/connectscope/connectscope/internal/setting"
 	urfave "github.com/urfave/cli/v2"
@@ -120,8 +121,13 @@ var settingFlags = map[setting.Setting]string{
 }
 
 // ErrorLine is the one line Main prints for err, the settings its deep
-// packages name given as the flags that set them.
-func ErrorLine(err error) string { return oneLine(setting.Words(err, FlagName)) }
+// packages name given as the flags that set them. Errors carry text from
+// the cluster (connector and worker names, values, traces): the line is
+// redacted as outputs are, and escaped for the terminal with each overlong
+// word shortened, so no name can retitle, clear or reorder the screen.
+func ErrorLine(err error) string {
+	return format.EscapeLine(store.RedactText(oneLine(setting.Words(err, FlagName))))
+}
 
 // FlagWordsError is an error of a deep package reworded with the flags the
 // user typed; the original stays reachable with errors.As.

@@ -54,7 +54,7 @@ func (t Topics) names(names inspect.TopicNames) []string {
 func loadDataset(e *Env, spec ReadSpec) (*inspect.Dataset, error) {
 	g := e.Globals
 	if g.From != "" {
-		ds, err := source.LoadFile(g.From, g.Topics)
+		ds, err := source.LoadFileContext(e.Ctx, g.From, g.Topics)
 		if err != nil {
 			return nil, InputError(err)
 		}

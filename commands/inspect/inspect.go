@@ -102,7 +102,7 @@ func loadStatusStreaming(e *cli.Env, v ViewOptions) (*decoded.Dataset, error) {
 	opts := v.decodeOptions(e)
 	opts.Topic = g.Topics.Status
 	dec := store.NewStatusDecoder(opts)
-	ds, streamed, err := streamFrom(g, g.Topics.Status, dec.Add)
+	ds, streamed, err := streamFrom(e, g.Topics.Status, dec.Add)
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ func loadOffsets(e *cli.Env, v ViewOptions) (*store.OffsetsResult, error) {
 	var streamed bool
 	var err error
 	if g.From != "" {
-		ds, streamed, err = streamFrom(g, g.Topics.Offset, func(r *inspect.Record) { dec.Add(*r) })
+		ds, streamed, err = streamFrom(e, g.Topics.Offset, func(r *inspect.Record) { dec.Add(*r) })
 	} else {
 		ds, err = e.Dataset() // a dataset handed in, or the error saying what is missing
 	}
@@ -132,9 +132,10 @@ func streamLiveOffsets(e *cli.Env, v ViewOptions) (*store.OffsetsResult, error) 
 // streamFrom reads g.From with topic's records streamed into add (a kcat
 // dump; a snapshot is read whole and streamed reports false). A file of
 // which nothing decodes is refused, as the loader refuses it.
-func streamFrom(g cli.Globals, topic string, add func(*inspect.Record)) (ds *inspect.Dataset, streamed bool, err error) {
+func streamFrom(e *cli.Env, topic string, add func(*inspect.Record)) (ds *inspect.Dataset, streamed bool, err error) {
+	g := e.Globals
 	n := 0 // records streamed to add: they are not kept in ds
-	ds, streamed, err = source.StreamFile(g.From, g.Topics, topic, func(r *inspect.Record) { n++; add(r) })
+	ds, streamed, err = source.StreamFile(e.Ctx, g.From, g.Topics, topic, func(r *inspect.Record) { n++; add(r) })
 	if err != nil {
 		return nil, false, cli.InputError(err)
 	}

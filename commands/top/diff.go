@@ -64,7 +64,7 @@ func NewCmdDiff(run func(*cli.Env, *DiffOptions) error) *cli.Command {
 
 func runDiff(e *cli.Env, o *DiffOptions) error {
 	g := e.Globals
-	before, err := source.LoadFile(o.Before, g.Topics)
+	before, err := source.LoadFileContext(e.Ctx, o.Before, g.Topics)
 	if err != nil {
 		return cli.InputError(err)
 	}
@@ -75,7 +75,7 @@ func runDiff(e *cli.Env, o *DiffOptions) error {
 		}
 		after, err = e.ReadLive(cli.ReadSpec{})
 	} else {
-		after, err = source.LoadFile(o.After, g.Topics)
+		after, err = source.LoadFileContext(e.Ctx, o.After, g.Topics)
 		if err != nil {
 			err = cli.InputError(err)
 		}

@@ -2,8 +2,10 @@ package top
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/completions"
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/describe"
@@ -19,13 +21,22 @@ func NewCmdNames() *cli.Command {
 	return &cli.Command{Name: cli.NamesCommand, Hidden: true, Run: runNames}
 }
 
+// MaxNamesFile is the largest --from file completion reads names from.
+const MaxNamesFile = 256 << 20
+
 func runNames(e *cli.Env) error {
 	g := e.Globals
 	var ds *inspect.Dataset
 	var err error
 	switch {
 	case g.From != "":
-		ds, err = source.LoadFile(g.From, g.Topics)
+		// A shell waits for this on every Tab: only a regular file of a
+		// size read within the completion's bound (a FIFO would wait for a
+		// writer, /dev/zero would never end), read until its context ends.
+		if st, serr := os.Stat(g.From); serr != nil || !st.Mode().IsRegular() || st.Size() > MaxNamesFile {
+			return nil
+		}
+		ds, err = source.LoadFileContext(e.Ctx, g.From, g.Topics)
 	case g.Live():
 		var opts live.Options
 		opts, err = e.LiveOptions()
@@ -42,11 +53,17 @@ func runNames(e *cli.Env) error {
 		return cli.InputError(err)
 	}
 	connectors, workers := describe.Names(decoded.Decode(ds, store.DecodeOptions{}))
+	// One name a line: a name that holds a newline (or any control
+	// character) cannot be completed as itself and is left out.
 	for _, n := range connectors {
-		fmt.Fprintln(e.IO.Out, "connector", n)
+		if completions.Offerable(n) {
+			fmt.Fprintln(e.IO.Out, "connector", n)
+		}
 	}
 	for _, w := range workers {
-		fmt.Fprintln(e.IO.Out, "worker", w)
+		if completions.Offerable(w) {
+			fmt.Fprintln(e.IO.Out, "worker", w)
+		}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,7 +25,16 @@ import (
 // ErrEmptyInput. A file that cannot be opened or read gives an error
 // wrapping the os error.
 func LoadFile(path string, topics inspect.TopicNames) (*inspect.Dataset, error) {
-	d, _, err := loadFile(path, topics, "", nil)
+	return LoadFileContext(context.Background(), path, topics)
+}
+
+// LoadFileContext is LoadFile that stops when ctx ends (Ctrl-C, a
+// completion's time bound): every read of the file, and of what gzip
+// makes of it, first checks ctx, so a stop is noticed within one buffer's
+// worth of input, inside a long line or a gzip member too. The error then
+// wraps ctx's.
+func LoadFileContext(ctx context.Context, path string, topics inspect.TopicNames) (*inspect.Dataset, error) {
+	d, _, err := loadFile(ctx, path, topics, "", nil)
 	return d, err
 }
 
@@ -33,11 +43,11 @@ func LoadFile(path string, topics inspect.TopicNames) (*inspect.Dataset, error) 
 // each in file order and left out of the dataset, so memory follows what
 // each keeps (the distinct keys), not the size of the dump. A snapshot is
 // read whole as LoadFile reads it; streamed says which happened.
-func StreamFile(path string, topics inspect.TopicNames, stream string, each func(*inspect.Record)) (d *inspect.Dataset, streamed bool, err error) {
-	return loadFile(path, topics, stream, each)
+func StreamFile(ctx context.Context, path string, topics inspect.TopicNames, stream string, each func(*inspect.Record)) (d *inspect.Dataset, streamed bool, err error) {
+	return loadFile(ctx, path, topics, stream, each)
 }
 
-func loadFile(path string, topics inspect.TopicNames, stream string, each func(*inspect.Record)) (*inspect.Dataset, bool, error) {
+func loadFile(ctx context.Context, path string, topics inspect.TopicNames, stream string, each func(*inspect.Record)) (*inspect.Dataset, bool, error) {
 	f, source := os.Stdin, path
 	if path != "-" {
 		var err error
@@ -46,15 +56,18 @@ func loadFile(path string, topics inspect.TopicNames, stream string, each func(*
 		}
 		defer f.Close()
 	}
-	in := bufio.NewReaderSize(f, 1<<20)
-	// A gzip-compressed file (`snapshot - | gzip`) is read as what it holds.
+	in := bufio.NewReaderSize(ctxReader{ctx, f}, 1<<20)
+	// A gzip-compressed file (`snapshot - | gzip`) is read as what it
+	// holds; what it expands to is read as a stream, so a small file that
+	// expands to gigabytes costs no more memory than its longest entry,
+	// which is bounded (maxEntryBytes).
 	if magic, _ := in.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
 		zr, err := gzip.NewReader(in)
 		if err != nil {
 			return nil, false, fmt.Errorf("reading %s: gzip: %w", path, err)
 		}
 		defer zr.Close()
-		in = bufio.NewReaderSize(zr, 1<<20)
+		in = bufio.NewReaderSize(ctxReader{ctx, zr}, 1<<20)
 		path += " (gzip)"
 	}
 	// A UTF-8 byte-order mark (Windows editors write one) is not content.
@@ -87,6 +100,32 @@ func loadFile(path string, topics inspect.TopicNames, stream string, each func(*
 	d.Source = "file:" + source
 	return d, streamed, nil
 }
+
+// ctxReader reads r until ctx ends.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// MaxRecordBytes is the largest record connectscope expects in a Connect
+// internal topic: 100 MiB, the broker's socket.request.max.bytes default,
+// above which a broker refuses the produce request that would carry it.
+// (Records are far smaller in practice: message.max.bytes and the
+// producers' max.request.size default to 1 MiB.)
+const MaxRecordBytes = 100 << 20
+
+// maxEntryBytes bounds one entry of a file, a kcat line or a snapshot
+// record: its record's bytes with room for JSON's escaping and base64.
+// Reading stops assembling an entry here, so no input grows memory
+// without bound.
+const maxEntryBytes = 2 * MaxRecordBytes
 
 // ErrEmptyInput is a --from file with nothing in it. An empty file is
 // almost always a dump or snapshot whose writer failed, so it is an error,

@@ -41,7 +41,11 @@ func readKcatStreaming(r io.Reader, topics inspect.TopicNames, expectLines int, 
 	}
 	for lineNo := 1; ; lineNo++ {
 		line, err := kr.readLine()
-		if len(line) > 0 {
+		var bad *notRecordError
+		if errors.As(err, &bad) {
+			d.Problems = append(d.Problems, inspect.Problem{Partition: -1, Offset: -1, Reason: fmt.Sprintf("line %d: %v", lineNo, bad)})
+			err = bad.next
+		} else if len(line) > 0 {
 			kr.parseLine(d, lineNo, line)
 		}
 		if errors.Is(err, io.EOF) {
@@ -71,18 +75,52 @@ type kcatReader struct {
 }
 
 // readLine returns the next line without its newline and surrounding
-// whitespace. The slice is valid until the next call.
+// whitespace. The slice is valid until the next call. A line longer than
+// the buffer is assembled only while it can still be a record: one that
+// does not start as a JSON object, or grows past maxEntryBytes, is read to
+// its end without being kept and comes back as a *notRecordError.
 func (k *kcatReader) readLine() ([]byte, error) {
-	line, err := k.in.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) {
-		k.long = append(k.long[:0], line...)
-		for errors.Is(err, bufio.ErrBufferFull) {
-			line, err = k.in.ReadSlice('\n')
-			k.long = append(k.long, line...)
-		}
-		line = k.long
+	if cap(k.long) > 4<<20 {
+		k.long = nil // one long line does not pin its memory for the rest
 	}
-	return bytes.TrimSpace(line), err
+	line, err := k.in.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return bytes.TrimSpace(line), err
+	}
+	if start := bytes.TrimLeft(line, " \t\r"); len(start) > 0 && start[0] != '{' {
+		return nil, k.skipLine(len(line), "not a kcat -J envelope (it does not start with {)")
+	}
+	k.long = append(k.long[:0], line...)
+	for errors.Is(err, bufio.ErrBufferFull) {
+		line, err = k.in.ReadSlice('\n')
+		if len(k.long)+len(line) > maxEntryBytes {
+			return nil, k.skipLine(len(k.long)+len(line), fmt.Sprintf("longer than %d MiB, so not a record: a record is at most %d MiB (a broker's socket.request.max.bytes) and its line at most twice that", maxEntryBytes>>20, MaxRecordBytes>>20))
+		}
+		k.long = append(k.long, line...)
+	}
+	return bytes.TrimSpace(k.long), err
+}
+
+// notRecordError is a line given up on before its end; next is the read
+// error that ended it (io.EOF at the end of the input).
+type notRecordError struct {
+	what string
+	next error
+}
+
+func (e *notRecordError) Error() string { return e.what }
+
+// skipLine reads to the end of the current line, keeping nothing; read
+// bytes are already consumed.
+func (k *kcatReader) skipLine(read int, what string) error {
+	k.long = k.long[:0]
+	for {
+		line, err := k.in.ReadSlice('\n')
+		read += len(line)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return &notRecordError{what: fmt.Sprintf("%s (%d bytes, skipped)", what, read), next: err}
+		}
+	}
 }
 
 // kcatEnvelope is one decoded line; byte fields point into the line or the

@@ -12,8 +12,13 @@ import (
 
 // ReadSnapshot reads a snapshot file written by WriteSnapshot. It streams
 // the records array, so memory is the dataset itself plus one record.
+//
+// One value (a record, the group) may take at most maxEntryBytes of the
+// file: a longer one is refused as soon as it passes the bound, not read
+// whole first.
 func ReadSnapshot(r io.Reader) (*inspect.Dataset, error) {
-	dec := json.NewDecoder(r)
+	g := &entryGuard{r: r}
+	dec := json.NewDecoder(g)
 	dec.UseNumber()
 	if err := expectDelim(dec, '{'); err != nil {
 		return nil, fmt.Errorf("reading snapshot: not a JSON object: %w", err)
@@ -26,7 +31,8 @@ func ReadSnapshot(r io.Reader) (*inspect.Dataset, error) {
 			return nil, fmt.Errorf("reading snapshot: %w", err)
 		}
 		name, _ := tok.(string)
-		if err := readSnapshotField(dec, name, d, &version); err != nil {
+		g.next()
+		if err := readSnapshotField(dec, g, name, d, &version); err != nil {
 			if version != -1 && version != SnapshotVersion {
 				return nil, versionError(version)
 			}
@@ -52,7 +58,7 @@ func versionError(v int) error {
 	return fmt.Errorf("reading snapshot: snapshot version %d is not supported: this build of connectscope reads snapshot version %d", v, SnapshotVersion)
 }
 
-func readSnapshotField(dec *json.Decoder, name string, d *inspect.Dataset, version *int) error {
+func readSnapshotField(dec *json.Decoder, g *entryGuard, name string, d *inspect.Dataset, version *int) error {
 	switch name {
 	case "snapshot":
 		var n json.Number
@@ -125,7 +131,7 @@ func readSnapshotField(dec *json.Decoder, name string, d *inspect.Dataset, versi
 	case "problems":
 		return dec.Decode(&d.Problems)
 	case "records":
-		return readSnapshotRecords(dec, d)
+		return readSnapshotRecords(dec, g, d)
 	default:
 		// Fields added by later builds of the same version are skipped.
 		var skip json.RawMessage
@@ -145,7 +151,7 @@ func decodeOptionalString(dec *json.Decoder, dst *string) error {
 	return nil
 }
 
-func readSnapshotRecords(dec *json.Decoder, d *inspect.Dataset) error {
+func readSnapshotRecords(dec *json.Decoder, g *entryGuard, d *inspect.Dataset) error {
 	if err := expectDelim(dec, '['); err != nil {
 		return err
 	}
@@ -154,6 +160,7 @@ func readSnapshotRecords(dec *json.Decoder, d *inspect.Dataset) error {
 		// as key, bad base64, an offset past int64) is one problem, and the
 		// records after it are still read.
 		var raw json.RawMessage
+		g.next()
 		if err := dec.Decode(&raw); err != nil {
 			return fmt.Errorf("record %d: %w", i, err)
 		}
@@ -247,4 +254,26 @@ func trailingContent(dec *json.Decoder, r io.Reader) (inspect.Problem, bool) {
 		return inspect.Problem{Partition: -1, Offset: -1,
 			Reason: fmt.Sprintf("the file goes on after the snapshot ends (byte %d): %s; it was not read", offset+n+1, what)}, true
 	}
+}
+
+// entryGuard refuses to read more than maxEntryBytes for one value of a
+// snapshot: next starts the count for the next value. (The decoder reads
+// ahead by its buffer, which the bound's size leaves room for.)
+type entryGuard struct {
+	r io.Reader
+	n int64
+}
+
+// errEntryTooLong is a snapshot value past maxEntryBytes.
+var errEntryTooLong = fmt.Errorf("one entry is longer than %d MiB, so not a record: a record is at most %d MiB (a broker's socket.request.max.bytes); the file cannot be read past it", maxEntryBytes>>20, MaxRecordBytes>>20)
+
+func (g *entryGuard) next() { g.n = 0 }
+
+func (g *entryGuard) Read(p []byte) (int, error) {
+	if g.n > maxEntryBytes {
+		return 0, errEntryTooLong
+	}
+	n, err := g.r.Read(p)
+	g.n += int64(n)
+	return n, err
 }

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -42,7 +43,7 @@ func compareStreamed(t *testing.T, i int, dump []byte) {
 	topics := inspect.DefaultTopicNames()
 	whole, werr := LoadFile(path, topics)
 	dec := store.NewStatusDecoder(store.DecodeOptions{Topic: topics.Status})
-	part, streamed, serr := StreamFile(path, topics, topics.Status, dec.Add)
+	part, streamed, serr := StreamFile(context.Background(), path, topics, topics.Status, dec.Add)
 	if (werr == nil) != (serr == nil) {
 		t.Fatalf("seed %d: LoadFile %v, StreamFile %v", i, werr, serr)
 	}
@@ -99,7 +100,7 @@ func TestStreamFileOffsets(t *testing.T) {
 	}
 	want, _ := json.Marshal(store.DecodeOffsets(offs, store.DecodeOptions{Topic: topics.Offset}))
 	dec := store.NewOffsetsDecoder(store.DecodeOptions{Topic: topics.Offset})
-	part, streamed, err := StreamFile(path, topics, topics.Offset, func(r *inspect.Record) { dec.Add(*r) })
+	part, streamed, err := StreamFile(context.Background(), path, topics, topics.Offset, func(r *inspect.Record) { dec.Add(*r) })
 	if err != nil || !streamed {
 		t.Fatalf("streamed %v, err %v", streamed, err)
 	}
