@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/connectscope/connectscope/inspect"
 )
@@ -90,16 +91,38 @@ func (k *kcatReader) readLine() ([]byte, error) {
 	if start := bytes.TrimLeft(line, " \t\r"); len(start) > 0 && start[0] != '{' {
 		return nil, k.skipLine(len(line), "not a kcat -J envelope (it does not start with {)")
 	}
-	k.long = append(k.long[:0], line...)
+	// The pieces are kept in blocks and joined once the line has ended
+	// within the bound: growing one slice by doubling would hold the old
+	// and the new copy at once, up to three times the line.
+	blocks := [][]byte{append(make([]byte, 0, longBlock), line...)}
+	size := len(line)
 	for errors.Is(err, bufio.ErrBufferFull) {
 		line, err = k.in.ReadSlice('\n')
-		if len(k.long)+len(line) > maxEntryBytes {
-			return nil, k.skipLine(len(k.long)+len(line), fmt.Sprintf("longer than %d MiB, so not a record: a record is at most %d MiB (a broker's socket.request.max.bytes) and its line at most twice that", maxEntryBytes>>20, MaxRecordBytes>>20))
+		size += len(line)
+		if size > maxEntryBytes {
+			clear(blocks)
+			return nil, k.skipLine(size, fmt.Sprintf("longer than %d MiB, so not a record: a record is at most %d MiB (a broker's socket.request.max.bytes) and its line at most twice that", maxEntryBytes>>20, MaxRecordBytes>>20))
 		}
-		k.long = append(k.long, line...)
+		for len(line) > 0 {
+			last := &blocks[len(blocks)-1]
+			if len(*last) == cap(*last) {
+				blocks = append(blocks, make([]byte, 0, longBlock))
+				last = &blocks[len(blocks)-1]
+			}
+			n := min(len(line), cap(*last)-len(*last))
+			*last = append(*last, line[:n]...)
+			line = line[n:]
+		}
+	}
+	k.long = slices.Grow(k.long[:0], size)
+	for _, b := range blocks {
+		k.long = append(k.long, b...)
 	}
 	return bytes.TrimSpace(k.long), err
 }
+
+// longBlock is the size of the pieces a long line is gathered in.
+const longBlock = 1 << 20
 
 // notRecordError is a line given up on before its end; next is the read
 // error that ended it (io.EOF at the end of the input).
@@ -113,7 +136,6 @@ func (e *notRecordError) Error() string { return e.what }
 // skipLine reads to the end of the current line, keeping nothing; read
 // bytes are already consumed.
 func (k *kcatReader) skipLine(read int, what string) error {
-	k.long = k.long[:0]
 	for {
 		line, err := k.in.ReadSlice('\n')
 		read += len(line)
