@@ -266,6 +266,17 @@ func restartOrder(state ClusterState, order []string) ([]string, error) {
 		seen[w] = true
 		out = append(out, w)
 	}
+	// The plan is a roll of the whole group: a forgotten worker would make
+	// its cost look smaller than the real roll's.
+	var missing []string
+	for _, w := range state.Workers {
+		if !seen[w.ID] {
+			missing = append(missing, state.Label(w.ID))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, field.Errorf("Order", " leaves out %s: list every worker, the roll restarts them all", strings.Join(missing, ", "))
+	}
 	return out, nil
 }
 

@@ -274,7 +274,7 @@ func finish(e *cli.Env, o CheckOptions, report any, failOn check.Severity) error
 	check.Waive(report, o.filter)
 	findings := check.FindingsOf(report)
 	if !e.Globals.ShowSecrets {
-		redactFindings(findings) // findings is the report's own slice: redacted in place
+		check.RedactFindings(findings) // findings is the report's own slice: redacted in place
 	}
 	if err := e.Emit(report); err != nil {
 		return err

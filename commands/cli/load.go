@@ -58,7 +58,10 @@ func loadDataset(e *Env, spec ReadSpec) (*inspect.Dataset, error) {
 		if err != nil {
 			return nil, InputError(err)
 		}
-		return ds, NothingDecoded(g.From, ds)
+		if err := source.NothingDecoded(g.From, ds); err != nil {
+			return nil, InputError(err)
+		}
+		return ds, nil
 	}
 	if g.Live() {
 		return e.ReadLive(spec)

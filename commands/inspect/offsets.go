@@ -140,8 +140,8 @@ func streamFrom(e *cli.Env, topic string, add func(*inspect.Record)) (ds *inspec
 		return nil, false, cli.InputError(err)
 	}
 	if n == 0 {
-		if err := cli.NothingDecoded(g.From, ds); err != nil {
-			return nil, false, err
+		if err := source.NothingDecoded(g.From, ds); err != nil {
+			return nil, false, cli.InputError(err)
 		}
 	}
 	return ds, streamed, nil

@@ -52,11 +52,7 @@ func runRollingRestart(e *cli.Env, o *RollingRestartOptions) error {
 		return err
 	}
 	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
-		order := cli.SplitList([]string{o.Order})
-		if err := orderNamesEveryWorker(state, order); err != nil {
-			return nil, err
-		}
-		res, err := plan.RollingRestartPlan(state, opts, restart, o.Stop, order)
+		res, err := plan.RollingRestartPlan(state, opts, restart, o.Stop, cli.SplitList([]string{o.Order}))
 		if err != nil {
 			return nil, planFailed(err)
 		}
@@ -77,30 +73,4 @@ func workerList(q *cli.Query) []string {
 		}
 	}
 	return out
-}
-
-// orderNamesEveryWorker refuses an --order that leaves workers out: the
-// plan is a roll of the whole group, and a forgotten worker would make its
-// cost look smaller than the real roll's. Names the plan cannot resolve are
-// left for it to report.
-func orderNamesEveryWorker(state plan.ClusterState, order []string) error {
-	if len(order) == 0 {
-		return nil
-	}
-	listed := map[string]bool{}
-	for _, o := range order {
-		if id, err := state.ResolveWorker(o); err == nil {
-			listed[id] = true
-		}
-	}
-	var missing []string
-	for _, w := range state.Workers {
-		if !listed[w.ID] {
-			missing = append(missing, state.Label(w.ID))
-		}
-	}
-	if len(missing) > 0 && len(listed) == len(order) {
-		return cli.UsageErrorf("--order leaves out %s: list every worker, the roll restarts them all", strings.Join(missing, ", "))
-	}
-	return nil
 }

@@ -4,17 +4,15 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/connectscope/connectscope/check"
 )
 
 func TestFindingsRedactSecrets(t *testing.T) {
-	fs := []check.Finding{{
+	fs := []Finding{{
 		Rule: "T1", Subject: "connector jdbc (jdbc:postgresql://app:UrlPw@db/x)",
 		Message: "cannot reach mongodb://u:MongoPw@h/db with Authorization: Bearer TokPw",
 		Values:  map[string]any{"connection.password": "Pw1", "sasl.jaas.config": "x password=\"JaasPw\";", "consumer.session.timeout.ms": int64(5)},
 	}}
-	redactFindings(fs)
+	RedactFindings(fs)
 	b, _ := json.Marshal(fs)
 	for _, secret := range []string{"UrlPw", "MongoPw", "TokPw", "Pw1", "JaasPw"} {
 		if strings.Contains(string(b), secret) {

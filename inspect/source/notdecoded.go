@@ -1,4 +1,4 @@
-package cli
+package source
 
 import (
 	"bytes"
@@ -12,16 +12,17 @@ import (
 	"github.com/connectscope/connectscope/inspect"
 )
 
-// NothingDecoded refuses a --from file of which no entry became a record and
-// that holds no group: a file of another kind (`--from README.md`), not a
-// cluster without connectors. Its one line says what the file looks like.
+// NothingDecoded refuses a file of which no entry became a record and that
+// holds no group: a file of another kind (a README given as the input file),
+// not a cluster without connectors. Its one line says what the file looks
+// like.
 func NothingDecoded(path string, ds *inspect.Dataset) error {
 	if len(ds.Records) > 0 || ds.Group != nil || len(ds.Problems) == 0 {
 		return nil
 	}
 	first := ds.Problems[0].Reason
-	return InputError(fmt.Errorf("%s is neither a snapshot nor a kcat -J dump: none of its %d entries decodes (first: %s); it looks like %s; give a file written by `connectscope snapshot` or `kcat -C -J`",
-		path, len(ds.Problems), first, looksLike(path)))
+	return fmt.Errorf("%s is neither a snapshot nor a kcat -J dump: none of its %d entries decodes (first: %s); it looks like %s; give a file written by `connectscope snapshot` or `kcat -C -J`",
+		path, len(ds.Problems), first, looksLike(path))
 }
 
 // looksLike names the kind of a file from its first bytes.

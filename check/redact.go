@@ -1,14 +1,13 @@
 package check
 
 import (
-	"github.com/connectscope/connectscope/check"
 	"github.com/connectscope/connectscope/inspect/store"
 )
 
-// redactFindings hides secrets the rules saw (they read values with
+// RedactFindings hides secrets the rules saw (they read values with
 // ShowSecrets) in what a finding shows: a secret key's value, a password in
 // a connection URL, a token in a message.
-func redactFindings(findings []check.Finding) {
+func RedactFindings(findings []Finding) {
 	for i := range findings {
 		f := &findings[i]
 		f.Subject = store.RedactText(f.Subject)
