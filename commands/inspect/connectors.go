@@ -35,18 +35,9 @@ func runConnectors(e *cli.Env, o *ConnectorsOptions) error {
 	if err != nil {
 		return err
 	}
-	res := d.Connectors()
-	if o.Connector != "" {
-		kept := res.Connectors[:0]
-		for _, s := range res.Connectors {
-			if s.Name == o.Connector {
-				kept = append(kept, s)
-			}
-		}
-		res.Connectors = kept
-		if len(kept) == 0 {
-			return connectorNotFound(o.Connector, d.Topics.Config, d.Topics.Status)
-		}
+	res := d.Connectors() // only --connector's, when given
+	if o.Connector != "" && len(res.Connectors) == 0 {
+		return connectorNotFound(o.Connector, d.Topics.Config, d.Topics.Status)
 	}
 	addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Config, d.Topics.Status))
 	return e.Emit(res)

@@ -2,10 +2,8 @@ package inspect
 
 import (
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/group"
-	"github.com/connectscope/connectscope/inspect/live"
 )
 
 // MembersOptions are `inspect members`' inputs: none of its own.
@@ -46,19 +44,10 @@ func runMembers(e *cli.Env, _ *MembersOptions) error {
 	if ds.Group == nil && g.From != "" {
 		return cli.UsageErrorf("%s holds no Connect group description (a kcat dump holds topic records only); inspect members needs a snapshot file or a live cluster", g.From)
 	}
-	res := group.Members(nil) // "no group description was read"
-	if m := decoded.Decode(ds, ViewOptions{}.decodeOptions(e)).Members(); m != nil {
-		res = *m
-	}
+	res := decoded.Decode(ds, ViewOptions{}.decodeOptions(e)).MembersView()
 	res.NameSettings(cli.FlagName)
 	if err := groupNotFound(res); err != nil {
 		return err
-	}
-	if end, ok := ds.EndOffsets[ds.Topics.Config][0]; ok {
-		res.ConfigEnd(end, ds.Isolation == live.ReadCommitted)
-		if configRead(ds) {
-			res.ConfigRejoin(group.ConfigRejoinFrom(ds.Records, ds.Topics.Config))
-		}
 	}
 	return e.Emit(res)
 }
@@ -72,21 +61,4 @@ func groupNotFound(res group.MembersResult) error {
 		return nil
 	}
 	return cli.NotFoundErrorf("group %q not found: no worker is a member (is it the workers' group.id? set it with --group or --worker-config)", res.Group)
-}
-
-// configRead says whether the dataset holds the config topic's records, all
-// of them up to its end offset (a snapshot or a live read does; a dump may
-// not, and then nothing is assumed).
-func configRead(ds *inspect.Dataset) bool {
-	end, ok := ds.EndOffsets[ds.Topics.Config][0]
-	if !ok {
-		return false
-	}
-	last := int64(-1)
-	for _, r := range ds.Records {
-		if r.Topic == ds.Topics.Config {
-			last = max(last, r.Offset)
-		}
-	}
-	return end == 0 || last >= 0
 }

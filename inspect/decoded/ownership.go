@@ -6,12 +6,23 @@ import (
 )
 
 // Connectors is one line per connector (configs joined with statuses) with
-// the pieces no live member owns counted from the group, when it was read.
+// the pieces no live member owns counted from the group, when it was read;
+// only the one connector the options name, if they name one, as the other
+// views do.
 func (d *Dataset) Connectors() *store.ConnectorsResult {
 	if d.empty() {
 		return nil
 	}
 	res := store.Connectors(d.Configs(), d.Status())
+	if name := d.opts.Connector; name != "" {
+		kept := res.Connectors[:0]
+		for _, s := range res.Connectors {
+			if s.Name == name {
+				kept = append(kept, s)
+			}
+		}
+		res.Connectors = kept
+	}
 	markUnowned(res, d.Configs(), d.Members())
 	return res
 }
