@@ -15,7 +15,6 @@ import (
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/connectscope/connectscope/plan"
-	"github.com/connectscope/connectscope/plan/assignor"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -81,17 +80,22 @@ func (p *PlanOptions) flags(plotUsage string) []urfave.Flag {
 
 // inputs are the plan package's named inputs and the flags that give them.
 var inputs = map[string]string{
-	"NewWorkers":   "add",
-	"Worker":       "worker",
-	"ReturnsAfter": "returns-after",
-	"Stop":         flagStop,
-	"Set":          "set",
-	"Add":          "add",
-	"Remove":       "remove",
-	"RestartTime":  flagRestartTime,
-	"Order":        flagOrder,
-	"Delays":       flagDelays,
-	"Pacing":       flagPacing,
+	"Protocol":       flagProtocol,
+	"KafkaVersion":   flagKafkaVersion,
+	"JDK":            flagJDK,
+	"MaxDelay":       flagMaxDelay,
+	"SessionTimeout": flagSessionTimeout,
+	"NewWorkers":     "add",
+	"Worker":         "worker",
+	"ReturnsAfter":   "returns-after",
+	"Stop":           flagStop,
+	"Set":            "set",
+	"Add":            "add",
+	"Remove":         "remove",
+	"RestartTime":    flagRestartTime,
+	"Order":          flagOrder,
+	"Delays":         flagDelays,
+	"Pacing":         flagPacing,
 }
 
 // whatIfSpec is the spec of the what-if plans: they start from the configs
@@ -149,11 +153,14 @@ func planFailed(err error) error {
 func inFlagTerms(err error) error {
 	var se *plan.SyntheticError
 	var ss *plan.StartingStateError
+	var ws *plan.WorkerSettingError
 	switch {
 	case errors.As(err, &se):
 		return &cli.FlagWordsError{Msg: "--" + flagSynthetic + ": " + se.Problem(), Err: err}
 	case errors.As(err, &ss):
 		return &cli.FlagWordsError{Msg: ss.Msg + " (--" + flagSynthetic + ")", Err: err}
+	case errors.As(err, &ws):
+		return &cli.FlagWordsError{Msg: strings.Replace(ws.Error(), "give "+ws.Input, "give --"+inputs[ws.Input], 1), Err: err}
 	case errors.Is(err, plan.ErrNothingToChange):
 		return &cli.FlagWordsError{Msg: "nothing to change: give --set, --add or --remove", Err: err}
 	}
@@ -184,70 +191,33 @@ func planInputs(e *cli.Env, p *PlanOptions) (plan.ClusterState, plan.PlanOptions
 			return state, plan.PlanOptions{}, cli.Exit(cli.ExitUsage, inFlagTerms(err))
 		}
 	}
-	opts := plan.PlanOptions{KafkaVersion: p.KafkaVersion, JDK: p.JDK, Ctx: e.Ctx}
-	warnUnverifiedVersion(e, opts.KafkaVersion)
-	worker := func(key string) string {
-		if len(g.WorkerConfigs) == 0 {
-			return ""
-		}
-		return strings.TrimSpace(g.WorkerConfigs[0].Props[key])
+	settings := plan.Settings{KafkaVersion: p.KafkaVersion, JDK: p.JDK, Protocol: p.Protocol, Ctx: e.Ctx}
+	warnUnverifiedVersion(e, p.KafkaVersion)
+	if len(g.WorkerConfigs) > 0 {
+		settings.WorkerPath, settings.Worker = g.WorkerConfigs[0].Path, g.WorkerConfigs[0].Props
 	}
-	switch proto := strings.ToLower(p.Protocol); proto {
-	case "eager", "default", "compatible", "sessioned":
-		opts.Protocol = proto
-	case "":
-		if state.Protocol == "" {
-			opts.Protocol = strings.ToLower(worker("connect.protocol"))
+	for _, d := range []struct {
+		flag, value string
+		into        **int64
+	}{{flagMaxDelay, p.MaxDelay, &settings.MaxDelayMs}, {flagSessionTimeout, p.SessionTimeout, &settings.SessionTimeoutMs}} {
+		if !e.Given(d.flag) {
+			continue
 		}
-	default:
-		return state, opts, cli.UsageErrorf("--protocol: want eager, compatible or sessioned, got %q", proto)
+		ms, err := parseDurationMs("--"+d.flag, d.value)
+		if err != nil {
+			return state, plan.PlanOptions{}, err
+		}
+		*d.into = &ms
 	}
 	var err error
-	if opts.MaxDelayMs, err = msSetting(e, flagMaxDelay, p.MaxDelay, "scheduled.rebalance.max.delay.ms", plan.DefaultMaxDelayMs); err != nil {
-		return state, opts, err
+	if settings.RoundTimeMs, err = parseDurationMs("--"+flagRoundTime, p.RoundTime); err != nil {
+		return state, plan.PlanOptions{}, err
 	}
-	if opts.SessionTimeoutMs, err = msSetting(e, flagSessionTimeout, p.SessionTimeout, "session.timeout.ms", plan.DefaultSessionTimeoutMs); err != nil {
-		return state, opts, err
-	}
-	if opts.RoundTimeMs, err = parseDurationMs("--"+flagRoundTime, p.RoundTime); err != nil {
-		return state, opts, err
-	}
-	// Each setting alone, so the error names the flag that is wrong.
-	for _, s := range []struct {
-		flag string
-		cfg  assignor.SimConfig
-	}{
-		{flagKafkaVersion, assignor.SimConfig{KafkaVersion: opts.KafkaVersion}},
-		{flagJDK, assignor.SimConfig{JDK: opts.JDK}},
-		{flagMaxDelay, assignor.SimConfig{MaxDelayMs: opts.MaxDelayMs, KafkaVersion: opts.KafkaVersion}},
-	} {
-		if _, err := assignor.NewSim(s.cfg); err != nil {
-			return state, opts, cli.UsageErrorf("--%s: %v", s.flag, err)
-		}
+	opts, err := settings.Options(state)
+	if err != nil {
+		return state, opts, cli.Exit(cli.ExitUsage, inFlagTerms(err))
 	}
 	return state, opts, nil
-}
-
-// msSetting is a duration flag's value when given, else the first worker
-// config's value of key in ms, else def.
-func msSetting(e *cli.Env, flag, value, key string, def int64) (int64, error) {
-	if e.Given(flag) {
-		return parseDurationMs("--"+flag, value)
-	}
-	g := e.Globals
-	if len(g.WorkerConfigs) == 0 {
-		return def, nil
-	}
-	w := g.WorkerConfigs[0]
-	fromWorker := strings.TrimSpace(w.Props[key])
-	if fromWorker == "" {
-		return def, nil
-	}
-	v, err := strconv.ParseInt(fromWorker, 10, 64)
-	if err != nil || v < 0 {
-		return 0, cli.UsageErrorf("%s: %s = %q: Kafka takes a whole number of milliseconds here; fix the file or give --%s", w.Path, key, fromWorker, flag)
-	}
-	return v, nil
 }
 
 // parseDurationMs accepts a Go duration (90s, 5m, 1m30s) or a plain number
@@ -274,8 +244,8 @@ func parseDurationMs(flag, s string) (int64, error) {
 // verified assignors is replayed with the newest verified line's behaviour,
 // so nobody takes the preview for a verified answer.
 func warnUnverifiedVersion(e *cli.Env, version kafkaversion.Version) {
-	if assignor.BeyondVerified(version) {
-		fmt.Fprintf(e.IO.Err, "connectscope: warning: --kafka-version %s is newer than the assignors connectscope was checked against (2.3 to %s); replaying %s's behaviour\n", version, assignor.NewestVerifiedLine(), assignor.NewestVerifiedLine())
+	if beyond, newest := plan.VersionBeyondVerified(version); beyond {
+		fmt.Fprintf(e.IO.Err, "connectscope: warning: --kafka-version %s is newer than the assignors connectscope was checked against (2.3 to %s); replaying %s's behaviour\n", version, newest, newest)
 	}
 }
 

@@ -1,0 +1,102 @@
+package plan
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/internal/field"
+	"github.com/connectscope/connectscope/plan/assignor"
+)
+
+// Settings are a plan's assignor and time settings as given, before the
+// precedence: each one given (a flag) beats the worker file's, which beats
+// the default.
+type Settings struct {
+	KafkaVersion kafkaversion.Version
+	JDK          int
+	Protocol     string // "" = the group's selected protocol, else the worker file's connect.protocol
+	// MaxDelayMs and SessionTimeoutMs are nil when not given: the worker
+	// file's value, else the default.
+	MaxDelayMs, SessionTimeoutMs *int64
+	RoundTimeMs                  int64
+	// WorkerPath and Worker are the first worker file and its properties
+	// (nil without one).
+	WorkerPath string
+	Worker     map[string]string
+	Ctx        context.Context
+}
+
+// WorkerSettingError is a worker file's value a plan cannot use; Input names
+// the setting that would override it.
+type WorkerSettingError struct {
+	Path, Key, Value string
+	Input            string // SessionTimeout, MaxDelay
+}
+
+func (e *WorkerSettingError) Error() string {
+	return fmt.Sprintf("%s: %s = %q: Kafka takes a whole number of milliseconds here; fix the file or give %s", e.Path, e.Key, e.Value, e.Input)
+}
+
+// Options resolves s for a plan starting from state. Errors name the input
+// that is wrong (field.Error: Protocol, KafkaVersion, JDK, MaxDelay) or the
+// worker file's value (WorkerSettingError).
+func (s Settings) Options(state ClusterState) (PlanOptions, error) {
+	opts := PlanOptions{KafkaVersion: s.KafkaVersion, JDK: s.JDK, RoundTimeMs: s.RoundTimeMs, Ctx: s.Ctx}
+	switch p := strings.ToLower(s.Protocol); p {
+	case "eager", "default", "compatible", "sessioned":
+		opts.Protocol = p
+	case "":
+		if state.Protocol == "" {
+			opts.Protocol = strings.ToLower(strings.TrimSpace(s.Worker["connect.protocol"]))
+		}
+	default:
+		return opts, field.Errorf("Protocol", ": want eager, compatible or sessioned, got %q", p)
+	}
+	var err error
+	if opts.MaxDelayMs, err = s.ms(s.MaxDelayMs, "MaxDelay", "scheduled.rebalance.max.delay.ms", DefaultMaxDelayMs); err != nil {
+		return opts, err
+	}
+	if opts.SessionTimeoutMs, err = s.ms(s.SessionTimeoutMs, "SessionTimeout", "session.timeout.ms", DefaultSessionTimeoutMs); err != nil {
+		return opts, err
+	}
+	// Each setting alone, so the error names the input that is wrong.
+	for _, c := range []struct {
+		input string
+		cfg   assignor.SimConfig
+	}{
+		{"KafkaVersion", assignor.SimConfig{KafkaVersion: opts.KafkaVersion}},
+		{"JDK", assignor.SimConfig{JDK: opts.JDK}},
+		{"MaxDelay", assignor.SimConfig{MaxDelayMs: opts.MaxDelayMs, KafkaVersion: opts.KafkaVersion}},
+	} {
+		if _, err := assignor.NewSim(c.cfg); err != nil {
+			return opts, field.Errorf(c.input, ": %v", err)
+		}
+	}
+	return opts, nil
+}
+
+// ms is given when given, else the worker file's value of key in ms, else def.
+func (s Settings) ms(given *int64, input, key string, def int64) (int64, error) {
+	if given != nil {
+		return *given, nil
+	}
+	fromWorker := strings.TrimSpace(s.Worker[key])
+	if fromWorker == "" {
+		return def, nil
+	}
+	v, err := strconv.ParseInt(fromWorker, 10, 64)
+	if err != nil || v < 0 {
+		return 0, &WorkerSettingError{Path: s.WorkerPath, Key: key, Value: fromWorker, Input: input}
+	}
+	return v, nil
+}
+
+// VersionBeyondVerified reports whether v names a release newer than the
+// assignors this package was checked against: it replays the newest
+// verified line's behaviour, which the caller should say.
+func VersionBeyondVerified(v kafkaversion.Version) (bool, string) {
+	return assignor.BeyondVerified(v), assignor.NewestVerifiedLine()
+}
