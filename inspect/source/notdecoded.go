@@ -2,7 +2,6 @@ package source
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"os"
 	"regexp"
@@ -10,29 +9,30 @@ import (
 	"unicode/utf8"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/internal/setting"
 )
 
 // NothingDecoded refuses a file of which no entry became a record and that
 // holds no group: a file of another kind (a README given as the input file),
 // not a cluster without connectors. Its one line says what the file looks
-// like.
+// like, the setting it may be named as the caller names it.
 func NothingDecoded(path string, ds *inspect.Dataset) error {
 	if len(ds.Records) > 0 || ds.Group != nil || len(ds.Problems) == 0 {
 		return nil
 	}
 	first := ds.Problems[0].Reason
-	return fmt.Errorf("%s is neither a snapshot nor a kcat -J dump: none of its %d entries decodes (first: %s); it looks like %s; give a file written by `connectscope snapshot` or `kcat -C -J`",
+	return setting.Errorf("%s is neither a snapshot nor a kcat -J dump: none of its %d entries decodes (first: %s); it looks like %s; give a file written by `connectscope snapshot` or `kcat -C -J`",
 		path, len(ds.Problems), first, looksLike(path))
 }
 
 // looksLike names the kind of a file from its first bytes.
-func looksLike(path string) string {
+func looksLike(path string) setting.Text {
 	if path == "-" {
-		return "something else (standard input)"
+		return setting.Textf("something else (standard input)")
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return "something unreadable"
+		return setting.Textf("something unreadable")
 	}
 	defer f.Close()
 	head := make([]byte, 4096)
@@ -41,19 +41,19 @@ func looksLike(path string) string {
 	trimmed := bytes.TrimLeft(head, " \t\r\n\ufeff")
 	switch {
 	case bytes.IndexByte(head, 0) >= 0 || !validText(head):
-		return "binary data"
+		return setting.Textf("binary data")
 	case len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '['):
-		return "JSON, but not Connect's records"
+		return setting.Textf("JSON, but not Connect's records")
 	case propertiesLine.Match(firstContentLine(trimmed)):
-		return "a .properties file (a worker config? give it with --worker-config)"
+		return setting.Textf("a .properties file (a worker config? give it with %v)", setting.WorkerConfig)
 	case bytes.HasPrefix(trimmed, []byte("#")) || bytes.Contains(head, []byte("\n## ")):
-		return "text (Markdown?)"
+		return setting.Textf("text (Markdown?)")
 	}
 	line, _, _ := strings.Cut(string(trimmed), "\n")
 	if len(line) > 40 {
 		line = line[:40] + "…"
 	}
-	return fmt.Sprintf("text (starting %q)", line)
+	return setting.Textf("text (starting %q)", line)
 }
 
 // propertiesLine is a Java properties entry: key=value or key: value.

@@ -16,7 +16,7 @@ func TestNothingDecoded(t *testing.T) {
 	classified := 0
 	for name, c := range map[string]struct{ text, want string }{
 		"README.md":         {"# Title\n\nSome prose.\n", "Markdown"},
-		"worker.properties": {"# a worker\nbootstrap.servers=b:9092\n", "--worker-config"},
+		"worker.properties": {"# a worker\nbootstrap.servers=b:9092\n", "give it with the worker config"},
 		"data.bin":          {"\x00\x01\x02", "binary data"},
 	} {
 		path := filepath.Join(dir, name)
