@@ -66,8 +66,13 @@ func TestCheckTimeoutsUnitInFile(t *testing.T) {
 }
 
 func TestCheckJQRunbook(t *testing.T) {
-	w2 := writeCheckWorker(t, "w2.properties", "status.storage.topic=connect-statuses\nheartbeat.interval.ms=4000\n")
-	out, _, code := run(t, "check", "all", "--worker-config", apacheWorker, "--worker-config", w2, "--fail-on", "warn",
+	// The files name a cluster nothing answers for (not Apache's
+	// localhost:9092, where a developer's Kafka may listen): check all runs
+	// what needs no cluster and says why the rest did not.
+	refused := "bootstrap.servers=" + refusedAddr(t) + "\n"
+	w1 := writeCheckWorker(t, "w1.properties", refused)
+	w2 := writeCheckWorker(t, "w2.properties", refused+"status.storage.topic=connect-statuses\nheartbeat.interval.ms=4000\n")
+	out, _, code := run(t, "check", "all", "--worker-config", w1, "--worker-config", w2, "--timeout", "1s", "--fail-on", "warn",
 		"-o", "json", "--jq", `[.findings[] | select(.severity != "info") | .rule] | unique | join(",")`)
 	if code != 1 || strings.TrimSpace(out) != "K4,T12,T2" {
 		t.Errorf("exit %d, out %q", code, out)
@@ -249,7 +254,7 @@ func TestCheckAllUnreadClusterReason(t *testing.T) {
 	if err := os.WriteFile(w, []byte("bootstrap.servers="+closed+"\ngroup.id=connect-cluster\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, stderr, _ := run(t, "check", "all", "--worker-config", w, "--timeout", "2s", "-o", "json", "--jq",
+	out, stderr, _ := run(t, "check", "all", "--worker-config", w, "--timeout", "1s", "-o", "json", "--jq",
 		`[.checks[] | select(.check == "topics" or .check == "balance") | .reason] | join("|")`)
 	want := "the cluster of the worker files' bootstrap.servers could not be read"
 	if got := strings.TrimSpace(out); got != want+"|"+want {

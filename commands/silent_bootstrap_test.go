@@ -14,24 +14,27 @@ import (
 func TestSilentBootstrapServerBesideHealthyOnes(t *testing.T) {
 	c := liveCluster(t)
 	silent := kafkatest.SilentListener(t)
-	for _, servers := range []string{
+	lists := []string{
 		silent + "," + c.Bootstrap(),
 		c.Bootstrap() + "," + silent,
 		silent + "," + kafkatest.SilentListener(t) + "," + c.Bootstrap(),
-	} {
+	}
+	if testing.Short() {
+		lists = lists[:1] // the silent server first: the case that waits
+	}
+	for _, servers := range lists {
 		for _, cmd := range [][]string{{"inspect", "connectors"}, {"inspect", "members"}} {
+			// A client that waited on the silent server for the whole
+			// --timeout would fail here: the budget is spent before the
+			// healthy server is asked.
 			start := time.Now()
-			out, stderr, code := run(t, append(cmd, "-b", servers, "--timeout", "30s", "-o", "json")...)
+			out, stderr, code := run(t, append(cmd, "-b", servers, "--timeout", "6s", "-o", "json")...)
 			took := time.Since(start)
 			if code != ExitOK {
 				t.Fatalf("-b %s %v: exit %d after %s: %s", servers, cmd, code, took, stderr)
 			}
 			if !strings.Contains(out, `"src"`) && !strings.Contains(out, "10.0.0.1") {
 				t.Errorf("-b %s %v: output lacks the cluster's content:\n%s", servers, cmd, out)
-			}
-			// Well inside --timeout: the silent server costs a short wait, not the whole budget.
-			if took > 15*time.Second {
-				t.Errorf("-b %s %v: took %s", servers, cmd, took)
 			}
 		}
 	}
