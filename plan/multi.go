@@ -295,6 +295,9 @@ const joinerUUID = "<uuid>"
 // which the prefix decides against every other worker's.
 func JoinerID(hostPort string) string { return "connect-" + hostPort + "-" + joinerUUID }
 
+// MaxJoiners bounds the workers one --add number invents.
+const MaxJoiners = 10000
+
 // Joiners turns --add values into joiner member ids: a number N invents N
 // names (NewWorkerNames), HOST:PORT names the worker as Connect will
 // (JoinerID), anything else is taken as the member id.
@@ -311,8 +314,8 @@ func Joiners(state ClusterState, values []string) ([]string, error) {
 				continue
 			}
 			if n, err := strconv.Atoi(part); err == nil {
-				if n < 1 {
-					return nil, field.Errorf("Add", ": %d: want a positive number of workers, HOST:PORT or a member id", n)
+				if n < 1 || n > MaxJoiners {
+					return nil, field.Errorf("Add", ": %d: want 1 to %d new workers, HOST:PORT or a member id", n, MaxJoiners)
 				}
 				probe := state
 				for _, o := range out {

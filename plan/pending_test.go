@@ -83,44 +83,67 @@ func simPieces(sim *assignor.Sim) map[string][]string {
 // A plan from the middle of a delay, then tasks raised, ends where the
 // leader with its whole memory ends, and keeps the held work down until the
 // deadline (the real cluster of the issue: 42 s and 130 task-s where a plan
-// that forgot the pending state said 2 s and 12 task-s).
+// that forgot the pending state said 2 s and 12 task-s). A connector that
+// runs writes its new task configs at once; one held back for the departed
+// worker runs nowhere, so its tasks change only once it is dealt again.
 func TestPlanContinuesFromMidDelay(t *testing.T) {
 	for _, join := range []bool{false, true} {
-		const maxDelay, elapsed = 60000, 20000
-		sim, snap := midDelay(t, maxDelay, elapsed, join)
-		res, err := ConnectorPlan(snap, testOpts(maxDelay), ConnectorChange{Set: map[string]int{"conn-01": 6}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		tl := res.Branches[0].Cooperative
-
-		sim.SetConnectors(raisedConn01())
-		sim.Settle(0)
-		if got, want := FinalPieces(snap, tl), simPieces(sim); !maps.EqualFunc(got, want, slices.Equal[[]string]) {
-			t.Errorf("join=%v: plan ends with\n  %v\nthe leader with its memory ends with\n  %v", join, got, want)
-		}
-		ends := int64(maxDelay - elapsed)
-		for _, k := range keysOf(snap.Pending.Lost) {
-			iv := outageOf(tl, pieceName(k))
-			if len(iv) == 0 || iv[0].FromMs != 0 || iv[0].ToMs < ends {
-				t.Errorf("join=%v: held piece %s not running %v, want from 0 until at least %d", join, pieceName(k), iv, ends)
+		for _, held := range []bool{false, true} {
+			const maxDelay, elapsed = 60000, 20000
+			sim, snap := midDelay(t, maxDelay, elapsed, join)
+			conn := "conn-00"
+			if slices.Contains(snap.Pending.Lost.Connectors, conn) != held {
+				conn = "conn-01"
 			}
-		}
-		if p := res.Assumptions.Pending; p == nil || p.DelayEndsAfterMs == nil || *p.DelayEndsAfterMs != ends || p.DelayEndsSource != "given" {
-			t.Errorf("join=%v: assumptions.pending = %+v", join, p)
-		}
-		if join && !slices.Contains(res.Assumptions.Pending.Candidates, "w2.2") {
-			t.Errorf("candidates %v, want w2.2", res.Assumptions.Pending.Candidates)
+			if slices.Contains(snap.Pending.Lost.Connectors, conn) != held {
+				t.Fatalf("no connector with held=%v among conn-00, conn-01 (held: %v)", held, snap.Pending.Lost.Connectors)
+			}
+			res, err := ConnectorPlan(snap, testOpts(maxDelay), ConnectorChange{Set: map[string]int{conn: 6}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tl := res.Branches[0].Cooperative
+
+			if held {
+				r := sim.Rebalance(false) // the config record rebalances; the tasks stay
+				sim.Sleep(r.Workers[sim.Members()[0]].DelayMs)
+				sim.Settle(0) // the deadline: the connector runs again
+			}
+			sim.SetConnectors(raised(conn))
+			sim.Settle(0)
+			if got, want := FinalPieces(snap, tl), simPieces(sim); !maps.EqualFunc(got, want, slices.Equal[[]string]) {
+				t.Errorf("join=%v held=%v: plan ends with\n  %v\nthe leader with its memory ends with\n  %v", join, held, got, want)
+			}
+			ends := int64(maxDelay - elapsed)
+			for _, k := range keysOf(snap.Pending.Lost) {
+				iv := outageOf(tl, pieceName(k))
+				if len(iv) == 0 || iv[0].FromMs != 0 || iv[0].ToMs < ends {
+					t.Errorf("join=%v: held piece %s not running %v, want from 0 until at least %d", join, pieceName(k), iv, ends)
+				}
+			}
+			if held {
+				for _, k := range []string{conn + "-3", conn + "-4", conn + "-5"} {
+					if iv := outageOf(tl, k); len(iv) == 0 || iv[0].ToMs < ends {
+						t.Errorf("held connector's new task %s runs %v, before the connector runs again at %d", k, iv, ends)
+					}
+				}
+			}
+			if p := res.Assumptions.Pending; p == nil || p.DelayEndsAfterMs == nil || *p.DelayEndsAfterMs != ends || p.DelayEndsSource != "given" {
+				t.Errorf("join=%v: assumptions.pending = %+v", join, p)
+			}
+			if join && !slices.Contains(res.Assumptions.Pending.Candidates, "w2.2") {
+				t.Errorf("candidates %v, want w2.2", res.Assumptions.Pending.Candidates)
+			}
 		}
 	}
 }
 
-func raisedConn01() []assignor.ConnectorSpec {
-	// conn-01 raised to 6 tasks; the others as synthesized (3 each).
+// raised is the synthesized connectors (3 tasks each) with conn at 6.
+func raised(conn string) []assignor.ConnectorSpec {
 	var out []assignor.ConnectorSpec
 	for _, n := range []string{"conn-00", "conn-01", "conn-02", "conn-03"} {
 		tasks := 3
-		if n == "conn-01" {
+		if n == conn {
 			tasks = 6
 		}
 		out = append(out, assignor.ConnectorSpec{Name: n, Tasks: tasks})
@@ -226,7 +249,7 @@ func TestReplayFromMidDelay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim.SetConnectors(raisedConn01())
+	sim.SetConnectors(raised("conn-01"))
 	sim.Settle(0)
 	want := simPieces(sim)
 	got := map[string][]string{}

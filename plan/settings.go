@@ -18,15 +18,21 @@ type Settings struct {
 	KafkaVersion kafkaversion.Version
 	JDK          int
 	Protocol     string // "" = the group's selected protocol, else the worker file's connect.protocol
-	// MaxDelayMs and SessionTimeoutMs are nil when not given: the worker
-	// file's value, else the default.
-	MaxDelayMs, SessionTimeoutMs *int64
-	RoundTimeMs                  int64
+	// MaxDelayMs, SessionTimeoutMs and HeartbeatIntervalMs are nil when
+	// not given: the worker file's value, else the default (none for the
+	// heartbeat: the clock then gives every change its own round).
+	MaxDelayMs, SessionTimeoutMs, HeartbeatIntervalMs *int64
+	RoundTimeMs                                       int64
 	// WorkerPath and Worker are the first worker file and its properties
-	// (nil without one).
-	WorkerPath string
-	Worker     map[string]string
-	Ctx        context.Context
+	// (nil without one); WorkerSource says where the file came from
+	// (SourceWorkerFile, SourceContext; "" = SourceWorkerFile).
+	WorkerPath   string
+	Worker       map[string]string
+	WorkerSource string
+	// Given marks the settings given as flags that have no "not given"
+	// value of their own (Setting* names: JDK, round time, version, protocol).
+	Given map[string]bool
+	Ctx   context.Context
 }
 
 // WorkerSettingError is a worker file's value a plan cannot use; Input names
@@ -44,23 +50,52 @@ func (e *WorkerSettingError) Error() string {
 // that is wrong (field.Error: Protocol, KafkaVersion, JDK, MaxDelay) or the
 // worker file's value (WorkerSettingError).
 func (s Settings) Options(state ClusterState) (PlanOptions, error) {
-	opts := PlanOptions{KafkaVersion: s.KafkaVersion, JDK: s.JDK, RoundTimeMs: s.RoundTimeMs, Ctx: s.Ctx}
+	opts := PlanOptions{KafkaVersion: s.KafkaVersion, JDK: s.JDK, RoundTimeMs: s.RoundTimeMs, Ctx: s.Ctx, Sources: map[string]string{}}
+	workerSource := s.WorkerSource
+	if workerSource == "" {
+		workerSource = SourceWorkerFile
+	}
+	for _, name := range []string{SettingKafkaVersion, SettingJDK, SettingRoundTime, SettingProtocol} {
+		if s.Given[name] {
+			opts.Sources[name] = SourceFlag
+		}
+	}
 	switch p := strings.ToLower(s.Protocol); p {
 	case "eager", "default", "compatible", "sessioned":
 		opts.Protocol = p
 	case "":
 		if state.Protocol == "" {
 			opts.Protocol = strings.ToLower(strings.TrimSpace(s.Worker["connect.protocol"]))
+			if opts.Protocol != "" {
+				opts.Sources[SettingProtocol] = workerSource
+			}
 		}
 	default:
 		return opts, field.Errorf("Protocol", ": want eager, compatible or sessioned, got %q", p)
 	}
-	var err error
-	if opts.MaxDelayMs, err = s.ms(s.MaxDelayMs, "MaxDelay", "scheduled.rebalance.max.delay.ms", DefaultMaxDelayMs); err != nil {
-		return opts, err
-	}
-	if opts.SessionTimeoutMs, err = s.ms(s.SessionTimeoutMs, "SessionTimeout", "session.timeout.ms", DefaultSessionTimeoutMs); err != nil {
-		return opts, err
+	for _, m := range []struct {
+		into       *int64
+		given      *int64
+		input, key string
+		def        int64
+	}{
+		{&opts.MaxDelayMs, s.MaxDelayMs, "MaxDelay", SettingMaxDelay, DefaultMaxDelayMs},
+		{&opts.SessionTimeoutMs, s.SessionTimeoutMs, "SessionTimeout", SettingSessionTimeout, DefaultSessionTimeoutMs},
+		{&opts.HeartbeatIntervalMs, s.HeartbeatIntervalMs, "Heartbeat", SettingHeartbeatInterval, 0},
+	} {
+		v, err := s.ms(m.given, m.input, m.key, m.def)
+		if err != nil {
+			return opts, err
+		}
+		*m.into = v
+		switch {
+		case m.given != nil:
+			opts.Sources[m.key] = SourceFlag
+		case strings.TrimSpace(s.Worker[m.key]) != "":
+			opts.Sources[m.key] = workerSource
+		default:
+			opts.Sources[m.key] = SourceDefault
+		}
 	}
 	// Each setting alone, so the error names the input that is wrong.
 	for _, c := range []struct {

@@ -67,7 +67,10 @@ type Event struct {
 type TimeModel struct {
 	RoundTimeMs      int64
 	SessionTimeoutMs int64
-	MaxRounds        int
+	// HeartbeatIntervalMs opens join windows and dates crash notices from
+	// the last heartbeat (timemodel.go); 0 = unknown.
+	HeartbeatIntervalMs int64
+	MaxRounds           int
 }
 
 func (m TimeModel) withDefaults() TimeModel {
@@ -154,9 +157,12 @@ type engine struct {
 	followUpAt int64     // -1 = none
 	delayedAt  int64     // scheduled rebalance, -1 = none
 	dueWhy     string    // why the starting state wants a round at 0 (pending.go), "" = none
-	wantRound  bool
-	triggers   []string
-	waiting    []Event // due WhenStable events held until the group is stable
+	// windowOpen and windowClose bound the join window of the round
+	// wanted now (timemodel.go); -1 = none open.
+	windowOpen, windowClose int64
+	wantRound               bool
+	triggers                []string
+	waiting                 []Event // due WhenStable events held until the group is stable
 
 	label func(member string) string // short name for messages
 
@@ -300,6 +306,9 @@ func (e *engine) run(first []Event) error {
 		if err := cancelled(e.ctx); err != nil {
 			return err
 		}
+		if e.holdForJoinWindow() {
+			continue // membership changes until the members rejoin share this round
+		}
 		if len(e.rounds) >= e.model.MaxRounds {
 			e.notes = append(e.notes, fmt.Sprintf("stopped after %d rounds without settling", e.model.MaxRounds))
 			break
@@ -334,6 +343,7 @@ func (e *engine) nextTime() (int64, bool) {
 	}
 	consider(e.followUpAt)
 	consider(e.delayedAt)
+	consider(e.windowClose)
 	if len(e.waiting) > 0 && e.stable() {
 		consider(max(e.now, e.busyUntil))
 	}
@@ -422,9 +432,13 @@ func (e *engine) apply(ev Event) error {
 				return err
 			}
 		} else {
-			e.log(MarkCrash, ev.Worker, "%s crashes (its work stops; the group notices after session.timeout.ms = %d ms)", e.label(ev.Worker), e.model.SessionTimeoutMs)
+			if e.model.HeartbeatIntervalMs > 0 {
+				e.log(MarkCrash, ev.Worker, "%s crashes (its work stops; the broker expires it session.timeout.ms after its last heartbeat, about %d ms from now)", e.label(ev.Worker), e.model.crashNoticeMs())
+			} else {
+				e.log(MarkCrash, ev.Worker, "%s crashes (its work stops; the group notices after session.timeout.ms = %d ms)", e.label(ev.Worker), e.model.SessionTimeoutMs)
+			}
 			e.notices++
-			e.noticeAt[ev.Worker] = e.now + e.model.SessionTimeoutMs
+			e.noticeAt[ev.Worker] = e.now + e.model.crashNoticeMs()
 			e.push(e.noticeAt[ev.Worker], Event{Kind: eventNotice, Worker: ev.Worker})
 		}
 	case eventNotice:
@@ -540,7 +554,7 @@ func (e *engine) round() {
 			e.stopPieces(m, m.owned)
 		}
 	}
-	view := RoundView{Round: len(e.rounds) + 1, Generation: rc.Generation, TimeMs: e.now, EndMs: end,
+	view := RoundView{Round: len(e.rounds) + 1, Generation: rc.Generation, TimeMs: e.roundOpened(), EndMs: end,
 		Trigger: uniqueJoin(e.triggers), Workers: []WorkerRoundView{}}
 	if !e.lite {
 		view.Workers = make([]WorkerRoundView, 0, len(e.sorted))

@@ -154,7 +154,7 @@ func ConnectorPlan(state ClusterState, opts PlanOptions, ch ConnectorChange) (*P
 	}
 	desc := strings.Join(what, "; ")
 	res := newResult("connector", state, opts, desc)
-	return res, res.addBranch(state, opts, desc, []Event{{Kind: EventConnectors, Connectors: specs}})
+	return res, res.addBranch(state, opts, desc, connectorEvents(state, specs, ch, res))
 }
 
 // RollingRestartPlan previews restarting every worker in order, one at a
@@ -415,7 +415,7 @@ func effectiveProtocol(state ClusterState, opts PlanOptions) (group, cooperative
 
 func newResult(plan string, state ClusterState, opts PlanOptions, event string) *PlanResult {
 	group, _ := effectiveProtocol(state, opts)
-	model := TimeModel{RoundTimeMs: opts.RoundTimeMs, SessionTimeoutMs: opts.SessionTimeoutMs}.withDefaults()
+	model := TimeModel{RoundTimeMs: opts.RoundTimeMs, SessionTimeoutMs: opts.SessionTimeoutMs, HeartbeatIntervalMs: opts.HeartbeatIntervalMs}.withDefaults()
 	jdk := opts.JDK
 	if jdk == 0 {
 		jdk = 17
@@ -425,11 +425,12 @@ func newResult(plan string, state ClusterState, opts PlanOptions, event string) 
 		version = opts.KafkaVersion.String()
 	}
 	notes := append([]string{}, state.Notes...)
-	return &PlanResult{
+	res := &PlanResult{
 		Plan: plan, Source: state.Source, Event: event, Protocol: group,
 		Assumptions: Assumptions{
 			RoundTimeMs: model.RoundTimeMs, SessionTimeoutMs: model.SessionTimeoutMs, MaxDelayMs: opts.MaxDelayMs,
-			KafkaVersion: version, JDK: jdk, Leader: state.leader(), LeaderName: state.Name(state.leader()), Model: ModelStatements(),
+			KafkaVersion: version, JDK: jdk, Leader: state.leader(), LeaderName: state.Name(state.leader()), Model: append(ModelStatements(), model.clockStatements()...),
+			CrashNoticedAfterMs: model.crashNoticeMs(), JoinWindowMs: model.joinWindowMs(),
 			Pending: state.Pending.view(opts.MaxDelayMs),
 		},
 		Initial:  nameCounts(state, initialCounts(state)),
@@ -437,6 +438,8 @@ func newResult(plan string, state ClusterState, opts PlanOptions, event string) 
 		Branches: []Branch{},
 		Notes:    notes,
 	}
+	res.Assumptions.Settings = settingSources(state, opts, res.Assumptions)
+	return res
 }
 
 // ModelStatements are the time model's rules in words, printed with every plan.

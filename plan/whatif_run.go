@@ -31,7 +31,7 @@ func runTimelineCtx(ctx context.Context, state ClusterState, opts PlanOptions, p
 			return nil, fmt.Errorf("seeding worker %s: %w", w.ID, err)
 		}
 	}
-	model := TimeModel{RoundTimeMs: opts.RoundTimeMs, SessionTimeoutMs: opts.SessionTimeoutMs, MaxRounds: opts.MaxRounds}.withDefaults()
+	model := TimeModel{RoundTimeMs: opts.RoundTimeMs, SessionTimeoutMs: opts.SessionTimeoutMs, MaxRounds: opts.MaxRounds, HeartbeatIntervalMs: opts.HeartbeatIntervalMs}.withDefaults()
 	tl := &Timeline{Protocol: protocol, Notes: []string{}}
 	eager := protocol == "eager"
 	delayedAt, followUpAt := int64(-1), int64(-1)
@@ -61,7 +61,7 @@ func runTimelineCtx(ctx context.Context, state ClusterState, opts PlanOptions, p
 		sim: sim, eager: eager, model: model, base: sim.Now(), leader: leader, ix: ix,
 		members: map[string]*engineMember{}, hostIdx: map[string]int32{}, noticeAt: map[string]int64{},
 		label: memoLabel(state), ctx: ctx, lite: lite,
-		followUpAt: followUpAt, delayedAt: delayedAt, dueWhy: due,
+		followUpAt: followUpAt, delayedAt: delayedAt, dueWhy: due, windowOpen: -1, windowClose: -1,
 	}
 	e.startHost = make([]int32, ix.len())
 	for i := range e.startHost {

@@ -38,6 +38,15 @@ type PlanOptions struct {
 	RoundTimeMs      int64                // how long one round takes (join, sync, stop and start work)
 	SessionTimeoutMs int64                // how long the group takes to notice a crashed worker
 	MaxRounds        int                  // safety cap per timeline
+	// HeartbeatIntervalMs is heartbeat.interval.ms (0 = not known): with
+	// it, membership changes the group notices within one join window
+	// share a round, and a crash is noticed session.timeout.ms after the
+	// member's last heartbeat (timemodel.go).
+	HeartbeatIntervalMs int64
+	// Sources says where each setting came from (Setting* -> Source*),
+	// shown in assumptions.settings; a setting not listed is "default"
+	// when left zero, "given" otherwise.
+	Sources map[string]string
 	// Ctx stops a long plan when it is cancelled (Ctrl-C); nil never does.
 	Ctx context.Context
 }
@@ -78,6 +87,14 @@ type Assumptions struct {
 	// Order is a rolling restart's order as names --order accepts (null
 	// for other plans).
 	Order []string `json:"order"`
+	// CrashNoticedAfterMs is when the group notices a crash, after the
+	// kill; JoinWindowMs how long after a membership change further
+	// changes still share the round (timemodel.go).
+	CrashNoticedAfterMs int64 `json:"crash_noticed_after_ms"`
+	JoinWindowMs        int64 `json:"join_window_ms"`
+	// Settings lists every setting the plan ran with, its value and where
+	// it came from (flag, worker file, context, cluster, default).
+	Settings []SettingSource `json:"settings"`
 	// Pending is the leader's state the plan starts from, reconstructed
 	// from the input (null = a settled cluster: nothing held, no delay).
 	Pending *PendingView `json:"pending"`

@@ -105,3 +105,7 @@ func (g *Globals) applyContext(r flagResolver, spec Spec) ([]string, error) {
 // setAbove reports whether a flag's value was given above the worker config
 // file: on the command line, in the environment or by the context.
 func (g Globals) setAbove(flag string) bool { return g.explicit[flag] || g.fromContext[flag] }
+
+// FromContext says the flag's value came from the named cluster's context
+// (a plan names the source of each setting).
+func (g Globals) FromContext(flag string) bool { return g.fromContext[flag] }

@@ -11,25 +11,34 @@ import (
 // error, to a Before hook that fails with one line on stderr (exit 2). The
 // flags are copied, so the registered commands are left untouched.
 func checkRequiredInBefore(cmd *urfave.Command) {
-	var required []*urfave.StringFlag
+	type required struct{ name, usage string }
+	var reqs []required
 	for i, f := range cmd.Flags {
-		sf, ok := f.(*urfave.StringFlag)
-		if !ok || !sf.Required {
-			continue
+		switch sf := f.(type) {
+		case *urfave.StringFlag:
+			if sf.Required {
+				optional := *sf
+				optional.Required = false
+				cmd.Flags[i] = &optional
+				reqs = append(reqs, required{sf.Name, sf.Usage})
+			}
+		case *urfave.StringSliceFlag: // a repeatable flag (plan leave --worker)
+			if sf.Required {
+				optional := *sf
+				optional.Required = false
+				cmd.Flags[i] = &optional
+				reqs = append(reqs, required{sf.Name, sf.Usage})
+			}
 		}
-		optional := *sf
-		optional.Required = false
-		cmd.Flags[i] = &optional
-		required = append(required, sf)
 	}
-	if len(required) == 0 {
+	if len(reqs) == 0 {
 		return
 	}
 	next := cmd.Before
 	cmd.Before = func(c *urfave.Context) error {
-		for _, f := range required {
-			if !c.IsSet(f.Name) {
-				return UsageErrorf("missing --%s: %s", f.Name, strings.ReplaceAll(f.Usage, "`", ""))
+		for _, f := range reqs {
+			if !c.IsSet(f.name) {
+				return UsageErrorf("missing --%s: %s", f.name, strings.ReplaceAll(f.usage, "`", ""))
 			}
 		}
 		if next != nil {

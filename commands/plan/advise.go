@@ -62,7 +62,7 @@ func NewCmdAdvise(run func(*cli.Env, *AdviseOptions) error) *cli.Command {
 			&urfave.StringFlag{Name: flagMaxMoves, Destination: &o.MaxMoves, Usage: "recommend only settings whose rolling restart moves at most `N` tasks"},
 		}, o.flags("also draw the trade-off into `FILE` (.svg or .png): over the delay, the roll's task-seconds and the crash outage, the front, current and recommended settings marked")...),
 		Spec: cli.Spec{
-			Read:   cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true},
+			Read:   cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true, SettleGroup: true},
 			Result: (*plan.AdviseResult)(nil),
 			Inputs: inputs,
 			Values: map[string]cli.Candidates{
@@ -101,6 +101,7 @@ func runAdvise(e *cli.Env, o *AdviseOptions) error {
 		}
 		return planFailed(err)
 	}
+	warnDefaults(e, res.Assumptions.Settings)
 	if plotPath != "" {
 		if err := writeAdvisePlot(plotPath, res); err != nil {
 			return err

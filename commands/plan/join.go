@@ -1,9 +1,6 @@
 package plan
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/plan"
 	urfave "github.com/urfave/cli/v2"
@@ -13,7 +10,8 @@ import (
 type JoinOptions struct {
 	PlanOptions
 	GateOptions
-	Add string // N new workers, or their names
+	Add  urfave.StringSlice // N new workers, HOST:PORT or member ids; repeatable
+	Pace string             // a duration; only when given
 }
 
 // NewCmdJoin is `plan join`; run replaces the run function in tests.
@@ -24,12 +22,14 @@ func NewCmdJoin(run func(*cli.Env, *JoinOptions) error) *cli.Command {
 	}
 	return &cli.Command{
 		Name:  "join",
-		Usage: "preview workers joining the group",
+		Usage: "preview workers joining the group, at once or paced",
 		Description: "Examples:\n" +
 			"  connectscope plan join --from cluster.snapshot.json --add 1\n" +
+			"  connectscope plan join --from cluster.snapshot.json --add 10.0.1.14:8083 --add 10.0.1.15:8083 --pace 30s\n" +
 			"  connectscope plan join --synthetic workers=4,connectors=20,tasks=3 --add 2 -o mermaid",
 		Flags: append([]urfave.Flag{
-			&urfave.StringFlag{Name: "add", Required: true, Destination: &o.Add, Usage: "`N` new workers, or their member ids NAME,NAME,..."},
+			&urfave.StringSliceFlag{Name: "add", Required: true, Destination: &o.Add, Usage: "`N` new workers, or each as HOST:PORT (named as Connect will, connect-HOST:PORT-<uuid>) or a member id; repeatable"},
+			&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "the new workers join one after another, this `DURATION` apart (default: all at once)"},
 		}, append(o.PlanOptions.flags(plotUsage), o.GateOptions.flags()...)...),
 		Spec: whatIfSpec(map[string]cli.Candidates{}),
 		Run: func(e *cli.Env) error {
@@ -43,17 +43,17 @@ func NewCmdJoin(run func(*cli.Env, *JoinOptions) error) *cli.Command {
 
 func runJoin(e *cli.Env, o *JoinOptions) error {
 	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
-		add := strings.TrimSpace(o.Add)
-		var names []string
-		if n, err := strconv.Atoi(add); err == nil {
-			if n <= 0 || n > 10000 {
-				return nil, cli.UsageErrorf("--add: want 1 to 10000 workers or a list of names, got %d", n)
-			}
-			names = plan.NewWorkerNames(state, n)
-		} else {
-			names = cli.SplitList([]string{add})
+		names, err := plan.Joiners(state, o.Add.Value())
+		if err != nil {
+			return nil, planFailed(err)
 		}
-		res, err := plan.JoinPlan(state, opts, names)
+		jo := plan.JoinOptions{Workers: names}
+		if e.Given(flagPace) {
+			if jo.PaceMs, err = parseDurationMs("--"+flagPace, o.Pace); err != nil {
+				return nil, err
+			}
+		}
+		res, err := plan.JoinWorkersPlan(state, opts, jo)
 		if err != nil {
 			return nil, planFailed(err)
 		}

@@ -10,9 +10,10 @@ import (
 type LeaveOptions struct {
 	PlanOptions
 	GateOptions
-	Worker       string
-	ReturnsAfter string // a duration; only when given
+	Workers      urfave.StringSlice // --worker, repeatable
+	ReturnsAfter string             // a duration; only when given
 	Stop         string
+	Pace         string // a duration; only when given
 }
 
 // NewCmdLeave is `plan leave`; run replaces the run function in tests.
@@ -23,12 +24,15 @@ func NewCmdLeave(run func(*cli.Env, *LeaveOptions) error) *cli.Command {
 	}
 	return &cli.Command{
 		Name:  "leave",
-		Usage: "preview a worker leaving: the lost work held for the delay, and what happens if it returns or not",
+		Usage: "preview workers leaving, at once or paced: the lost work held for the delay, and what happens if they return or not",
 		Description: "Examples:\n" +
 			"  connectscope plan leave --from cluster.snapshot.json --worker worker-2 --stop crash\n" +
-			"  connectscope -b broker:9092 plan leave --worker 10.0.1.12:8083 --returns-after 2m",
+			"  connectscope -b broker:9092 plan leave --worker 10.0.1.12:8083 --returns-after 2m\n" +
+			"  connectscope plan leave --from cluster.snapshot.json --worker worker-2 --worker worker-3 --stop crash\n" +
+			"  connectscope plan leave --from cluster.snapshot.json --worker worker-2 --worker worker-3 --pace 20s",
 		Flags: append([]urfave.Flag{
-			&urfave.StringFlag{Name: "worker", Required: true, Destination: &o.Worker, Usage: "the leaving worker `W`: its name (worker-2), HOST:PORT, REST URL, client id or member id"},
+			&urfave.StringSliceFlag{Name: "worker", Required: true, Destination: &o.Workers, Usage: "a leaving worker `W`: its name (worker-2), HOST:PORT, REST URL, client id or member id; repeat for several (each at most once)"},
+			&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "several workers leave one after another, this `DURATION` apart, in the order given (default: all at once)"},
 			&urfave.StringFlag{Name: "returns-after", Destination: &o.ReturnsAfter, Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`"},
 			&urfave.StringFlag{Name: flagStop, Value: plan.StopClean, Destination: &o.Stop, Usage: "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"},
 		}, append(o.PlanOptions.flags(plotUsage), o.GateOptions.flags()...)...),
@@ -45,6 +49,7 @@ func NewCmdLeave(run func(*cli.Env, *LeaveOptions) error) *cli.Command {
 func runLeave(e *cli.Env, o *LeaveOptions) error {
 	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
 		var back *int64
+		var err error
 		if e.Given("returns-after") {
 			ms, err := parseDurationMs("--returns-after", o.ReturnsAfter)
 			if err != nil {
@@ -52,7 +57,13 @@ func runLeave(e *cli.Env, o *LeaveOptions) error {
 			}
 			back = &ms
 		}
-		res, err := plan.LeavePlan(state, opts, o.Worker, o.Stop, back)
+		lo := plan.LeaveOptions{Workers: o.Workers.Value(), Stop: o.Stop, ReturnsAfterMs: back}
+		if e.Given(flagPace) {
+			if lo.PaceMs, err = parseDurationMs("--"+flagPace, o.Pace); err != nil {
+				return nil, err
+			}
+		}
+		res, err := plan.LeaveWorkersPlan(state, opts, lo)
 		if err != nil {
 			return nil, planFailed(err)
 		}

@@ -22,13 +22,14 @@ import (
 func NewCmdPlan() *cli.Command {
 	return &cli.Command{
 		Name:  "plan",
-		Usage: "dry-run the Connect assignor: replay scenarios, preview joins, leaves, connector changes and rolling restarts",
+		Usage: "dry-run the Connect assignor: replay scenarios, preview joins, leaves, scaling, connector changes and rolling restarts",
 		Description: "The what-if plans start from --from FILE (a snapshot or kcat dump with the group) or --synthetic, and\n" +
 			"print every rebalance round under the group's cooperative protocol and under eager, side by side.",
 		Subcommands: []*cli.Command{
 			NewCmdReplay(nil),
 			NewCmdJoin(nil),
 			NewCmdLeave(nil),
+			NewCmdScale(nil),
 			NewCmdConnector(nil),
 			NewCmdRollingRestart(nil),
 			NewCmdAdvise(nil),
@@ -45,6 +46,8 @@ const (
 	flagMaxDelay       = "max-delay"
 	flagRoundTime      = "round-time"
 	flagSessionTimeout = "session-timeout"
+	flagHeartbeat      = "heartbeat-interval"
+	flagPace           = "pace"
 	flagStop           = "stop"
 	flagPlot           = "plot"
 	flagRestartTime    = "restart-time"
@@ -61,6 +64,7 @@ type PlanOptions struct {
 	MaxDelay       string
 	RoundTime      string
 	SessionTimeout string
+	Heartbeat      string // --heartbeat-interval
 	Plot           string // --plot FILE
 }
 
@@ -74,6 +78,7 @@ func (p *PlanOptions) flags(plotUsage string) []urfave.Flag {
 		&urfave.StringFlag{Name: flagMaxDelay, Destination: &p.MaxDelay, Usage: "scheduled.rebalance.max.delay.ms as a `DURATION` (5m) or ms (default: the worker config's, else 300000)"},
 		&urfave.StringFlag{Name: flagRoundTime, Value: "2s", Destination: &p.RoundTime, Usage: "how long one rebalance round takes (join, sync, stopping and starting work), `DURATION`"},
 		&urfave.StringFlag{Name: flagSessionTimeout, Destination: &p.SessionTimeout, Usage: "session.timeout.ms as a `DURATION`: how long the group takes to notice a crashed worker (default: the worker config's, else 10s)"},
+		&urfave.StringFlag{Name: flagHeartbeat, Destination: &p.Heartbeat, Usage: "heartbeat.interval.ms as a `DURATION`: with it, changes within half an interval share a round and a crash is noticed from the last heartbeat (default: the worker config's, else unknown: one round per change)"},
 		&urfave.StringFlag{Name: flagPlot, Destination: &p.Plot, Usage: plotUsage},
 	}
 }
@@ -96,6 +101,10 @@ var inputs = map[string]string{
 	"Order":          flagOrder,
 	"Delays":         flagDelays,
 	"Pacing":         flagPacing,
+	"Pace":           flagPace,
+	"To":             "to",
+	"Step":           "step",
+	"Heartbeat":      flagHeartbeat,
 }
 
 // whatIfSpec is the spec of the what-if plans: they start from the configs
@@ -103,7 +112,7 @@ var inputs = map[string]string{
 func whatIfSpec(values map[string]cli.Candidates) cli.Spec {
 	values[flagProtocol] = cli.Fixed("eager", "compatible", "sessioned")
 	return cli.Spec{
-		Read:    cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true},
+		Read:    cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true, SettleGroup: true}, // status: the pending state (pending.go)
 		Outputs: []string{"mermaid"},
 		Result:  (*plan.PlanResult)(nil),
 		Inputs:  inputs,
@@ -129,6 +138,7 @@ func whatIf(e *cli.Env, p *PlanOptions, g *GateOptions, make func(plan.ClusterSt
 	if err != nil {
 		return err
 	}
+	warnDefaults(e, res.Assumptions.Settings)
 	breaches := res.ApplyGates(gates)
 	if err := emitPlan(e, p.Plot, res); err != nil {
 		return err
@@ -191,15 +201,22 @@ func planInputs(e *cli.Env, p *PlanOptions) (plan.ClusterState, plan.PlanOptions
 			return state, plan.PlanOptions{}, cli.Exit(cli.ExitUsage, inFlagTerms(err))
 		}
 	}
-	settings := plan.Settings{KafkaVersion: p.KafkaVersion, JDK: p.JDK, Protocol: p.Protocol, Ctx: e.Ctx}
+	settings := plan.Settings{KafkaVersion: p.KafkaVersion, JDK: p.JDK, Protocol: p.Protocol, Ctx: e.Ctx, Given: map[string]bool{}}
+	for flag, setting := range map[string]string{flagKafkaVersion: plan.SettingKafkaVersion, flagJDK: plan.SettingJDK, flagRoundTime: plan.SettingRoundTime, flagProtocol: plan.SettingProtocol} {
+		settings.Given[setting] = e.Given(flag)
+	}
 	warnUnverifiedVersion(e, p.KafkaVersion)
 	if len(g.WorkerConfigs) > 0 {
 		settings.WorkerPath, settings.Worker = g.WorkerConfigs[0].Path, g.WorkerConfigs[0].Props
+		settings.WorkerSource = plan.SourceWorkerFile
+		if g.FromContext(cli.FlagWorkerConfig) {
+			settings.WorkerSource = plan.SourceContext
+		}
 	}
 	for _, d := range []struct {
 		flag, value string
 		into        **int64
-	}{{flagMaxDelay, p.MaxDelay, &settings.MaxDelayMs}, {flagSessionTimeout, p.SessionTimeout, &settings.SessionTimeoutMs}} {
+	}{{flagMaxDelay, p.MaxDelay, &settings.MaxDelayMs}, {flagSessionTimeout, p.SessionTimeout, &settings.SessionTimeoutMs}, {flagHeartbeat, p.Heartbeat, &settings.HeartbeatIntervalMs}} {
 		if !e.Given(d.flag) {
 			continue
 		}
@@ -218,6 +235,19 @@ func planInputs(e *cli.Env, p *PlanOptions) (plan.ClusterState, plan.PlanOptions
 		return state, opts, cli.Exit(cli.ExitUsage, inFlagTerms(err))
 	}
 	return state, opts, nil
+}
+
+// warnDefaults says in one line on stderr that a live plan ran with Kafka's
+// defaults for settings the cluster decides (they are in the JSON's
+// assumptions.settings with source "default" too).
+func warnDefaults(e *cli.Env, settings []plan.SettingSource) {
+	if !e.Globals.Live() {
+		return
+	}
+	if d := plan.DefaultsAssumed(settings); len(d) > 0 {
+		fmt.Fprintf(e.IO.Err, "connectscope: plan assumes Kafka's defaults %s (no flag, worker file or context gives them; the cluster may run others: give --%s or --%s/--%s)\n",
+			strings.Join(d, ", "), cli.FlagWorkerConfig, flagMaxDelay, flagSessionTimeout)
+	}
 }
 
 // parseDurationMs accepts a Go duration (90s, 5m, 1m30s) or a plain number

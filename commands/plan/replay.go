@@ -5,7 +5,9 @@ import (
 	"os"
 
 	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/connectscope/connectscope/plan"
 	urfave "github.com/urfave/cli/v2"
 )
@@ -28,13 +30,14 @@ func NewCmdReplay(run func(*cli.Env, *ReplayOptions) error) *cli.Command {
 		Usage: "replay a scenario file (scenario-format 1) through the assignor, round by round",
 		Description: "Examples:\n" +
 			"  connectscope plan replay scenario.json\n" +
-			"  connectscope plan replay scenario.json -o json --jq '.rounds[] | .generation'",
+			"  connectscope plan replay scenario.json -o json --jq '.rounds[] | .generation'\n" +
+			"  connectscope plan replay --from cluster.snapshot.json next-steps.json   # continue from the snapshot's group",
 		ArgsUsage: "FILE",
 		Flags: []urfave.Flag{
 			cli.KafkaVersionFlag(&o.KafkaVersion, "replay the assignor of this Kafka `VERSION` (e.g. 3.3, 2.6.1; default: the current assignor, as in 3.7.0 to 4.4)"),
 			&urfave.IntFlag{Name: flagJDK, Value: 17, Destination: &o.JDK, Usage: "JDK `MAJOR` version whose HashSet sizing decides some tie-breaks (17 as the test vectors; 19+ differs)"},
 		},
-		Spec: cli.Spec{Offline: true, Result: (*plan.ReplayResult)(nil)},
+		Spec: cli.Spec{Read: cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true, SettleGroup: true}, Result: (*plan.ReplayResult)(nil)},
 		Run: func(e *cli.Env) error {
 			if len(e.Args) != 1 {
 				// Flags after FILE are already read (flags first): more is a mistake.
@@ -51,12 +54,29 @@ func runReplay(e *cli.Env, o *ReplayOptions) error {
 	if err != nil {
 		return cli.InputError(fmt.Errorf("reading scenario: %w", err))
 	}
-	sc, err := plan.ParseScenario(data)
-	if err != nil {
+	ro := plan.ReplayOptions{KafkaVersion: o.KafkaVersion, JDK: o.JDK, Ctx: e.Ctx}
+	var sc *plan.Scenario
+	if e.Globals.From != "" {
+		// Start from the snapshot's state (its members, what they own, the
+		// leader's pending delay and held work) instead of an empty group.
+		ds, err := e.Dataset()
+		if err != nil {
+			return err
+		}
+		state, err := plan.StateFromDataset(decoded.Decode(ds, store.DecodeOptions{}))
+		if err != nil {
+			return cli.Exit(cli.ExitUsage, inFlagTerms(err))
+		}
+		ro.From = &state
+		sc, err = plan.ParseScenarioFrom(data, state)
+		if err != nil {
+			return cli.Exit(cli.ExitUsage, fmt.Errorf("%s: %w", o.Path, err))
+		}
+	} else if sc, err = plan.ParseScenario(data); err != nil {
 		return cli.Exit(cli.ExitUsage, fmt.Errorf("%s: %w", o.Path, err))
 	}
 	warnUnverifiedVersion(e, o.KafkaVersion)
-	res, err := plan.Replay(sc, plan.ReplayOptions{KafkaVersion: o.KafkaVersion, JDK: o.JDK, Ctx: e.Ctx})
+	res, err := plan.Replay(sc, ro)
 	if err != nil {
 		return cli.Exit(cli.ExitUsage, fmt.Errorf("%s: %w", o.Path, err))
 	}

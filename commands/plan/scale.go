@@ -1,0 +1,70 @@
+package plan
+
+import (
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/plan"
+	urfave "github.com/urfave/cli/v2"
+)
+
+// ScaleOptions are `plan scale`'s inputs.
+type ScaleOptions struct {
+	PlanOptions
+	GateOptions
+	To   int
+	Step int
+	Pace string             // a duration; only when given
+	Stop string             // how removed workers go
+	Add  urfave.StringSlice // names of the new workers (HOST:PORT or member ids)
+}
+
+// NewCmdScale is `plan scale`; run replaces the run function in tests.
+func NewCmdScale(run func(*cli.Env, *ScaleOptions) error) *cli.Command {
+	o := &ScaleOptions{}
+	if run == nil {
+		run = runScale
+	}
+	return &cli.Command{
+		Name:  "scale",
+		Usage: "preview a scale-out or scale-in to N workers, K at a time, as an autoscaler does it",
+		Description: "Scale-in removes the workers whose names sort last (as a StatefulSet removes its highest ordinals).\n" +
+			"Examples:\n" +
+			"  connectscope plan scale --from cluster.snapshot.json --to 5 --step 1 --pace 1m\n" +
+			"  connectscope plan scale --from cluster.snapshot.json --to 2 --step 1 --pace 20s --stop clean",
+		Flags: append([]urfave.Flag{
+			&urfave.IntFlag{Name: "to", Required: true, Destination: &o.To, Usage: "the number of workers wanted, `N`"},
+			&urfave.IntFlag{Name: "step", Destination: &o.Step, Usage: "workers added or removed at a time, `K` (default: all at once)"},
+			&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "time between two steps, `DURATION`"},
+			&urfave.StringFlag{Name: flagStop, Value: plan.StopClean, Destination: &o.Stop, Usage: "how removed workers go, `MODE`: clean or crash"},
+			&urfave.StringSliceFlag{Name: "add", Destination: &o.Add, Usage: "scale-out: each new worker as HOST:PORT (the member id Connect gives it) or a member id, `W`; repeatable (default: invented names)"},
+		}, append(o.PlanOptions.flags(plotUsage), o.GateOptions.flags()...)...),
+		Spec: whatIfSpec(map[string]cli.Candidates{flagStop: stopValues}),
+		Run: func(e *cli.Env) error {
+			if err := e.NoArgs(); err != nil {
+				return err
+			}
+			return run(e, o)
+		},
+	}
+}
+
+func runScale(e *cli.Env, o *ScaleOptions) error {
+	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
+		so := plan.ScaleOptions{To: o.To, Step: o.Step, Stop: o.Stop}
+		var err error
+		if e.Given(flagPace) {
+			if so.PaceMs, err = parseDurationMs("--"+flagPace, o.Pace); err != nil {
+				return nil, err
+			}
+		}
+		if add := o.Add.Value(); len(add) > 0 {
+			if so.Add, err = plan.Joiners(state, add); err != nil {
+				return nil, planFailed(err)
+			}
+		}
+		res, err := plan.ScalePlan(state, opts, so)
+		if err != nil {
+			return nil, planFailed(err)
+		}
+		return res, nil
+	})
+}

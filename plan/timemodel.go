@@ -1,0 +1,76 @@
+package plan
+
+import "fmt"
+
+// The clock of a rebalance, in one place. Kafka's assignor decides what
+// moves; when it happens follows the group protocol:
+//
+//   - Noticing. A membership change (a LeaveGroup, a JoinGroup, a session
+//     expiry) puts the group into PreparingRebalance; the members learn it
+//     at their next heartbeat. Members that completed the same round
+//     heartbeat in step, so they learn together, on average half a
+//     heartbeat.interval.ms after the change (up to a whole one). Every
+//     membership change the broker sees before they rejoin is part of the
+//     same generation: a worker that comes back, or the next one that
+//     stops, within that window shares the round (the join window).
+//   - A crash is noticed when the broker expires the member,
+//     session.timeout.ms after its last heartbeat: on average half a
+//     heartbeat interval earlier than session.timeout.ms after the kill.
+//   - The round itself (join, sync, stopping the revoked work, starting the
+//     assigned work) takes RoundTimeMs from the moment the members rejoin.
+//     Eager members stop everything when they rejoin, so under eager every
+//     piece is down for RoundTimeMs, not for the join window.
+//
+// Without the heartbeat interval (0) the window is empty and a crash is
+// noticed session.timeout.ms after the kill: each event gets its own round,
+// as plans did before the interval was known.
+
+// joinWindowMs is how long after a membership change the members rejoin,
+// the window in which further changes share the round.
+func (m TimeModel) joinWindowMs() int64 {
+	if m.HeartbeatIntervalMs <= 0 {
+		return 0
+	}
+	return m.HeartbeatIntervalMs / 2
+}
+
+// crashNoticeMs is how long after a crash the broker expires the member.
+func (m TimeModel) crashNoticeMs() int64 {
+	return max(m.SessionTimeoutMs-m.HeartbeatIntervalMs/2, 0)
+}
+
+// clockStatements are the clock's rules for the plan's assumptions.
+func (m TimeModel) clockStatements() []string {
+	if m.HeartbeatIntervalMs <= 0 {
+		return []string{"heartbeat.interval.ms unknown: every membership change gets its own round, and a crash is noticed session.timeout.ms after the kill (the latest it can be)"}
+	}
+	return []string{
+		fmt.Sprintf("members learn of a rebalance at their next heartbeat, taken as half of heartbeat.interval.ms (%d ms) after the change (up to %d ms): membership changes within that join window share the round", m.joinWindowMs(), m.HeartbeatIntervalMs),
+		fmt.Sprintf("a crash is noticed session.timeout.ms after the member's last heartbeat, taken as %d ms after the kill (between %d and %d ms)", m.crashNoticeMs(), max(m.SessionTimeoutMs-m.HeartbeatIntervalMs, 0), m.SessionTimeoutMs),
+	}
+}
+
+// holdForJoinWindow keeps a wanted round open until the members rejoin,
+// so that membership changes in the window fold into it; true while the
+// round must wait. The round then starts where the window opened.
+func (e *engine) holdForJoinWindow() bool {
+	w := e.model.joinWindowMs()
+	if w <= 0 {
+		return false
+	}
+	if e.windowOpen < 0 {
+		e.windowOpen, e.windowClose = e.now, e.now+w
+	}
+	return e.now < e.windowClose
+}
+
+// roundOpened is when the round about to run began (its join window's
+// opening, or now), and closes the window.
+func (e *engine) roundOpened() int64 {
+	start := e.now
+	if e.windowOpen >= 0 {
+		start = e.windowOpen
+	}
+	e.windowOpen, e.windowClose = -1, -1
+	return start
+}
