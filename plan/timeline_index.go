@@ -224,7 +224,7 @@ func (x *pieceIndex) count(l idList) (conns, tasks int) {
 	return conns, tasks
 }
 
-// names renders a sorted list as the JSON contract writes it.
+// namesOf renders a sorted list as the JSON contract writes it.
 func (x *pieceIndex) namesOf(l idList) (conns, tasks []string) {
 	c, t := x.count(l)
 	conns, tasks = make([]string, 0, c), make([]string, 0, t)

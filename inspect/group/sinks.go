@@ -168,7 +168,7 @@ func viewOf(sg inspect.SinkGroup) SinkView {
 	return v
 }
 
-// sinkTaskID reads the task from the client id Connect gives each sink
+// taskIDOf reads the task from the client id Connect gives each sink
 // task's consumer, "connector-consumer-CONNECTOR-N"; nil when it is not one.
 func taskIDOf(connector, clientID string) *string {
 	rest, ok := strings.CutPrefix(clientID, "connector-consumer-"+connector+"-")

@@ -102,7 +102,7 @@ func (r *wireReader) str(field string) (string, error) {
 	return s, nil
 }
 
-// javaUTF8 decodes b the way Java's UTF-8 decoder with REPLACE does: each
+// JavaUTF8 decodes b the way Java's UTF-8 decoder with REPLACE does: each
 // maximal ill-formed subsequence becomes one U+FFFD (Go's own conversion
 // would emit one per byte).
 func JavaUTF8(b []byte) (string, bool) {

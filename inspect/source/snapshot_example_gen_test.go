@@ -81,7 +81,7 @@ func exObject(members ...exKV) string {
 
 type exRaw string
 
-// jsonText encodes like Jackson for the characters used here: no HTML escaping.
+// exText encodes like Jackson for the characters used here: no HTML escaping.
 func exText(v any) string {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

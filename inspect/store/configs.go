@@ -200,7 +200,7 @@ func parseConfigTaskKey(key string) (string, int32, bool) {
 	return splitTaskKey(key, 3)
 }
 
-// recSplitTaskKey implements Kafka's task-key parsing for "task-…" (minParts 3)
+// splitTaskKey implements Kafka's task-key parsing for "task-…" (minParts 3)
 // and "status-task-…" (minParts 4): the last part is the task number and the
 // parts between the fixed leading ones and it, re-joined with "-", name the
 // connector.
@@ -217,7 +217,7 @@ func splitTaskKey(key string, minParts int) (string, int32, bool) {
 	return strings.Join(parts[minParts-2:len(parts)-1], "-"), n, true
 }
 
-// recJavaParseInt accepts what Integer.parseInt does for ASCII input: an
+// javaParseInt accepts what Integer.parseInt does for ASCII input: an
 // optional sign and decimal digits that fit 32 bits.
 func javaParseInt(s string) (int32, bool) {
 	if s == "" || s == "+" || s == "-" {

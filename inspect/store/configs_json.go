@@ -14,19 +14,19 @@ import (
 // these values with its internal JsonConverter (schemas disabled): objects
 // become maps, integers become Java longs, other numbers doubles.
 
-// recKeyText turns record key bytes into the string Java's StringDeserializer
+// keyText turns record key bytes into the string Java's StringDeserializer
 // would produce (invalid UTF-8 replaced as Java does).
 func keyText(key []byte) string {
 	s, _ := protocol.JavaUTF8(key)
 	return s
 }
 
-// recRecordProblem builds the problem entry for record r.
+// recordProblem builds the problem entry for record r.
 func recordProblem(r inspect.Record, reason string) inspect.Problem {
 	return inspect.Problem{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, Key: keyText(r.Key), HasKey: r.Key != nil, Reason: reason}
 }
 
-// recJSONObject decodes value as a JSON object whose members stay raw. The
+// jsonObject decodes value as a JSON object whose members stay raw. The
 // reason says why it is not one ("" when it is).
 func jsonObject(value []byte) (map[string]json.RawMessage, string) {
 	if !json.Valid(value) {
@@ -42,7 +42,7 @@ func jsonObject(value []byte) (map[string]json.RawMessage, string) {
 	return m, ""
 }
 
-// recFirstJSONByte is the first byte of b that is not JSON white space (0 if none).
+// firstJSONByte is the first byte of b that is not JSON white space (0 if none).
 func firstJSONByte(b []byte) byte {
 	for _, c := range b {
 		switch c {
@@ -54,12 +54,12 @@ func firstJSONByte(b []byte) byte {
 	return 0
 }
 
-// recIsJSONNull reports whether raw is the JSON literal null (or absent).
+// isJSONNull reports whether raw is the JSON literal null (or absent).
 func isJSONNull(raw json.RawMessage) bool {
 	return raw == nil || string(bytes.TrimSpace(raw)) == "null"
 }
 
-// recJSONText returns raw as a string when it is a JSON string.
+// jsonText returns raw as a string when it is a JSON string.
 func jsonText(raw json.RawMessage) (string, bool) {
 	if firstJSONByte(raw) != '"' {
 		return "", false
@@ -71,7 +71,7 @@ func jsonText(raw json.RawMessage) (string, bool) {
 	return s, true
 }
 
-// recJSONBool returns raw as a bool when it is true or false.
+// jsonBool returns raw as a bool when it is true or false.
 func jsonBool(raw json.RawMessage) (bool, bool) {
 	switch string(bytes.TrimSpace(raw)) {
 	case "true":
@@ -82,14 +82,14 @@ func jsonBool(raw json.RawMessage) (bool, bool) {
 	return false, false
 }
 
-// recJSONLong returns raw as Java would see it after the converter: an integer
+// jsonLong returns raw as Java would see it after the converter: an integer
 // literal becomes a long, keeping the low 64 bits of a larger one (Jackson's
 // BigInteger.longValue()). Fractions and exponents are doubles, not integers.
 func jsonLong(raw json.RawMessage) (int64, bool) {
 	return integerToken(bytes.TrimSpace(raw))
 }
 
-// recIntegerToken parses a JSON integer literal (no fraction, no exponent).
+// integerToken parses a JSON integer literal (no fraction, no exponent).
 func integerToken(tok []byte) (int64, bool) {
 	if len(tok) == 0 {
 		return 0, false
@@ -127,10 +127,10 @@ func integerToken(tok []byte) (int64, bool) {
 	return int64(low.Uint64()), true
 }
 
-// recJavaInt is Java's (int) cast of a long: the low 32 bits.
+// javaInt is Java's (int) cast of a long: the low 32 bits.
 func javaInt(n int64) int32 { return int32(n) }
 
-// recPropertyValues turns a decoded "properties" object into a config map:
+// propertyValues turns a decoded "properties" object into a config map:
 // strings stay strings, null becomes nil, anything else keeps its raw JSON
 // (Connect keeps non-string values as they are).
 func propertyValues(m map[string]json.RawMessage) map[string]any {

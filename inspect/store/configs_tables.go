@@ -77,7 +77,7 @@ func countsFooter(c inspect.RecordCounts) []string {
 		", tombstones " + strconv.Itoa(c.Tombstones) + ", problems " + strconv.Itoa(c.Problems)}
 }
 
-// recProblemTables lists problems, or nothing when there are none.
+// problemTables lists problems, or nothing when there are none.
 func problemTables(problems []inspect.Problem) []format.Table {
 	if len(problems) == 0 {
 		return nil
@@ -109,12 +109,12 @@ func optInt(n *int32) string {
 	return strconv.Itoa(int(*n))
 }
 
-// recTimeText shows epoch milliseconds as UTC time.
+// timeText shows epoch milliseconds as UTC time.
 func timeText(ms int64) string {
 	return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano)
 }
 
-// recConfigText renders a config map as sorted key=value pairs on one line.
+// configText renders a config map as sorted key=value pairs on one line.
 func configText(cfg map[string]any) string {
 	keys := make([]string, 0, len(cfg))
 	for k := range cfg {
@@ -138,7 +138,7 @@ func configText(cfg map[string]any) string {
 	return strings.Join(parts, " ")
 }
 
-// recFirstLine is the first line of a stack trace.
+// firstLine is the first line of a stack trace.
 func firstLine(s *string) string {
 	if s == nil {
 		return ""

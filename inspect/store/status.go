@@ -314,7 +314,7 @@ func parseStatusTaskKey(key []byte) (connector []byte, task int32, ok bool) {
 	return rest[:dash], n, true
 }
 
-// recJavaParseIntBytes is Integer.parseInt for ASCII input, without allocating.
+// javaParseIntBytes is Integer.parseInt for ASCII input, without allocating.
 func javaParseIntBytes(b []byte) (int32, bool) {
 	if len(b) == 0 {
 		return 0, false
