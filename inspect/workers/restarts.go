@@ -2,6 +2,8 @@ package workers
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"sort"
 	"time"
 
@@ -218,4 +220,47 @@ func WatchRestarts(ctx context.Context, c *rest.Client, describe Describe, inter
 		case <-tick.C:
 		}
 	}
+}
+
+// MaxRestartFile bounds a restart-times file read.
+const MaxRestartFile = 16 << 20
+
+// ParseRestartTimes reads a restart-times file (what `inspect workers
+// --restarts` prints with -o json), for plans' --restart-time auto: version
+// 1 only, unknown fields ignored, negative times refused.
+func ParseRestartTimes(data []byte) (*RestartTimes, error) {
+	if len(data) > MaxRestartFile {
+		return nil, fmt.Errorf("restart-times file larger than %d bytes", MaxRestartFile)
+	}
+	var rt RestartTimes
+	if err := json.Unmarshal(data, &rt); err != nil {
+		return nil, fmt.Errorf("restart-times file: not the JSON `inspect workers --restarts -o json` writes: %w", err)
+	}
+	if rt.Version != 1 {
+		return nil, fmt.Errorf("restart-times file version %d: this connectscope reads version 1", rt.Version)
+	}
+	for w, ms := range rt.Workers {
+		if ms < 0 {
+			return nil, fmt.Errorf("restart-times file: worker %q has a negative restart time %d", w, ms)
+		}
+	}
+	if rt.MaxMs != nil && *rt.MaxMs < 0 {
+		return nil, fmt.Errorf("restart-times file: negative max_ms %d", *rt.MaxMs)
+	}
+	if rt.Workers == nil {
+		rt.Workers = map[string]int64{}
+	}
+	return &rt, nil
+}
+
+// RestartFor is the measured restart time of a worker (HOST:PORT), else
+// the longest measured for any worker; ok is false when nothing completed.
+func (r *RestartTimes) RestartFor(worker string) (ms int64, ok bool) {
+	if ms, ok := r.Workers[worker]; ok {
+		return ms, true
+	}
+	if r.MaxMs != nil {
+		return *r.MaxMs, true
+	}
+	return 0, false
 }

@@ -99,3 +99,48 @@ func TestRestartTable(t *testing.T) {
 		t.Errorf("table:\n%s", out)
 	}
 }
+
+func TestParseRestartTimes(t *testing.T) {
+	rt, err := ParseRestartTimes([]byte(`{"version":1,"workers":{"w1:8083":42000},"max_ms":50000,"future_field":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms, ok := rt.RestartFor("w1:8083"); !ok || ms != 42000 {
+		t.Errorf("w1: %d %v", ms, ok)
+	}
+	if ms, ok := rt.RestartFor("w9:8083"); !ok || ms != 50000 {
+		t.Errorf("unmeasured worker takes the longest: %d %v", ms, ok)
+	}
+	for _, bad := range []string{`{"version":2}`, `{}`, `not json`, `{"version":1,"workers":{"w":-1}}`, `{"version":1,"max_ms":-5}`} {
+		if _, err := ParseRestartTimes([]byte(bad)); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+	empty, err := ParseRestartTimes([]byte(`{"version":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := empty.RestartFor("w1:8083"); ok {
+		t.Error("nothing measured must say so")
+	}
+}
+
+func FuzzParseRestartTimes(f *testing.F) {
+	for _, s := range []string{`{"version":1,"workers":{"w1:8083":42000},"max_ms":42000}`, `{"version":1,"restarts":[{"worker":"\u001b[31m"}]}`, `{"version":1e400}`, `[]`, `null`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rt, err := ParseRestartTimes(data)
+		if err != nil {
+			return
+		}
+		for _, ms := range rt.Workers {
+			if ms < 0 {
+				t.Fatalf("negative time accepted: %s", data)
+			}
+		}
+		if ms, ok := rt.RestartFor("x"); ok && ms < 0 {
+			t.Fatalf("negative time: %s", data)
+		}
+	})
+}
