@@ -76,7 +76,7 @@ func TestWorkersOneRowPerWorkerWithItsOwnError(t *testing.T) {
 
 	c := New(Options{PerRequest: 300 * time.Millisecond, Total: 5 * time.Second})
 	defer c.Close()
-	targets := []Target{{"h:1", healthy.URL + "/"}, {"s:2", starting.URL}, {"o:3", old.URL}, {"g:4", goneURL}, {"w:5", slow.URL}, {"x:6", "ftp://nope"}}
+	targets := []Target{{Worker: "h:1", URL: healthy.URL + "/"}, {Worker: "s:2", URL: starting.URL}, {Worker: "o:3", URL: old.URL}, {Worker: "g:4", URL: goneURL}, {Worker: "w:5", URL: slow.URL}, {Worker: "x:6", URL: "ftp://nope"}}
 	got := c.Workers(context.Background(), targets, Calls{Health: true, Plugins: true})
 	if len(got) != len(targets) {
 		t.Fatalf("%d rows for %d workers", len(got), len(targets))
@@ -117,7 +117,7 @@ func TestWorkersTotalBoundAndCancel(t *testing.T) {
 	// One at a time, each request may take 10 s, the round 200 ms: the
 	// round's bound ends both the request under way and the one waiting.
 	c := New(Options{PerRequest: 10 * time.Second, Total: 200 * time.Millisecond, Parallel: 1})
-	got := c.Workers(context.Background(), []Target{{"a:1", slow.URL}, {"b:2", slow.URL}}, Calls{})
+	got := c.Workers(context.Background(), []Target{{Worker: "a:1", URL: slow.URL}, {Worker: "b:2", URL: slow.URL}}, Calls{})
 	for _, w := range got {
 		var te *TimeoutError
 		if !errors.As(w.Err, &te) || te.Bound != 200*time.Millisecond {
@@ -127,7 +127,7 @@ func TestWorkersTotalBoundAndCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	c = New(Options{})
-	for _, w := range c.Workers(ctx, []Target{{"a:1", slow.URL}}, Calls{}) {
+	for _, w := range c.Workers(ctx, []Target{{Worker: "a:1", URL: slow.URL}}, Calls{}) {
 		if !errors.Is(w.Err, context.Canceled) {
 			t.Errorf("cancelled: %v", w.Err)
 		}
@@ -147,11 +147,11 @@ func TestCredentialsNeverShown(t *testing.T) {
 	}))
 	defer srv.Close()
 	withUser := strings.Replace(srv.URL, "http://", "http://admin:"+pw+"@", 1)
-	good := New(Options{Username: "admin", Password: pw}).Workers(context.Background(), []Target{{"a:1", withUser}}, Calls{Health: true})[0]
+	good := New(Options{Username: "admin", Password: pw}).Workers(context.Background(), []Target{{Worker: "a:1", URL: withUser}}, Calls{Health: true})[0]
 	if good.Error != nil || good.Health.Status != "healthy" || strings.Contains(good.URL, pw) {
 		t.Errorf("basic auth: %+v", good)
 	}
-	bad := New(Options{Username: "admin", Password: pw + "x"}).Workers(context.Background(), []Target{{"a:1", withUser}}, Calls{})[0]
+	bad := New(Options{Username: "admin", Password: pw + "x"}).Workers(context.Background(), []Target{{Worker: "a:1", URL: withUser}}, Calls{})[0]
 	if bad.Error == nil || !strings.Contains(*bad.Error, "HTTP 401") || strings.Contains(*bad.Error, pw) || strings.Contains(bad.URL, pw) {
 		t.Errorf("401 must be an error without the password: %+v", bad)
 	}
@@ -168,7 +168,7 @@ func TestBodiesBounded(t *testing.T) {
 		w.Write([]byte(`{"version":"4.0.0","commit":"` + strings.Repeat("a", 5000) + `"}`))
 	}))
 	defer srv.Close()
-	got := New(Options{MaxBody: 1024}).Workers(context.Background(), []Target{{"a:1", srv.URL}}, Calls{})[0]
+	got := New(Options{MaxBody: 1024}).Workers(context.Background(), []Target{{Worker: "a:1", URL: srv.URL}}, Calls{})[0]
 	if got.Error == nil || !strings.Contains(*got.Error, "larger than 1024 bytes") {
 		t.Errorf("big body: %+v", got)
 	}
@@ -176,7 +176,7 @@ func TestBodiesBounded(t *testing.T) {
 		w.Write([]byte("<html>\x1b[31mnot connect</html>"))
 	}))
 	defer junk.Close()
-	got = New(Options{}).Workers(context.Background(), []Target{{"a:1", junk.URL}}, Calls{})[0]
+	got = New(Options{}).Workers(context.Background(), []Target{{Worker: "a:1", URL: junk.URL}}, Calls{})[0]
 	if got.Error == nil || !strings.Contains(*got.Error, "not the JSON expected") || strings.Contains(*got.Error, "\x1b") {
 		t.Errorf("not JSON: %+v", got)
 	}
@@ -192,10 +192,15 @@ func TestTLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := New(Options{TLS: cfg}).Workers(context.Background(), []Target{{"a:1", srv.URL}}, Calls{})[0]; got.Error != nil {
+	if got := New(Options{TLS: cfg}).Workers(context.Background(), []Target{{Worker: "a:1", URL: srv.URL}}, Calls{})[0]; got.Error != nil {
 		t.Errorf("TLS with the CA: %v", *got.Error)
 	}
-	if got := New(Options{}).Workers(context.Background(), []Target{{"a:1", srv.URL}}, Calls{})[0]; got.Error == nil || !strings.Contains(*got.Error, "certificate") {
+	// A URL guessed from HOST:PORT (no metadata) turns https when TLS is set.
+	guessed := Target{Worker: "a:1", URL: strings.Replace(srv.URL, "https://", "http://", 1) + "/", Guessed: true}
+	if got := New(Options{TLS: cfg}).Workers(context.Background(), []Target{guessed}, Calls{})[0]; got.Error != nil || !strings.HasPrefix(got.URL, "https://") {
+		t.Errorf("guessed URL with TLS: %+v", got)
+	}
+	if got := New(Options{}).Workers(context.Background(), []Target{{Worker: "a:1", URL: srv.URL}}, Calls{})[0]; got.Error == nil || !strings.Contains(*got.Error, "certificate") {
 		t.Errorf("TLS without the CA must fail on the certificate: %+v", got)
 	}
 	if _, err := (TLSFiles{CA: filepath.Join(dir, "missing.pem")}).Config(); err == nil {

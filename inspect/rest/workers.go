@@ -16,6 +16,10 @@ import (
 type Target struct {
 	Worker string
 	URL    string
+	// Guessed says URL was made from the worker's HOST:PORT because the
+	// group gave no metadata (members of a rebalancing group carry none):
+	// the client picks https when it was given TLS settings, else http.
+	Guessed bool
 }
 
 // Root is GET / of a worker.
@@ -122,6 +126,10 @@ func (c *Client) ask(ctx context.Context, w *WorkerInfo, t Target, calls Calls) 
 	if strings.TrimSpace(t.URL) == "" {
 		w.fail(errors.New("the member's metadata gives no REST URL"))
 		return
+	}
+	if t.Guessed && c.opts.TLS != nil {
+		t.URL = "https://" + strings.TrimPrefix(t.URL, "http://")
+		w.URL = Redact(t.URL)
 	}
 	start := time.Now()
 	root, err := c.Root(ctx, t.URL)

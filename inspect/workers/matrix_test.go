@@ -78,3 +78,18 @@ func TestResolvesAliases(t *testing.T) {
 		}
 	}
 }
+
+// A rebalancing group's members carry no metadata: the worker is asked at
+// its client.id's HOST:PORT.
+func TestTargetsWithoutMetadata(t *testing.T) {
+	u := "https://w1:8443/"
+	ts, ids := Targets(&group.MembersResult{Members: []group.MemberView{
+		{MemberID: "a", ClientID: "connect-w1:8443", URL: &u},
+		{MemberID: "b", ClientID: "connect-w2:8083"},
+		{MemberID: "c", ClientID: "producer-1"},
+	}})
+	if len(ts) != 3 || ids[1] != "b" || ts[0].URL != u || ts[0].Guessed ||
+		ts[1].URL != "http://w2:8083/" || !ts[1].Guessed || ts[1].Worker != "w2:8083" || ts[2].URL != "" {
+		t.Errorf("%+v", ts)
+	}
+}

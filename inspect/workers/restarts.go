@@ -180,7 +180,7 @@ type Describe func(ctx context.Context) (*group.MembersResult, error)
 func WatchRestarts(ctx context.Context, c *rest.Client, describe Describe, interval time.Duration, onRestart func(Restart)) *RestartTimes {
 	t := NewTracker()
 	start := time.Now()
-	urls := map[string]string{}
+	urls := map[string]rest.Target{} // the last URL of each worker seen, metadata's before a guess
 	groupID := ""
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
@@ -189,15 +189,17 @@ func WatchRestarts(ctx context.Context, c *rest.Client, describe Describe, inter
 			groupID = m.Group
 			look := Look{Members: map[string]string{}, Health: map[string]string{}, Stage: map[string]string{}}
 			for _, mv := range m.Members {
-				w := group.WorkerID(mv)
-				look.Members[w] = mv.MemberID
-				if mv.URL != nil {
-					urls[w] = *mv.URL
+				look.Members[group.WorkerID(mv)] = mv.MemberID
+			}
+			ts, _ := Targets(m)
+			for _, t := range ts {
+				if old, ok := urls[t.Worker]; t.URL != "" && (!ok || !t.Guessed || old.Guessed) {
+					urls[t.Worker] = t
 				}
 			}
 			var targets []rest.Target
-			for w, u := range urls {
-				targets = append(targets, rest.Target{Worker: w, URL: u})
+			for _, t := range urls {
+				targets = append(targets, t)
 			}
 			for _, info := range c.Workers(ctx, targets, rest.Calls{Health: true}) {
 				if info.Health != nil {

@@ -9,6 +9,7 @@ package workers
 import (
 	"context"
 	"sort"
+	"strings"
 
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/rest"
@@ -35,9 +36,10 @@ type Row struct {
 }
 
 // Targets lists the REST URL each member advertises, in the group's
-// order, named HOST:PORT as status records name workers. Members without a
-// URL (metadata that does not decode) are kept with an empty URL so they
-// show as a row with an error.
+// order, named HOST:PORT as status records name workers. A member without
+// metadata (the group is rebalancing) is asked at the HOST:PORT of its
+// client.id; one without either is kept with an empty URL, a row with an
+// error.
 func Targets(m *group.MembersResult) ([]rest.Target, []string) {
 	if m == nil {
 		return nil, nil
@@ -46,8 +48,13 @@ func Targets(m *group.MembersResult) ([]rest.Target, []string) {
 	ids := make([]string, 0, len(m.Members))
 	for _, mv := range m.Members {
 		t := rest.Target{Worker: group.WorkerID(mv)}
-		if mv.URL != nil {
+		switch {
+		case mv.URL != nil:
 			t.URL = *mv.URL
+		case strings.HasPrefix(mv.ClientID, "connect-") && strings.Contains(t.Worker, ":"):
+			// A rebalancing group's members carry no metadata; Connect's
+			// client.id is connect-<advertised HOST:PORT>.
+			t.URL, t.Guessed = "http://"+t.Worker+"/", true
 		}
 		out = append(out, t)
 		ids = append(ids, mv.MemberID)
