@@ -81,20 +81,32 @@ func (c *cluster) addWorkersOf(version string, n int, extra map[string]string) [
 	for i := range each {
 		each[i] = extra
 	}
-	return c.startWorkers(version, each)
+	return c.startWorkers(repeat(version, n), each)
 }
 
 // addWorkersEach starts one worker per set of extra properties, all at
 // once, and waits for them.
 func (c *cluster) addWorkersEach(extra ...map[string]string) []*realkafka.Worker {
 	c.t.Helper()
-	return c.startWorkers(c.version, extra)
+	return c.startWorkers(repeat(c.version, len(extra)), extra)
 }
 
-func (c *cluster) startWorkers(version string, each []map[string]string) []*realkafka.Worker {
+// repeat is n copies of s.
+func repeat(s string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
+
+// startWorkers starts one worker per version and extra properties, all at
+// once, and waits for them.
+func (c *cluster) startWorkers(versions []string, each []map[string]string) []*realkafka.Worker {
 	c.t.Helper()
 	var ws []*realkafka.Worker
-	for _, extra := range each {
+	for i, extra := range each {
+		version := versions[i]
 		props := map[string]string{}
 		for k, v := range c.props {
 			props[k] = v
