@@ -103,6 +103,9 @@ func (k *kcatReader) readLine() ([]byte, error) {
 			clear(blocks)
 			return nil, k.skipLine(size, fmt.Sprintf("longer than %d MiB, so not a record: a record is at most %d MiB (a broker's socket.request.max.bytes) and its line at most twice that", maxEntryBytes>>20, MaxRecordBytes>>20))
 		}
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) && !errors.Is(err, io.EOF) {
+			return nil, err // stopped (Ctrl-C): a cut line is not parsed
+		}
 		for len(line) > 0 {
 			last := &blocks[len(blocks)-1]
 			if len(*last) == cap(*last) {
