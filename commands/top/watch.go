@@ -89,8 +89,18 @@ func runWatch(e *cli.Env, o *WatchOptions) error {
 		return nil
 	}
 	summary, watchErr := live.RunWatch(ctx, live.WatchOptions{Live: liveOpts, Interval: o.Interval}, emitEvent)
+	durationEnded := ctx.Err() != nil && e.Ctx.Err() == nil
 	if summary.Type == "" { // the watch never started: nothing to sum up
+		if durationEnded {
+			watchErr = fmt.Errorf("watching group %s: --duration %s ended before the cluster answered: %w", g.Group, o.Duration, watchErr)
+		}
 		return cli.InputError(watchErr)
+	}
+	if watchErr == nil && summary.Unanswered && durationEnded {
+		// The end came while the cluster was silent: the summary is printed,
+		// marked, but the watch did not see the group to the end.
+		watchErr = fmt.Errorf("watching group %s: the cluster has not answered since %s UTC, %s before --duration ended; the summary's group state is the last one seen",
+			g.Group, time.UnixMilli(summary.LastAnswerMs).UTC().Format("15:04:05"), format.Millis(summary.EndedAtMs-summary.LastAnswerMs))
 	}
 	var writeErr error
 	switch {

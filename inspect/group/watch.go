@@ -85,6 +85,13 @@ type WatchSummary struct {
 	ConnectorsHeld  []HeldConnector `json:"connectors_held"`
 	GroupStateAtEnd string          `json:"group_state_at_end"`
 	MembersAtEnd    int             `json:"members_at_end"`
+	// LastAnswerMs is when the cluster last answered (the group described,
+	// the status topic read); 0 when unknown.
+	LastAnswerMs int64 `json:"last_answer_ms"`
+	// Unanswered is true when the cluster had stopped answering before the
+	// watch ended: the group's state at the end is the last one seen, as of
+	// LastAnswerMs, not the current one.
+	Unanswered bool `json:"unanswered"`
 }
 
 // HeldConnector is a connector owned by nobody for HeldMs while watched.

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/connectscope/connectscope/format"
 )
@@ -46,7 +47,13 @@ func (s WatchSummary) Text() string {
 			fmt.Fprintf(&b, "\n  %s: %s", format.EscapeTerminal(c.Connector), format.Millis(c.HeldMs))
 		}
 	}
-	if s.GroupStateAtEnd != "" {
+	switch {
+	case s.Unanswered:
+		fmt.Fprintf(&b, "\ngroup at the end: unknown: the cluster has not answered since %s UTC", time.UnixMilli(s.LastAnswerMs).UTC().Format("15:04:05"))
+		if s.GroupStateAtEnd != "" {
+			fmt.Fprintf(&b, " (then: %s, %s)", s.GroupStateAtEnd, format.Count(s.MembersAtEnd, "member", "members"))
+		}
+	case s.GroupStateAtEnd != "":
 		fmt.Fprintf(&b, "\ngroup at the end: %s, %s", s.GroupStateAtEnd, format.Count(s.MembersAtEnd, "member", "members"))
 	}
 	return b.String()

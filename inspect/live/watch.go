@@ -20,7 +20,12 @@ type WatchOptions struct {
 // status topic (from its end when the watch starts; the topic is read once
 // first to know each task's state) until ctx ends, calling emit for every
 // event as it happens. It returns the summary when ctx ends. It gives up
-// with a *LiveError when the cluster cannot be reached for the timeout.
+// with a *LiveError when the cluster has not answered for the timeout: every
+// request of a round shares the deadline "last answer + timeout", so a
+// broker that accepts connections and never answers (a stopped process) is
+// reported once the timeout has passed, not a timeout per request later.
+// A summary whose cluster had stopped answering before the end says so
+// (Unanswered, LastAnswerMs): its state at the end is the last one seen.
 func RunWatch(ctx context.Context, opts WatchOptions, emit func(group.WatchEvent) error) (group.WatchSummary, error) {
 	opts.Live = opts.Live.withDefaults()
 	if opts.Interval <= 0 {
@@ -68,40 +73,53 @@ func RunWatch(ctx context.Context, opts WatchOptions, emit func(group.WatchEvent
 		}
 		return nil
 	}
+	timeout := opts.Live.Conn.timeout()
 	lastOK := time.Now()
 	var lastErr error
+	// summary is the watch's summary now; when the cluster has not answered
+	// for longer than a round or two, its state at the end is stale.
+	staleAfter := opts.Interval + max(opts.Interval, time.Second)
+	summary := func() group.WatchSummary {
+		s := w.Summary(time.Now().UnixMilli())
+		s.LastAnswerMs = lastOK.UnixMilli()
+		s.Unanswered = time.Since(lastOK) > staleAfter
+		return s
+	}
 	ticker := time.NewTicker(opts.Interval)
 	defer ticker.Stop()
 	for {
 		ok := true
-		if g, err := r.describeOnce(ctx); err == nil {
+		rctx, cancel := context.WithDeadline(ctx, lastOK.Add(timeout))
+		if g, err := r.describeOnce(rctx); err == nil {
 			if err := send(w.ObserveGroup(time.Now().UnixMilli(), g)); err != nil {
-				return w.Summary(time.Now().UnixMilli()), err
+				cancel()
+				return summary(), err
 			}
 		} else {
 			ok, lastErr = false, err
 		}
-		recs, err := r.tailOnce(ctx, layout, tail)
+		recs, err := r.tailOnce(rctx, layout, tail)
+		cancel()
 		if err != nil {
 			ok, lastErr = false, err
 		}
 		for _, rec := range recs {
 			if err := send(w.ObserveStatus(time.Now().UnixMilli(), rec)); err != nil {
-				return w.Summary(time.Now().UnixMilli()), err
+				return summary(), err
 			}
 		}
 		if ok {
 			lastOK = time.Now()
 		}
 		if ctx.Err() != nil {
-			return w.Summary(time.Now().UnixMilli()), nil
+			return summary(), nil
 		}
-		if time.Since(lastOK) > opts.Live.Conn.timeout() {
-			return w.Summary(time.Now().UnixMilli()), explain("watching group "+opts.Live.Group, lastErr, opts.Live.Conn, watch)
+		if !ok && !time.Now().Before(lastOK.Add(timeout)) {
+			return summary(), explain("watching group "+opts.Live.Group, lastErr, opts.Live.Conn, watch)
 		}
 		select {
 		case <-ctx.Done():
-			return w.Summary(time.Now().UnixMilli()), nil
+			return summary(), nil
 		case <-ticker.C:
 		}
 	}
