@@ -52,6 +52,9 @@ type Table struct {
 	// Wrap lists the columns of prose (messages) that fitting wraps onto
 	// more lines instead of cutting.
 	Wrap []int
+	// WideOnly tables are printed only with -o wide (the detail under a
+	// summary: a plan's rounds).
+	WideOnly bool
 }
 
 // Tabler is implemented by results that can be shown as tables.

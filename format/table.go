@@ -59,10 +59,15 @@ type tableStyle struct {
 // listed in Table.Wide appear only when wide is set.
 func writeTables(w io.Writer, tables []Table, st tableStyle) error {
 	bw := bufio.NewWriter(w)
-	for i, t := range tables {
-		if i > 0 {
+	shown := 0
+	for _, t := range tables {
+		if t.WideOnly && !st.wide {
+			continue
+		}
+		if shown > 0 {
 			bw.WriteString("\n")
 		}
+		shown++
 		bw.WriteString(renderTable(t, st))
 	}
 	return bw.Flush()

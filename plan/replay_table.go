@@ -9,12 +9,13 @@ import (
 	"github.com/connectscope/connectscope/plan/assignor"
 )
 
-// Tables shows one table per round (worker, what it owns, what it was sent)
-// and a final ownership table. Columns 6 and up (names) only with -o wide.
+// Tables shows one table per round (worker, what it was sent, what it owns
+// after) and a final ownership table, with the column names of the what-if
+// plans' rounds. The piece names only with -o wide.
 func (r *ReplayResult) Tables() []format.Table {
-	header := []string{"WORKER", "CONNECTORS", "TASKS", "ASSIGNED C/T", "REVOKED C/T", "DELAY",
-		"CONNECTOR NAMES", "TASK NAMES", "ASSIGNED NAMES", "REVOKED NAMES"}
-	wide := []int{6, 7, 8, 9}
+	header := []string{"WORKER", "REVOKED C/T", "ASSIGNED C/T", "DELAY", "OWNS C/T",
+		"OWNED PIECES", "REVOKED PIECES", "ASSIGNED PIECES"}
+	wide := []int{5, 6, 7}
 	tables := make([]format.Table, 0, len(r.Rounds)+1)
 	for i := range r.Rounds {
 		rd := &r.Rounds[i]
@@ -29,15 +30,13 @@ func (r *ReplayResult) Tables() []format.Table {
 			w := rd.Workers[id]
 			t.Rows = append(t.Rows, []string{
 				id,
-				strconv.Itoa(len(w.Connectors)),
-				strconv.Itoa(len(w.Tasks)),
-				countPair(len(w.AssignedConnectors), len(w.AssignedTasks)),
 				countPair(len(w.RevokedConnectors), len(w.RevokedTasks)),
+				countPair(len(w.AssignedConnectors), len(w.AssignedTasks)),
 				fmtMs(w.DelayMs),
-				strings.Join(w.Connectors, " "),
-				joinTasks(w.Tasks),
-				joinPieces(w.AssignedConnectors, w.AssignedTasks),
+				cnt(len(w.Connectors), len(w.Tasks)),
+				joinPieces(w.Connectors, w.Tasks),
 				joinPieces(w.RevokedConnectors, w.RevokedTasks),
+				joinPieces(w.AssignedConnectors, w.AssignedTasks),
 			})
 			ownC += len(w.Connectors)
 			ownT += len(w.Tasks)
@@ -64,13 +63,12 @@ func (r *ReplayResult) Tables() []format.Table {
 	}
 	final := format.Table{
 		Title:  "final ownership",
-		Header: []string{"WORKER", "CONNECTORS", "TASKS", "CONNECTOR NAMES", "TASK NAMES"},
-		Wide:   []int{3, 4},
+		Header: []string{"WORKER", "OWNS C/T", "OWNED PIECES"},
+		Wide:   []int{2},
 	}
 	for _, id := range sortedMapKeys(r.Final) {
 		o := r.Final[id]
-		final.Rows = append(final.Rows, []string{id, strconv.Itoa(len(o.Connectors)), strconv.Itoa(len(o.Tasks)),
-			strings.Join(o.Connectors, " "), joinTasks(o.Tasks)})
+		final.Rows = append(final.Rows, []string{id, cnt(len(o.Connectors), len(o.Tasks)), joinPieces(o.Connectors, o.Tasks)})
 	}
 	if len(r.Rounds) == 0 {
 		final.Footer = []string{"the scenario has no rebalance rounds"}

@@ -21,11 +21,11 @@ func TestReplayTables(t *testing.T) {
 	}
 	// assignor.md §5 A: w1 revokes 1 connector + 4 tasks, then w2 gets them.
 	r2 := tables[1]
-	if r2.Rows[0][0] != "w1" || r2.Rows[0][4] != "1/4" || r2.Rows[1][0] != "w2" || r2.Rows[1][3] != "-" {
+	if r2.Rows[0][0] != "w1" || r2.Rows[0][1] != "1/4" || r2.Rows[1][0] != "w2" || r2.Rows[1][2] != "-" {
 		t.Errorf("round 2 rows %v", r2.Rows)
 	}
 	r3 := tables[2]
-	if r3.Rows[1][1] != "1" || r3.Rows[1][2] != "4" || r3.Rows[1][3] != "1/4" {
+	if r3.Rows[1][2] != "1/4" || r3.Rows[1][4] != "1/4" {
 		t.Errorf("round 3 rows %v", r3.Rows)
 	}
 	for _, tb := range tables {

@@ -9,25 +9,40 @@ import (
 	"github.com/connectscope/connectscope/format"
 )
 
-// Tables renders a plan for people: per branch and protocol the events and
-// the rounds, then one summary table with both protocols side by side. The
-// assumptions are the footer of every summary.
+// Tables renders a plan for people, summary first: one block per branch
+// with both protocols side by side and each worker's final count, the
+// gates, and a line saying where the rest is. -o wide adds, per branch and
+// protocol, the events, the rounds and the work not running, and the
+// settings assumed; --explain (Explain) adds the time model's rules.
 func (r *PlanResult) Tables() []format.Table {
 	out := []format.Table{}
 	for _, b := range r.Branches {
+		notes := r.Notes
+		if len(out) > 0 {
+			notes = nil // said once, under the first branch
+		}
+		out = append(out, summaryTable(b, r.Assumptions, r.label, notes))
+	}
+	out = append(out, r.gatesTable()...)
+	for _, b := range r.Branches {
 		if b.Cooperative != nil {
 			// The events are the same under both protocols.
-			out = append(out, eventsTable(b.Name, b.Cooperative))
+			out = append(out, wideOnly(eventsTable(b.Name, b.Cooperative)))
 		}
 		for _, tl := range []*Timeline{b.Cooperative, b.Eager} {
 			if tl != nil {
-				out = append(out, roundsTable(b.Name, tl, r.label), outagesTable(b.Name, tl, r.label))
+				out = append(out, wideOnly(roundsTable(b.Name, tl, r.label)), wideOnly(outagesTable(b.Name, tl, r.label)))
 			}
 		}
-		out = append(out, summaryTable(b, r.Assumptions, r.label))
 	}
-	out = append(out, r.gatesTable()...)
-	return append(out, assumptionsTable(r))
+	a := assumptionsTable(r)
+	a.WideOnly = !r.Explain
+	return append(out, a)
+}
+
+func wideOnly(t format.Table) format.Table {
+	t.WideOnly = true
+	return t
 }
 
 func eventsTable(branch string, tl *Timeline) format.Table {
@@ -49,7 +64,7 @@ func (r *PlanResult) label(member string) string {
 func roundsTable(branch string, tl *Timeline, label func(string) string) format.Table {
 	t := format.Table{
 		Title:  fmt.Sprintf("%s (%s): rounds (connectors/tasks)", branch, tl.Protocol),
-		Header: []string{"ROUND", "TIME", "WORKER", "KEEPS", "REVOKED", "ASSIGNED", "DELAY", "OWNS", "REVOKED PIECES", "ASSIGNED PIECES"},
+		Header: []string{"ROUND", "TIME", "WORKER", "KEEPS C/T", "REVOKED C/T", "ASSIGNED C/T", "DELAY", "OWNS C/T", "REVOKED PIECES", "ASSIGNED PIECES"},
 		Rows:   [][]string{},
 		Wide:   []int{8, 9},
 	}
@@ -126,7 +141,9 @@ func outagesTable(branch string, tl *Timeline, label func(string) string) format
 	return t
 }
 
-func summaryTable(b Branch, a Assumptions, label func(string) string) format.Table {
+// summaryTable is a branch's outcome under each protocol, side by side,
+// and each worker's connectors/tasks at the end.
+func summaryTable(b Branch, a Assumptions, label func(string) string, notes []string) format.Table {
 	tls := []*Timeline{}
 	header := []string{""}
 	for _, tl := range []*Timeline{b.Cooperative, b.Eager} {
@@ -144,16 +161,34 @@ func summaryTable(b Branch, a Assumptions, label func(string) string) format.Tab
 	}
 	rows := [][]string{
 		row("rounds", func(s Summary) string { return strconv.Itoa(s.Rounds) }),
-		row("connectors stopped", func(s Summary) string { return strconv.Itoa(s.ConnectorsStopped) }),
-		row("tasks stopped", func(s Summary) string { return strconv.Itoa(s.TasksStopped) }),
-		row("connectors moved (other worker at the end)", func(s Summary) string { return strconv.Itoa(s.ConnectorsMoved) }),
-		row("tasks moved (other worker at the end)", func(s Summary) string { return strconv.Itoa(s.TasksMoved) }),
+		row("connectors/tasks stopped", func(s Summary) string { return cnt(s.ConnectorsStopped, s.TasksStopped) }),
+		row("connectors/tasks moved", func(s Summary) string { return cnt(s.ConnectorsMoved, s.TasksMoved) }),
 		row("task-seconds not running", func(s Summary) string { return seconds(s.TaskMsNotRunning) }),
 		row("connector-seconds not running", func(s Summary) string { return seconds(s.ConnectorMsNotRunning) }),
 		row("longest task outage", func(s Summary) string { return Millis(s.LongestTaskOutageMs) }),
 		row("all work running again at", func(s Summary) string { return optTime(s.AllRunningAfterMs, "never (see not running at end)") }),
 		row("balanced at", func(s Summary) string { return optTime(s.BalancedAfterMs, "not balanced at the end") }),
-		row("final (connectors/tasks)", func(s Summary) string { return finalText(s.Final, label) }),
+	}
+	// Each worker's final count, one row each, in the order of the first
+	// protocol's final list.
+	var workers []string
+	final := make([]map[string]string, len(tls))
+	for i, tl := range tls {
+		final[i] = map[string]string{}
+		for _, w := range tl.Summary.Final {
+			name := label(w.Worker)
+			if _, seen := final[0][name]; !seen && !contains(workers, name) {
+				workers = append(workers, name)
+			}
+			final[i][name] = cnt(w.Connectors, w.Tasks)
+		}
+	}
+	for _, w := range workers {
+		cells := []string{"final " + w}
+		for i := range tls {
+			cells = append(cells, format.TextOr(ptrTo(final[i][w]), "-"))
+		}
+		rows = append(rows, cells)
 	}
 	for i, tl := range tls {
 		for _, n := range tl.Notes {
@@ -163,8 +198,24 @@ func summaryTable(b Branch, a Assumptions, label func(string) string) format.Tab
 			rows = append(rows, cells)
 		}
 	}
-	return format.Table{Title: b.Name + ": summary", Header: header, Rows: rows, Footer: []string{assumptionLine(a, label)}}
+	footer := []string{assumptionLine(a, label)}
+	for _, n := range notes {
+		footer = append(footer, "note: "+n)
+	}
+	footer = append(footer, "(events, rounds and the work not running: -o wide; the time model: --explain)")
+	return format.Table{Title: b.Name + ": summary (connectors/tasks)", Header: header, Rows: rows, Footer: footer, Wrap: []int{1, 2}}
 }
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func ptrTo(s string) *string { return &s }
 
 // assumptionLine is the one-line form of the assumptions under each summary.
 func assumptionLine(a Assumptions, label func(string) string) string {
@@ -175,7 +226,7 @@ func assumptionLine(a Assumptions, label func(string) string) string {
 	if a.Stop != nil {
 		out += ", " + *a.Stop + " stops"
 	}
-	return out + fmt.Sprintf(", Kafka %s, JDK %d, leader %s (see the assumptions table)", a.KafkaVersion, a.JDK, label(a.Leader))
+	return out + fmt.Sprintf(", Kafka %s, JDK %d, leader %s", a.KafkaVersion, a.JDK, label(a.Leader))
 }
 
 // assumptionsTable lists the settings and the rules of the time model.
@@ -198,13 +249,15 @@ func assumptionsTable(r *PlanResult) format.Table {
 		rows = append(rows, []string{"stop", *a.Stop})
 	}
 	rows = append(rows, []string{"kafka version", a.KafkaVersion}, []string{"jdk", strconv.Itoa(a.JDK)}, []string{"leader", r.label(a.Leader)})
-	for _, m := range a.Model {
-		rows = append(rows, []string{"model", m})
+	if r.Explain {
+		for _, m := range a.Model {
+			rows = append(rows, []string{"model", m})
+		}
 	}
 	for _, n := range r.Notes {
 		rows = append(rows, []string{"note", n})
 	}
-	return format.Table{Title: "assumptions", Header: []string{"SETTING", "VALUE"}, Rows: rows}
+	return format.Table{Title: "assumptions", Header: []string{"SETTING", "VALUE"}, Rows: rows, Wrap: []int{1}}
 }
 
 func cnt(c, t int) string { return fmt.Sprintf("%d/%d", c, t) }
@@ -225,12 +278,4 @@ func optTime(ms *int64, none string) string {
 		return none
 	}
 	return "t+" + Millis(*ms)
-}
-
-func finalText(ws []WorkerCount, label func(string) string) string {
-	parts := []string{}
-	for _, w := range ws {
-		parts = append(parts, fmt.Sprintf("%s %d/%d", label(w.Worker), w.Connectors, w.Tasks))
-	}
-	return strings.Join(parts, ", ")
 }

@@ -62,6 +62,9 @@ type PlanResult struct {
 	Labels      map[string]string `json:"labels"` // member id -> short name used in tables and messages
 	Branches    []Branch          `json:"branches"`
 	Notes       []string          `json:"notes"`
+	// Explain adds the time model's rules to the tables (--explain); the
+	// JSON form always has them, in assumptions.model.
+	Explain bool `json:"-"`
 	// Gates are --max-outage, --max-task-seconds, --max-moves and
 	// --max-rounds with what broke them; null when none was given.
 	Gates *GateReport `json:"gates"`

@@ -32,7 +32,7 @@ func NewCmdConnector(run func(*cli.Env, *ConnectorOptions) error) *cli.Command {
 			&urfave.StringSliceFlag{Name: "set", Destination: &o.Set, Usage: "change a connector's task count, `NAME=TASKS` (repeatable)"},
 			&urfave.StringSliceFlag{Name: "add", Destination: &o.Add, Usage: "create a connector with TASKS tasks, `NAME=TASKS` (repeatable)"},
 			&urfave.StringSliceFlag{Name: "remove", Destination: &o.Remove, Usage: "delete a connector `NAME` (repeatable)"},
-		}, append(o.PlanOptions.flags(plotUsage), o.GateOptions.flags()...)...),
+		}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
 		Spec: whatIfSpec(map[string]cli.Candidates{"remove": cli.Connectors, "set": connectorsWithEquals}),
 		Run: func(e *cli.Env) error {
 			if err := e.NoArgs(); err != nil {

@@ -30,7 +30,7 @@ func NewCmdJoin(run func(*cli.Env, *JoinOptions) error) *cli.Command {
 		Flags: append([]urfave.Flag{
 			&urfave.StringSliceFlag{Name: "add", Required: true, Destination: &o.Add, Usage: "`N` new workers, or each as HOST:PORT (named as Connect will, connect-HOST:PORT-<uuid>) or a member id; repeatable"},
 			&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "the new workers join one after another, this `DURATION` apart (default: all at once)"},
-		}, append(o.PlanOptions.flags(plotUsage), o.GateOptions.flags()...)...),
+		}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
 		Spec: whatIfSpec(map[string]cli.Candidates{}),
 		Run: func(e *cli.Env) error {
 			if err := e.NoArgs(); err != nil {

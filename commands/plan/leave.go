@@ -35,7 +35,7 @@ func NewCmdLeave(run func(*cli.Env, *LeaveOptions) error) *cli.Command {
 			&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "several workers leave one after another, this `DURATION` apart, in the order given (default: all at once)"},
 			&urfave.StringFlag{Name: "returns-after", Destination: &o.ReturnsAfter, Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`"},
 			&urfave.StringFlag{Name: flagStop, Value: plan.StopClean, Destination: &o.Stop, Usage: "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"},
-		}, append(o.PlanOptions.flags(plotUsage), o.GateOptions.flags()...)...),
+		}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
 		Spec: whatIfSpec(map[string]cli.Candidates{"worker": cli.Workers, flagStop: stopValues}),
 		Run: func(e *cli.Env) error {
 			if err := e.NoArgs(); err != nil {

@@ -66,6 +66,7 @@ type PlanOptions struct {
 	SessionTimeout string
 	Heartbeat      string // --heartbeat-interval
 	Plot           string // --plot FILE
+	Explain        bool   // --explain: the time model's rules under the tables
 }
 
 // flags binds the common plan flags; plotUsage says what --plot draws.
@@ -81,6 +82,13 @@ func (p *PlanOptions) flags(plotUsage string) []urfave.Flag {
 		&urfave.StringFlag{Name: flagHeartbeat, Destination: &p.Heartbeat, Usage: "heartbeat.interval.ms as a `DURATION`: with it, changes within half an interval share a round and a crash is noticed from the last heartbeat (default: the worker config's, else unknown: one round per change)"},
 		&urfave.StringFlag{Name: flagPlot, Destination: &p.Plot, Usage: plotUsage},
 	}
+}
+
+// whatIfFlags are flags plus --explain, for the plans that print the time
+// model's rules.
+func (p *PlanOptions) whatIfFlags(plotUsage string) []urfave.Flag {
+	return append(p.flags(plotUsage), &urfave.BoolFlag{Name: "explain", Destination: &p.Explain,
+		Usage: "also print the time model's rules and the settings assumed (the table shows the summary; -o wide adds the events and rounds)"})
 }
 
 // inputs are the plan package's named inputs and the flags that give them.
@@ -139,6 +147,7 @@ func whatIf(e *cli.Env, p *PlanOptions, g *GateOptions, make func(plan.ClusterSt
 		return err
 	}
 	warnDefaults(e, res.Assumptions.Settings)
+	res.Explain = p.Explain
 	breaches := res.ApplyGates(gates)
 	if err := emitPlan(e, p.Plot, res); err != nil {
 		return err

@@ -35,7 +35,7 @@ func NewCmdRollingRestart(run func(*cli.Env, *RollingRestartOptions) error) *cli
 			&urfave.StringFlag{Name: flagRestartTime, Required: true, Destination: &o.RestartTime, Usage: "how long a worker is away, from stop to rejoin, `DURATION`"},
 			&urfave.StringFlag{Name: flagOrder, Destination: &o.Order, Usage: "restart order `W1,W2,...` (default: members in group order, the leader last)"},
 			&urfave.StringFlag{Name: flagStop, Value: plan.StopClean, Destination: &o.Stop, Usage: "how each worker stops, `MODE`: clean (LeaveGroup) or crash (noticed after the session timeout)"},
-		}, append(o.PlanOptions.flags(plotUsage), o.GateOptions.flags()...)...),
+		}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
 		Spec: whatIfSpec(map[string]cli.Candidates{flagOrder: workerList, flagStop: stopValues}),
 		Run: func(e *cli.Env) error {
 			if err := e.NoArgs(); err != nil {
