@@ -270,7 +270,7 @@ func readmeArgs(args []string, bootstrap, tmp string) []string {
 		case (a == "-b" || a == "--bootstrap-server") && i+1 < len(args):
 			out = append(out, a, bootstrap)
 			i++
-		case (a == "--plot" || (a == "-o" && i > 0 && len(args) > i+1 && strings.Contains(args[i+1], "."))) && i+1 < len(args):
+		case (a == "--plot" || a == "--file" || a == "-f") && i+1 < len(args) && args[i+1] != "-":
 			out = append(out, a, filepath.Join(tmp, filepath.Base(args[i+1])))
 			i++
 		case a == "--duration" && i+1 < len(args):
