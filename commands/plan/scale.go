@@ -36,7 +36,7 @@ func NewCmdScale(run func(*cli.Env, *ScaleOptions) error) *cli.Command {
 			&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "time between two steps, `DURATION`"},
 			&urfave.StringFlag{Name: flagStop, Value: plan.StopClean, Destination: &o.Stop, Usage: "how removed workers go, `MODE`: clean or crash"},
 			&urfave.StringSliceFlag{Name: "add", Destination: &o.Add, Usage: "scale-out: each new worker as HOST:PORT (the member id Connect gives it) or a member id, `W`; repeatable (default: invented names)"},
-		}, append(o.PlanOptions.flags(plotUsage), o.GateOptions.flags()...)...),
+		}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
 		Spec: whatIfSpec(map[string]cli.Candidates{flagStop: stopValues}),
 		Run: func(e *cli.Env) error {
 			if err := e.NoArgs(); err != nil {
