@@ -185,6 +185,7 @@ func TestAdviseFromFile(t *testing.T) {
 }
 
 func TestAdviseLive(t *testing.T) {
+	t.Parallel() // waits on the network mostly
 	log := kafkatest.NewRequestLog()
 	c := liveClusterLogged(t, log)
 	log.Start()

@@ -66,6 +66,7 @@ func TestCheckTimeoutsUnitInFile(t *testing.T) {
 }
 
 func TestCheckJQRunbook(t *testing.T) {
+	t.Parallel() // waits on the network mostly
 	// The files name a cluster nothing answers for (not Apache's
 	// localhost:9092, where a developer's Kafka may listen): check all runs
 	// what needs no cluster and says why the rest did not.
@@ -244,6 +245,7 @@ func findingRule(list []check.Finding, id string) bool {
 // When only the worker files point at a cluster that cannot be read, the
 // "why not" of the checks that need it says so, as the note does.
 func TestCheckAllUnreadClusterReason(t *testing.T) {
+	t.Parallel() // waits on the network mostly
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

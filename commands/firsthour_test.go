@@ -87,6 +87,7 @@ func TestNotFoundExitsNonZero(t *testing.T) {
 }
 
 func TestLiveGroupNotFound(t *testing.T) {
+	t.Parallel() // waits on the network mostly
 	c := liveCluster(t)
 	out, stderr, code := run(t, "-b", c.Bootstrap(), "--timeout", "10s", "-g", "wrong-group", "inspect", "members")
 	if code != ExitNotFound || out != "" || !strings.Contains(stderr, `"wrong-group"`) {
@@ -166,6 +167,7 @@ func TestTablesFitColumns(t *testing.T) {
 // A crashed worker's tasks held for the scheduled delay: inspect connectors
 // counts the pieces no live worker owns, with the delay the leader announced.
 func TestConnectorsShowHeldWork(t *testing.T) {
+	t.Parallel() // waits on the network mostly
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cfg := sandbox.TestConfig()

@@ -35,6 +35,7 @@ func TestDeepErrorsNameFlags(t *testing.T) {
 
 // inspect names the connection settings; the line users see names the flags.
 func TestLiveErrorsNameFlags(t *testing.T) {
+	t.Parallel() // waits on the network mostly
 	// A real read that fails before it dials: no bootstrap server at all.
 	_, err := live.Read(context.Background(), live.Options{Conn: live.ConnOptions{Timeout: time.Second}})
 	if err == nil {

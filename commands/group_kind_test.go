@@ -72,6 +72,7 @@ func k17Findings(t *testing.T, c *kafkatest.Cluster) []map[string]any {
 
 // A share group holds the id: K17 whatever its state.
 func TestLiveK17ShareGroup(t *testing.T) {
+	t.Parallel() // waits on the network mostly
 	c := kafkatest.New(t)
 	c.SeedConnect(t)
 	joinOtherGroup(t, c, kafkatest.Group, "share", kgo.ShareGroup(kafkatest.Group))

@@ -16,6 +16,7 @@ import (
 const assignorVectors = "../../shared/vectors/assignor/public"
 
 func TestPlanReplayReproducesVectors(t *testing.T) {
+	t.Parallel() // waits on the network mostly
 	files, err := filepath.Glob(filepath.Join(assignorVectors, "*.scenario.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no assignor vectors under %s (err %v): the shared folder must sit beside the repository", assignorVectors, err)

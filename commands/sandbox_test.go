@@ -21,6 +21,7 @@ func runInput(t *testing.T, stdin string, args ...string) (stdout, stderr string
 var fastSandbox = []string{"sandbox", "--listen", "127.0.0.1:0", "--session-timeout", "600ms", "--heartbeat-interval", "40ms", "--scheduled-delay", "300ms"}
 
 func TestSandboxCommandRunsScript(t *testing.T) {
+	t.Parallel() // waits on the network mostly
 	script := strings.Join([]string{
 		"help",
 		"add-worker",

@@ -12,6 +12,7 @@ import (
 // fail live commands when healthy servers are listed beside it: like Java
 // clients, connectscope moves on to the others.
 func TestSilentBootstrapServerBesideHealthyOnes(t *testing.T) {
+	t.Parallel() // waits on the network mostly
 	c := liveCluster(t)
 	silent := kafkatest.SilentListener(t)
 	lists := []string{
