@@ -2,7 +2,7 @@ package inspect
 
 import (
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/decoded"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -24,7 +24,7 @@ func NewCmdConfigs(run func(*cli.Env, *ConfigsOptions) error) *cli.Command {
 			"  connectscope inspect configs --from cluster.snapshot.json\n" +
 			"  connectscope -b broker:9092 inspect configs --connector orders -o yaml",
 		Flags: []urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)},
-		Spec:  viewSpec(cli.ConfigTopic, (*store.ConfigsResult)(nil)),
+		Spec:  viewSpec(cli.ConfigTopic, (*decoded.ConfigsResult)(nil)),
 		Run:   func(e *cli.Env) error { return run(e, o) },
 	}
 }

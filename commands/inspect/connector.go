@@ -6,7 +6,6 @@ import (
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/describe"
-	"github.com/connectscope/connectscope/inspect/store"
 )
 
 // ConnectorOptions are `inspect connector NAME`'s inputs.
@@ -51,7 +50,7 @@ func runConnector(e *cli.Env, o *ConnectorOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := describe.Describe(decoded.Decode(ds, store.DecodeOptions{ShowSecrets: e.Globals.ShowSecrets}), o.Name)
+	res, err := describe.Describe(decoded.Decode(ds, decoded.Options{ShowSecrets: e.Globals.ShowSecrets}), o.Name)
 	var nf *describe.NotFoundError
 	if errors.As(err, &nf) {
 		return cli.NotFound(err)

@@ -2,7 +2,7 @@ package inspect
 
 import (
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/decoded"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -25,7 +25,7 @@ func NewCmdConnectors(run func(*cli.Env, *ConnectorsOptions) error) *cli.Command
 			"  connectscope inspect connectors --from examples/cluster.snapshot.json\n" +
 			"  connectscope -b broker:9092 inspect connectors -o wide",
 		Flags: []urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)},
-		Spec:  viewSpec(cli.ConfigTopic|cli.StatusTopic, (*store.ConnectorsResult)(nil)),
+		Spec:  viewSpec(cli.ConfigTopic|cli.StatusTopic, (*decoded.ConnectorsResult)(nil)),
 		Run:   func(e *cli.Env) error { return run(e, o) },
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
-	"github.com/connectscope/connectscope/inspect/store"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -72,8 +71,8 @@ func viewSpec(topics cli.Topics, result any) cli.Spec {
 }
 
 // decodeOptions are the decode options of the views.
-func (v ViewOptions) decodeOptions(e *cli.Env) store.DecodeOptions {
-	return store.DecodeOptions{ShowSecrets: e.Globals.ShowSecrets, Connector: v.Connector, KafkaVersion: v.KafkaVersion}
+func (v ViewOptions) decodeOptions(e *cli.Env) decoded.Options {
+	return decoded.Options{ShowSecrets: e.Globals.ShowSecrets, Connector: v.Connector, KafkaVersion: v.KafkaVersion}
 }
 
 // loadDecoded reads the input of a view and wraps it for decoding.
@@ -101,16 +100,9 @@ func loadStatusStreaming(e *cli.Env, v ViewOptions) (*decoded.Dataset, error) {
 	}
 	opts := v.decodeOptions(e)
 	opts.Topic = g.Topics.Status
-	dec := store.NewStatusDecoder(opts)
-	ds, streamed, err := streamFrom(e, g.Topics.Status, dec.Add)
-	if err != nil {
-		return nil, err
-	}
-	d := decoded.Decode(ds, v.decodeOptions(e))
-	if streamed {
-		d.WithStatus(dec.Result())
-	}
-	return d, nil
+	return decoded.StreamStatus(opts, func(add func(*inspect.Record)) (*inspect.Dataset, bool, error) {
+		return streamFrom(e, g.Topics.Status, add)
+	})
 }
 
 func addProblems(counts *inspect.RecordCounts, problems *[]inspect.Problem, extra []inspect.Problem) {
@@ -139,7 +131,7 @@ func knownConnector(d *decoded.Dataset) bool {
 // for (its --connector), from its config; "" when the config does not say.
 func connectorKind(d *decoded.Dataset) string {
 	for _, c := range d.Configs().Connectors {
-		if t := store.ConnectorType(c.Config); t == "source" || t == "sink" {
+		if t := decoded.ConnectorType(c.Config); t == "source" || t == "sink" {
 			return t
 		}
 	}

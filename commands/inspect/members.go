@@ -3,7 +3,6 @@ package inspect
 import (
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/decoded"
-	"github.com/connectscope/connectscope/inspect/group"
 )
 
 // MembersOptions are `inspect members`' inputs: none of its own.
@@ -26,7 +25,7 @@ func NewCmdMembers(run func(*cli.Env, *MembersOptions) error) *cli.Command {
 			// a record that rebalances from those that only missed a
 			// session key.
 			Read:   cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true, NeedsStableGroup: true},
-			Result: (*group.MembersResult)(nil),
+			Result: (*decoded.MembersResult)(nil),
 		},
 		Run: func(e *cli.Env) error { return run(e, o) },
 	}
@@ -56,7 +55,7 @@ func runMembers(e *cli.Env, _ *MembersOptions) error {
 // members is what Kafka answers for a group id nobody uses, and what 4.x's
 // GROUP_ID_NOT_FOUND reads as). An id held by a group of another kind is
 // shown, with its note, rather than refused.
-func groupNotFound(res group.MembersResult) error {
+func groupNotFound(res decoded.MembersResult) error {
 	if res.State != "Dead" || len(res.Members) > 0 || res.HeldByOther {
 		return nil
 	}

@@ -6,7 +6,6 @@ import (
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/live"
 	"github.com/connectscope/connectscope/inspect/source"
-	"github.com/connectscope/connectscope/inspect/store"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -21,7 +20,7 @@ func NewCmdOffsets(run func(*cli.Env, *OffsetsOptions) error) *cli.Command {
 	if run == nil {
 		run = runOffsets
 	}
-	spec := viewSpec(cli.OffsetTopic, (*store.OffsetsResult)(nil))
+	spec := viewSpec(cli.OffsetTopic, (*decoded.OffsetsResult)(nil))
 	return &cli.Command{
 		Name:  "offsets",
 		Usage: "source connector offsets (offsets topic)",
@@ -56,7 +55,7 @@ var readConfigsAndStatus = cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopi
 // streamed into the decoder as it is read, so its records are never all
 // held at once (a million small records cost more as Record structs than
 // as bytes).
-func loadOffsets(e *cli.Env, v ViewOptions) (*store.OffsetsResult, error) {
+func loadOffsets(e *cli.Env, v ViewOptions) (*decoded.OffsetsResult, error) {
 	g := e.Globals
 	if g.Live() {
 		return streamLiveOffsets(e, v)
@@ -65,21 +64,15 @@ func loadOffsets(e *cli.Env, v ViewOptions) (*store.OffsetsResult, error) {
 	// keys, not the file. A snapshot is read whole.
 	opts := v.decodeOptions(e)
 	opts.Topic = g.Topics.Offset
-	dec := store.NewOffsetsDecoder(opts)
-	var ds *inspect.Dataset
-	var streamed bool
-	var err error
-	if g.From != "" {
-		ds, streamed, err = streamFrom(e, g.Topics.Offset, func(r *inspect.Record) { dec.Add(*r) })
-	} else {
-		ds, err = e.Dataset() // a dataset handed in, or the error saying what is missing
-	}
+	d, err := decoded.StreamOffsets(opts, func(add func(inspect.Record)) (*inspect.Dataset, bool, error) {
+		if g.From == "" {
+			ds, err := e.Dataset() // a dataset handed in, or the error saying what is missing
+			return ds, false, err
+		}
+		return streamFrom(e, g.Topics.Offset, func(r *inspect.Record) { add(*r) })
+	})
 	if err != nil {
 		return nil, err
-	}
-	d := decoded.Decode(ds, v.decodeOptions(e))
-	if streamed {
-		d.WithOffsets(dec.Result())
 	}
 	res := d.Offsets()
 	if v.Connector != "" && len(res.Offsets) == 0 {
@@ -95,7 +88,7 @@ func loadOffsets(e *cli.Env, v ViewOptions) (*store.OffsetsResult, error) {
 }
 
 // streamLiveOffsets streams the live offsets topic into the decoder.
-func streamLiveOffsets(e *cli.Env, v ViewOptions) (*store.OffsetsResult, error) {
+func streamLiveOffsets(e *cli.Env, v ViewOptions) (*decoded.OffsetsResult, error) {
 	g := e.Globals
 	opts := v.decodeOptions(e)
 	opts.Topic = g.Topics.Offset
@@ -103,13 +96,20 @@ func streamLiveOffsets(e *cli.Env, v ViewOptions) (*store.OffsetsResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	dec := store.NewOffsetsDecoder(opts)
 	liveOpts.Read, liveOpts.SkipSinkGroups = []string{g.Topics.Offset}, true
-	liveOpts.Stream, liveOpts.StreamTopic = dec.Add, g.Topics.Offset
-	if _, err := live.Read(e.Ctx, liveOpts); err != nil {
-		return nil, cli.InputError(err)
+	liveOpts.StreamTopic = g.Topics.Offset
+	d, err := decoded.StreamOffsets(opts, func(add func(inspect.Record)) (*inspect.Dataset, bool, error) {
+		liveOpts.Stream = add
+		ds, err := live.Read(e.Ctx, liveOpts)
+		if err != nil {
+			return nil, false, cli.InputError(err)
+		}
+		return ds, true, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	res := dec.Result()
+	res := d.Offsets()
 	if opts.Connector != "" && len(res.Offsets) == 0 {
 		// No offsets of it (a sink, a source that never committed, or one
 		// whose offsets were reset): it is known when the config or status

@@ -3,7 +3,6 @@ package inspect
 import (
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/decoded"
-	"github.com/connectscope/connectscope/inspect/group"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -30,7 +29,7 @@ func NewCmdSinks(run func(*cli.Env, *SinksOptions) error) *cli.Command {
 		Flags: []urfave.Flag{connectorFlag(&o.Connector)},
 		Spec: cli.Spec{
 			Read:   cli.ReadSpec{Topics: cli.ConfigTopic}, // sink connectors are found in their configs
-			Result: (*group.SinksResult)(nil),
+			Result: (*decoded.SinksResult)(nil),
 			Values: map[string]cli.Candidates{flagConnector: cli.Connectors},
 		},
 		Run: func(e *cli.Env) error { return run(e, o) },
@@ -45,9 +44,9 @@ func runSinks(e *cli.Env, o *SinksOptions) error {
 	if err != nil {
 		return err
 	}
-	res := group.Sinks(ds, o.Connector)
+	d := decoded.Decode(ds, ViewOptions{Connector: o.Connector}.decodeOptions(e))
+	res := d.Sinks()
 	if o.Connector != "" && len(res.Sinks) == 0 {
-		d := decoded.Decode(ds, ViewOptions{Connector: o.Connector}.decodeOptions(e))
 		if !knownConnector(d) {
 			return connectorNotFound(o.Connector, e.Globals.Topics.Config, e.Globals.Topics.Status)
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/decoded"
-	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/live"
 	"github.com/connectscope/connectscope/inspect/rest"
 	"github.com/connectscope/connectscope/inspect/workers"
@@ -72,7 +71,7 @@ func runWorkers(e *cli.Env, o *WorkersOptions) error {
 
 // membersToAsk reads the group and the config topic; no member to ask is a
 // usage error, as for the other views of the group.
-func membersToAsk(e *cli.Env, ro *cli.RESTOptions) (*rest.Client, *group.MembersResult, *decoded.Dataset, error) {
+func membersToAsk(e *cli.Env, ro *cli.RESTOptions) (*rest.Client, *decoded.MembersResult, *decoded.Dataset, error) {
 	if err := e.NoArgs(); err != nil {
 		return nil, nil, nil, err
 	}
@@ -119,14 +118,14 @@ func watchRestarts(e *cli.Env, o *WorkersOptions, client *rest.Client) error {
 	defer cl.Close()
 	ctx, cancel := context.WithTimeout(e.Ctx, o.Restarts)
 	defer cancel()
-	describe := func(ctx context.Context) (*group.MembersResult, error) {
+	describe := func(ctx context.Context) (*decoded.MembersResult, error) {
 		dctx, cancel := context.WithTimeout(ctx, o.RestartInterval+5*time.Second)
 		defer cancel()
 		gd, err := live.DescribeGroup(dctx, cl, g.Group)
 		if err != nil {
 			return nil, err
 		}
-		m := group.Members(gd)
+		m := decoded.MembersOf(gd)
 		return &m, nil
 	}
 	res := workers.WatchRestarts(ctx, client, describe, o.RestartInterval, func(r workers.Restart) {

@@ -13,7 +13,6 @@ import (
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
-	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/connectscope/connectscope/plan"
 	urfave "github.com/urfave/cli/v2"
 )
@@ -205,7 +204,7 @@ func planInputs(e *cli.Env, p *PlanOptions) (plan.ClusterState, plan.PlanOptions
 		if err != nil {
 			return state, plan.PlanOptions{}, err
 		}
-		state, err = plan.StateFromDataset(decoded.Decode(ds, store.DecodeOptions{}))
+		state, err = plan.StateFromDataset(decoded.Of(ds))
 		if err != nil {
 			return state, plan.PlanOptions{}, cli.Exit(cli.ExitUsage, inFlagTerms(err))
 		}

@@ -7,7 +7,6 @@ import (
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
-	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/connectscope/connectscope/plan"
 	urfave "github.com/urfave/cli/v2"
 )
@@ -63,7 +62,7 @@ func runReplay(e *cli.Env, o *ReplayOptions) error {
 		if err != nil {
 			return err
 		}
-		state, err := plan.StateFromDataset(decoded.Decode(ds, store.DecodeOptions{}))
+		state, err := plan.StateFromDataset(decoded.Of(ds))
 		if err != nil {
 			return cli.Exit(cli.ExitUsage, inFlagTerms(err))
 		}

@@ -11,7 +11,6 @@ import (
 	"github.com/connectscope/connectscope/inspect/describe"
 	"github.com/connectscope/connectscope/inspect/live"
 	"github.com/connectscope/connectscope/inspect/source"
-	"github.com/connectscope/connectscope/inspect/store"
 )
 
 // NewCmdNames is the hidden command completion asks for names: the
@@ -52,7 +51,7 @@ func runNames(e *cli.Env) error {
 	if err != nil {
 		return cli.InputError(err)
 	}
-	connectors, workers := describe.Names(decoded.Decode(ds, store.DecodeOptions{}))
+	connectors, workers := describe.Names(decoded.Of(ds))
 	// One name a line: a name that holds a newline (or any control
 	// character) cannot be completed as itself and is left out.
 	for _, n := range connectors {

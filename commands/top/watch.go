@@ -8,7 +8,7 @@ import (
 
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/format"
-	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/live"
 	urfave "github.com/urfave/cli/v2"
 )
@@ -47,8 +47,8 @@ func NewCmdWatch(run func(*cli.Env, *WatchOptions) error) *cli.Command {
 
 // watchResult is what -o json/yaml print at the end of a watch.
 type watchResult struct {
-	Events  []group.WatchEvent `json:"events"`
-	Summary group.WatchSummary `json:"summary"`
+	Events  []decoded.WatchEvent `json:"events"`
+	Summary decoded.WatchSummary `json:"summary"`
 }
 
 func runWatch(e *cli.Env, o *WatchOptions) error {
@@ -76,8 +76,8 @@ func runWatch(e *cli.Env, o *WatchOptions) error {
 	opts := g.FormatOptions()
 	streaming := opts.Output == format.OutputJSONL
 	textual := opts.Output == format.OutputTable || opts.Output == format.OutputWide
-	var collected []group.WatchEvent
-	emitEvent := func(e group.WatchEvent) error {
+	var collected []decoded.WatchEvent
+	emitEvent := func(e decoded.WatchEvent) error {
 		switch {
 		case streaming:
 			return format.Write(out, e, opts)
@@ -110,7 +110,7 @@ func runWatch(e *cli.Env, o *WatchOptions) error {
 		writeErr = writeWatchSummary(out, summary)
 	default:
 		if collected == nil {
-			collected = []group.WatchEvent{}
+			collected = []decoded.WatchEvent{}
 		}
 		writeErr = e.Emit(watchResult{Events: collected, Summary: summary})
 	}
@@ -120,7 +120,7 @@ func runWatch(e *cli.Env, o *WatchOptions) error {
 	return writeErr
 }
 
-func writeWatchSummary(w io.Writer, s group.WatchSummary) error {
+func writeWatchSummary(w io.Writer, s decoded.WatchSummary) error {
 	_, err := io.WriteString(w, "\n"+s.Text()+"\n")
 	return err
 }

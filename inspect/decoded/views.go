@@ -1,0 +1,77 @@
+package decoded
+
+import (
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/store"
+)
+
+// The views' options and results, named here so that their readers (the
+// commands) start from the decoding and need not know the decoders.
+type (
+	Options          = store.DecodeOptions
+	ConfigsResult    = store.ConfigsResult
+	StatusResult     = store.StatusResult
+	OffsetsResult    = store.OffsetsResult
+	ConnectorsResult = store.ConnectorsResult
+	MembersResult    = group.MembersResult
+	SinksResult      = group.SinksResult
+	WatchEvent       = group.WatchEvent
+	WatchSummary     = group.WatchSummary
+)
+
+// Of is ds decoded with the default options: secrets redacted, every
+// connector, the newest readers' rules.
+func Of(ds *inspect.Dataset) *Dataset { return Decode(ds, Options{}) }
+
+// Sinks is the sink connectors' consumer groups (only the options'
+// connector, when they name one).
+func (d *Dataset) Sinks() SinksResult { return group.Sinks(d.Dataset, d.opts.Connector) }
+
+// MembersOf is the members view of one group description.
+func MembersOf(gd *inspect.GroupDescription) MembersResult { return group.Members(gd) }
+
+// ConnectorType is a connector's type (source, sink) as its config says,
+// "" when it does not.
+func ConnectorType(config map[string]any) string { return store.ConnectorType(config) }
+
+// Streamer reads a dataset, handing add each record of one topic instead
+// of keeping it; streamed reports whether it could (a snapshot file is read
+// whole, and its records stay in the dataset).
+type Streamer func(add func(*inspect.Record)) (ds *inspect.Dataset, streamed bool, err error)
+
+// StreamStatus decodes the status topic while read streams it, so memory
+// follows the distinct keys kept, not the size of the input.
+func StreamStatus(opts Options, read Streamer) (*Dataset, error) {
+	dec := store.NewStatusDecoder(opts)
+	ds, streamed, err := read(dec.Add)
+	if err != nil {
+		return nil, err
+	}
+	d := Decode(ds, opts)
+	if streamed {
+		d.WithStatus(dec.Result())
+	}
+	return d, nil
+}
+
+// StreamOffsets decodes the offsets topic while read streams it (records
+// by value: a live read hands them so, and a million of them must not each
+// be allocated).
+func StreamOffsets(opts Options, read func(add func(inspect.Record)) (ds *inspect.Dataset, streamed bool, err error)) (*Dataset, error) {
+	dec := store.NewOffsetsDecoder(opts)
+	ds, streamed, err := read(dec.Add)
+	if err != nil {
+		return nil, err
+	}
+	d := Decode(ds, opts)
+	if streamed {
+		d.WithOffsets(dec.Result())
+	}
+	return d, nil
+}
+
+// Redacted is ds as a file may hold it (a snapshot): files outlive
+// terminals, so secret values are redacted unless show, and the session
+// key's material is never written.
+func Redacted(ds *inspect.Dataset, show bool) *inspect.Dataset { return store.RedactDataset(ds, show) }
