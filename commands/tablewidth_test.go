@@ -22,6 +22,7 @@ func TestTableViewsKeepNamesWhole(t *testing.T) {
 		{[]string{"inspect", "members", "--from", snapshotFile}, `.members[].worker`},
 		{[]string{"inspect", "sinks", "--from", snapshotFile}, `.sinks[].connector, .sinks[].group`},
 		{[]string{"inspect", "connector", "s3-orders-sink", "--from", snapshotFile}, `.tasks[].id`},
+		{[]string{"inspect", "worker", "10.0.1.12:8083", "--from", snapshotFile}, `.worker, .tasks[].name, .connectors[].name`},
 		{[]string{"diff", snapshotFile, after}, `.tasks[].id, .connectors[].name`},
 		{[]string{"check", "all", "--from", snapshotFile}, `.findings[] | .rule, .subject`},
 		{[]string{"check", "balance", "--from", snapshotFile}, `.findings[] | .rule, .subject`},

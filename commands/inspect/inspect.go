@@ -33,6 +33,7 @@ func NewCmdInspect() *cli.Command {
 			NewCmdMembers(nil),
 			NewCmdSinks(nil),
 			NewCmdConnector(nil),
+			NewCmdWorker(nil),
 			NewCmdWorkers(nil),
 			NewCmdPlugins(nil),
 		},
