@@ -86,6 +86,9 @@ func (d *Decoded) TopicsInput(groupID string) TopicsInput {
 	in.Connectors = d.Connectors()
 	in.ConfigsRead = d.Configs() != nil && hasTopic(ds, ds.Topics.Config)
 	for _, g := range ds.SinkGroups {
+		if !g.Deleted && len(g.Offsets) == 0 {
+			continue
+		}
 		if in.SinkGroups == nil {
 			in.SinkGroups = map[string]string{}
 		}

@@ -65,6 +65,11 @@ type SinkGroup struct {
 	Protocol     string            `json:"protocol"`
 	Members      []SinkMember      `json:"members"`
 	Offsets      []PartitionOffset `json:"offsets"`
+	// Deleted marks the connect-NAME group of a connector the cluster
+	// deleted (the internal topics name it, no config holds it) that still
+	// exists on the brokers: what a new connector of that name would resume
+	// from (check rule K18). The sinks view leaves such groups out.
+	Deleted bool `json:"deleted,omitempty"`
 }
 
 // SinkMember is one consumer (one sink task) of a sink connector's group.

@@ -69,7 +69,7 @@ func Sinks(ds *inspect.Dataset, connector string) SinksResult {
 		res.Note = ptr("this input holds no sink consumer groups (a kcat dump has none): read the cluster live or from a snapshot taken live")
 	}
 	for _, sg := range ds.SinkGroups {
-		if connector != "" && sg.Connector != connector {
+		if sg.Deleted || (connector != "" && sg.Connector != connector) {
 			continue
 		}
 		res.Sinks = append(res.Sinks, viewOf(sg))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/live"
 	"github.com/connectscope/connectscope/inspect/protocol"
 	"github.com/connectscope/connectscope/inspect/store"
@@ -355,6 +356,39 @@ func TestReadLiveStream(t *testing.T) {
 		g, w := got.Offsets[i], want.Offsets[i]
 		if g.Connector != w.Connector || string(g.Partition) != string(w.Partition) || string(g.Offset) != string(w.Offset) || g.KafkaOffset != w.KafkaOffset {
 			t.Fatalf("offset %d: %+v vs %+v", i, g, w)
+		}
+	}
+}
+
+// A deleted sink's connect-NAME group outlives it: read, marked deleted,
+// kept out of the sinks view; a deleted connector without a group adds
+// nothing, and groups the cluster's topics never name are not looked at.
+func TestReadLiveDeletedSinkGroups(t *testing.T) {
+	t.Parallel()
+	c := kafkatest.New(t, kfake.SeedTopics(3, "orders"))
+	c.SeedConnect(t)
+	c.ProduceKeyed(t, &kgo.Record{Topic: "orders", Value: []byte("x")},
+		&kgo.Record{Topic: kafkatest.ConfigTopic, Key: []byte("connector-gone")},
+		&kgo.Record{Topic: kafkatest.StatusTopic, Key: []byte("status-connector-gone")},
+		&kgo.Record{Topic: kafkatest.ConfigTopic, Key: []byte("connector-never-had-a-group")})
+	c.SinkConsumer(t, "connect-gone", "gone", 0, "orders")
+	c.SinkConsumer(t, "connect-other-cluster-sink", "other-cluster-sink", 0, "orders")
+	ds := readLive(t, liveOpts(c))
+	var deleted []inspect.SinkGroup
+	for _, g := range ds.SinkGroups {
+		if g.Deleted {
+			deleted = append(deleted, g)
+		}
+		if g.Group == "connect-other-cluster-sink" {
+			t.Errorf("a group this cluster never named was read: %+v", g)
+		}
+	}
+	if len(deleted) != 1 || deleted[0].Group != "connect-gone" || deleted[0].Connector != "gone" || len(deleted[0].Offsets) == 0 {
+		t.Fatalf("deleted groups: %+v", deleted)
+	}
+	for _, s := range group.Sinks(ds, "").Sinks {
+		if s.Connector == "gone" {
+			t.Errorf("the sinks view shows the deleted connector's group: %+v", s)
 		}
 	}
 }

@@ -52,7 +52,10 @@ func (r *reader) sinkGroups(ctx context.Context, records []inspect.Record) ([]in
 			cfgRecs = append(cfgRecs, rec)
 		}
 	}
-	refs := SinkRefs(store.DecodeConfigs(cfgRecs, store.DecodeOptions{ShowSecrets: true, Topic: r.opts.Topics.Config}))
+	cfg := store.DecodeConfigs(cfgRecs, store.DecodeOptions{ShowSecrets: true, Topic: r.opts.Topics.Config})
+	refs := SinkRefs(cfg)
+	deleted := deletedRefs(records, cfg, r.opts.Topics, r.opts.Group)
+	refs = append(refs, deleted...)
 	if len(refs) == 0 {
 		return []inspect.SinkGroup{}, nil
 	}
@@ -101,10 +104,59 @@ func (r *reader) sinkGroups(ctx context.Context, records []inspect.Record) ([]in
 		return nil, err
 	}
 	out := make([]inspect.SinkGroup, 0, len(refs))
+	isDeleted := map[string]bool{}
+	for _, ref := range deleted {
+		isDeleted[ref.Group] = true
+	}
 	for _, ref := range refs {
-		out = append(out, buildSinkGroup(ref, described[ref.Group], fetched[ref.Group], ends))
+		sg := buildSinkGroup(ref, described[ref.Group], fetched[ref.Group], ends)
+		if isDeleted[ref.Group] {
+			if sg.State == inspect.GroupDead && len(sg.Offsets) == 0 {
+				continue // no group left behind
+			}
+			sg.Deleted = true
+		}
+		out = append(out, sg)
 	}
 	return out, nil
+}
+
+// deletedRefs are the connect-NAME groups of connectors the internal topics
+// name (config, commit, task or status keys, tombstones included) but no
+// config holds any more: a deleted sink's group outlives it. Names are
+// taken only from this cluster's own topics, so another Connect cluster's
+// sinks on the same brokers are never mistaken for leftovers.
+func deletedRefs(records []inspect.Record, cfg *store.ConfigsResult, topics inspect.TopicNames, connectGroup string) []SinkRef {
+	exists := map[string]bool{}
+	for _, c := range cfg.Connectors {
+		exists[c.Name] = true
+	}
+	seen := map[string]bool{}
+	var out []SinkRef
+	for _, rec := range records {
+		name := ""
+		key := string(rec.Key)
+		switch rec.Topic {
+		case topics.Config:
+			if n, ok := strings.CutPrefix(key, "connector-"); ok {
+				name = n
+			} else if n, ok := strings.CutPrefix(key, "commit-"); ok {
+				name = n
+			}
+		case topics.Status:
+			if n, ok := strings.CutPrefix(key, "status-connector-"); ok {
+				name = n
+			}
+		}
+		group := "connect-" + name
+		if name == "" || exists[name] || seen[name] || group == connectGroup {
+			continue
+		}
+		seen[name] = true
+		out = append(out, SinkRef{Connector: name, Group: group})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Connector < out[j].Connector })
+	return out
 }
 
 // sinkEndOffsets lists end offsets of the topics sinks read; topics that do
