@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -66,9 +67,14 @@ func (tl *Timeline) nameWorkers(state ClusterState) {
 	}
 }
 
+// nameCounts names the workers of counts and sorts the pieces they list,
+// as JSON lists are.
 func nameCounts(state ClusterState, counts []WorkerCount) []WorkerCount {
 	for i := range counts {
-		counts[i].Name = state.Name(counts[i].Worker)
+		c := &counts[i]
+		c.Name = state.Name(c.Worker)
+		slices.Sort(c.OwnedConnectors)
+		slices.Sort(c.OwnedTasks)
 	}
 	return counts
 }

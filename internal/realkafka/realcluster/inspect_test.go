@@ -43,6 +43,7 @@ func TestInspectAgreesWithREST(t *testing.T) {
 			if v != realkafka.Newest4x {
 				return
 			}
+			c.checkRunbook()
 			// The same cluster goes on through connector operations, and
 			// inspect must still agree with REST after all of them.
 			tasks = connectorOperations(t, c)

@@ -1,0 +1,77 @@
+package commands
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/connectscope/connectscope/internal/runbook"
+)
+
+// runRunbook runs the README's runbook (examples/runbook) against the
+// sandbox at bootstrap.
+func runRunbook(t *testing.T, bin, bootstrap string, env ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return runbook.Run(t, bin, append([]string{"CONNECTSCOPE_BOOTSTRAP_SERVER=" + bootstrap, "CONNECTSCOPE_TIMEOUT=20s", "RESTART_TIME=5s"}, env...)...)
+}
+
+// The runbook against the sandbox: 0 on a healthy cluster (the test
+// cluster's replication-factor findings waived), 1 when the plan breaks a
+// gate or a finding is not waived (an expired waiver, a failed task), 2 on
+// a jq error, never a pass by accident.
+func TestRunbookOnSandbox(t *testing.T) {
+	bin := runbook.Binary(t)
+	ctx, c := testSandbox(t)
+	if err := c.AddWorkers(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SeedConnectors(ctx, 4, 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WaitStable(ctx); err != nil {
+		t.Fatal(err)
+	}
+	b := c.Bootstrap()
+
+	out, stderr, code := runRunbook(t, bin, b)
+	if code != 0 || !strings.Contains(out, "restart in this order: worker-") || strings.Count(out, " tasks (") != 3 {
+		t.Fatalf("healthy: exit %d\nstdout %s\nstderr %s", code, out, stderr)
+	}
+
+	_, stderr, code = runRunbook(t, bin, b, "MAX_OUTAGE=1s")
+	if code != 1 || !strings.Contains(stderr, "exceeds --max-outage 1s") || !strings.Contains(stderr, "gate: the rolling restart breaks a gate") {
+		t.Errorf("plan gate: exit %d, stderr %s", code, stderr)
+	}
+
+	_, stderr, code = runRunbook(t, bin, b, "MAX_MOVES=0")
+	if code != 1 || !strings.Contains(stderr, "exceeds --max-moves 0") {
+		t.Errorf("moves gate: exit %d, stderr %s", code, stderr)
+	}
+
+	_, stderr, code = runRunbook(t, bin, b, "REPORT=.rule +")
+	if code != 2 || !strings.Contains(stderr, "--jq: unexpected EOF") || !strings.Contains(stderr, "runbook: check all failed with exit status 2") {
+		t.Errorf("jq error: exit %d, stderr %s", code, stderr)
+	}
+	expired := filepath.Join(t.TempDir(), "waivers.yaml")
+	if err := os.WriteFile(expired, []byte("- rule: K5\n  subject: topic connect-*\n  reason: one broker\n  expires: 2020-01-31\n- rule: K13\n  reason: one broker\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code = runRunbook(t, bin, b, "WAIVERS="+expired, "STAGE=canary")
+	if code != 1 || !strings.Contains(out, "canary: warn W1 waiver "+expired+":1") || !strings.Contains(out, "canary: warn K5 topic connect-configs") {
+		t.Errorf("expired waiver: exit %d\nstdout %s\nstderr %s", code, out, stderr)
+	}
+	// A jq error while findings are printed is 2, not a failed gate or a pass.
+	_, stderr, code = runRunbook(t, bin, b, "WAIVERS="+expired, "REPORT=.rule + 1")
+	if code != 2 || !strings.Contains(stderr, "cannot add") || !strings.Contains(stderr, "nothing was decided") {
+		t.Errorf("jq run-time error: exit %d, stderr %s", code, stderr)
+	}
+
+	if err := c.FailTask(ctx, c.Connectors()[0].Name, 0); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code = runRunbook(t, bin, b)
+	if code != 1 || !strings.Contains(out, "warn B8 task ") || !strings.Contains(stderr, "gate: findings at or above warn") {
+		t.Errorf("failed task: exit %d\nstdout %s\nstderr %s", code, out, stderr)
+	}
+}
