@@ -75,3 +75,25 @@ func TestRunbookOnSandbox(t *testing.T) {
 		t.Errorf("failed task: exit %d\nstdout %s\nstderr %s", code, out, stderr)
 	}
 }
+
+// The README's runbook section is the script and its waiver file, word for
+// word.
+func TestREADMERunbookIsTheScript(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{runbook.Script(t), filepath.Join(filepath.Dir(runbook.Script(t)), "waivers.yaml")} {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lang := "```sh\n"
+		if strings.HasSuffix(f, ".yaml") {
+			lang = "```yaml\n"
+		}
+		if !strings.Contains(string(readme), lang+string(body)+"```\n") {
+			t.Errorf("README.md does not show %s whole in a %s block", f, strings.TrimSpace(strings.Trim(lang, "`")))
+		}
+	}
+}

@@ -151,7 +151,11 @@ func Write(w io.Writer, result any, opts Options) error {
 			// A result without a table view is still readable as YAML.
 			return writeYAML(w, result)
 		}
-		return writeTables(w, t.Tables(), tableStyle{wide: opts.Output == OutputWide, color: useColor(w, opts), width: opts.Width, noHeaders: opts.NoHeaders})
+		width := opts.Width
+		if opts.NoHeaders {
+			width = 0 // rows for scripts: never shortened, dropped or wrapped to a terminal
+		}
+		return writeTables(w, t.Tables(), tableStyle{wide: opts.Output == OutputWide, color: useColor(w, opts), width: width, noHeaders: opts.NoHeaders})
 	case OutputJSON:
 		if jw, ok := result.(JSONWriter); ok {
 			return jw.WriteJSON(w)

@@ -57,3 +57,19 @@ func TestNoHeadersParseable(t *testing.T) {
 		t.Errorf("table with headers changed its cells:\n%s", buf.String())
 	}
 }
+
+// --no-headers rows are never fitted to a terminal: a narrow COLUMNS
+// neither shortens, drops nor wraps a cell (each row stays one line with
+// every field).
+func TestNoHeadersIgnoresWidth(t *testing.T) {
+	var narrow, whole bytes.Buffer
+	if err := Write(&narrow, twoTables{}, Options{NoHeaders: true, Width: 20}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(&whole, twoTables{}, Options{NoHeaders: true}); err != nil {
+		t.Fatal(err)
+	}
+	if narrow.String() != whole.String() {
+		t.Errorf("width 20 changed --no-headers rows:\n%s\nwant\n%s", narrow.String(), whole.String())
+	}
+}
