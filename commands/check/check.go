@@ -166,6 +166,8 @@ func checkSpec(result any) cli.Spec {
 			flagFailOn: cli.Fixed("error", "warn", "info"),
 			flagTarget: cli.Fixed("eager", "compatible", "sessioned"),
 			flagTo:     cli.Fixed("4.x", "4.0", "4.1", "4.2", "4.3", "4.4", "5.0"),
+			flagIgnore: ruleIDs,
+			flagOnly:   ruleIDs,
 		},
 	}
 }
