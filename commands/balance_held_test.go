@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -16,22 +15,8 @@ import (
 func TestCheckBalanceDuringHeldDelay(t *testing.T) {
 	cfg := sandbox.TestConfig()
 	cfg.ScheduledRebalanceMaxDelay = time.Minute
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	c, err := sandbox.Start(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	if err := c.AddWorkers(ctx, 3); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.SeedConnectors(ctx, 4, 2); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.WaitStable(ctx); err != nil {
-		t.Fatal(err)
-	}
+	ctx, c := sandboxWith(t, cfg)
+	seedSandbox(t, ctx, c)
 	var victim sandbox.WorkerState
 	for _, w := range c.WorkerStates() {
 		if w.MemberID != w.Leader && len(w.Owned.Tasks) > 0 {

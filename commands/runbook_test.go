@@ -23,15 +23,7 @@ func runRunbook(t *testing.T, bin, bootstrap string, env ...string) (stdout, std
 func TestRunbookOnSandbox(t *testing.T) {
 	bin := runbook.Binary(t)
 	ctx, c := testSandbox(t)
-	if err := c.AddWorkers(ctx, 3); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.SeedConnectors(ctx, 4, 2); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.WaitStable(ctx); err != nil {
-		t.Fatal(err)
-	}
+	seedSandbox(t, ctx, c)
 	b := c.Bootstrap()
 
 	out, stderr, code := runRunbook(t, bin, b)
