@@ -160,6 +160,9 @@ type engine struct {
 	// windowOpen and windowClose bound the join window of the round
 	// wanted now (timemodel.go); -1 = none open.
 	windowOpen, windowClose int64
+	// selfRejoin says the wanted round is one every member starts itself
+	// (its delay ran out), so nobody waits for a heartbeat to learn of it.
+	selfRejoin bool
 	wantRound               bool
 	triggers                []string
 	waiting                 []Event // due WhenStable events held until the group is stable
@@ -280,6 +283,7 @@ func (e *engine) run(first []Event) error {
 			e.delayedAt = -1
 			e.want("scheduled rebalance (delay ended)")
 			e.mark(MarkDelayEnds, "")
+			e.selfRejoin = true // every member's own timer: no join window
 		}
 		for len(e.queue) > 0 && e.queue[0].at <= next {
 			q := heap.Pop(&e.queue).(queuedEvent)

@@ -16,6 +16,9 @@ import "fmt"
 //   - A crash is noticed when the broker expires the member,
 //     session.timeout.ms after its last heartbeat: on average half a
 //     heartbeat interval earlier than session.timeout.ms after the kill.
+//   - A delay that runs out is every member's own timer: they were told the
+//     same delay in the same round and rejoin together at once, without a
+//     join window.
 //   - The round itself (join, sync, stopping the revoked work, starting the
 //     assigned work) takes RoundTimeMs from the moment the members rejoin.
 //     Eager members stop everything when they rejoin, so under eager every
@@ -55,7 +58,7 @@ func (m TimeModel) clockStatements() []string {
 // round must wait. The round then starts where the window opened.
 func (e *engine) holdForJoinWindow() bool {
 	w := e.model.joinWindowMs()
-	if w <= 0 {
+	if w <= 0 || (e.selfRejoin && e.windowOpen < 0) {
 		return false
 	}
 	if e.windowOpen < 0 {
@@ -71,6 +74,6 @@ func (e *engine) roundOpened() int64 {
 	if e.windowOpen >= 0 {
 		start = e.windowOpen
 	}
-	e.windowOpen, e.windowClose = -1, -1
+	e.windowOpen, e.windowClose, e.selfRejoin = -1, -1, false
 	return start
 }

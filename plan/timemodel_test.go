@@ -86,3 +86,17 @@ func TestCrashNoticedFromLastHeartbeat(t *testing.T) {
 		t.Errorf("without the interval: round at %d, notice %d, want 10000", r.TimeMs, res.Assumptions.CrashNoticedAfterMs)
 	}
 }
+
+// A delay that runs out is every member's own timer: the round starts at
+// the deadline, with no join window.
+func TestDelayedRoundHasNoJoinWindow(t *testing.T) {
+	st := synth(t, "workers=3,connectors=3,tasks=2")
+	res, err := LeavePlan(st, hbOpts(15000, 3000), "w2", StopClean, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := res.Branches[0].Cooperative.Rounds
+	if len(rs) != 2 || rs[0].TimeMs != 0 || rs[1].TimeMs != 1500+15000 {
+		t.Fatalf("rounds at %d and %d, want the leave at 0 (told at its close, 1500) and the deadline at 16500", rs[0].TimeMs, rs[len(rs)-1].TimeMs)
+	}
+}
