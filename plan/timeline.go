@@ -163,9 +163,9 @@ type engine struct {
 	// selfRejoin says the wanted round is one every member starts itself
 	// (its delay ran out), so nobody waits for a heartbeat to learn of it.
 	selfRejoin bool
-	wantRound               bool
-	triggers                []string
-	waiting                 []Event // due WhenStable events held until the group is stable
+	wantRound  bool
+	triggers   []string
+	waiting    []Event // due WhenStable events held until the group is stable
 
 	label func(member string) string // short name for messages
 
