@@ -76,3 +76,12 @@ func TestPlanReplayFromSnapshot(t *testing.T) {
 		t.Errorf("replay without --from: exit %d, want 2", code)
 	}
 }
+
+// inspect rebalances reads the example snapshot's status topic.
+func TestInspectRebalances(t *testing.T) {
+	snap := filepath.Join("..", "examples", "cluster.snapshot.json")
+	out, stderr, code := run(t, "inspect", "rebalances", "--from", snap, "-o", "json", "--jq", "[.rebalances[].generation] | length > 0")
+	if code != 0 || strings.TrimSpace(out) != "true" {
+		t.Errorf("inspect rebalances: exit %d %q %s", code, out, stderr)
+	}
+}

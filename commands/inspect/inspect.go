@@ -28,6 +28,7 @@ func NewCmdInspect() *cli.Command {
 		Subcommands: []*cli.Command{
 			NewCmdConfigs(nil),
 			NewCmdStatus(nil),
+			NewCmdRebalances(nil),
 			NewCmdOffsets(nil),
 			NewCmdConnectors(nil),
 			NewCmdMembers(nil),

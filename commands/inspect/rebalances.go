@@ -1,0 +1,41 @@
+package inspect
+
+import (
+	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect/history"
+	"github.com/connectscope/connectscope/inspect/store"
+)
+
+// RebalancesOptions are `inspect rebalances`' inputs.
+type RebalancesOptions struct{}
+
+// NewCmdRebalances is `inspect rebalances`; run replaces the run function in tests.
+func NewCmdRebalances(run func(*cli.Env, *RebalancesOptions) error) *cli.Command {
+	o := &RebalancesOptions{}
+	if run == nil {
+		run = runRebalances
+	}
+	return &cli.Command{
+		Name:  "rebalances",
+		Usage: "the recent rebalances the status topic still shows: when, what seems to have started each, what stopped and for how long, restart times",
+		Description: "Examples:\n" +
+			"  connectscope inspect rebalances --from cluster.snapshot.json\n" +
+			"  connectscope -b broker:9092 inspect rebalances -o json --jq '.restarts[].away_ms'",
+		Spec: cli.Spec{Read: cli.ReadSpec{Topics: cli.StatusTopic, SkipSinkGroups: true}, Result: (*history.Result)(nil)},
+		Run: func(e *cli.Env) error {
+			if err := e.NoArgs(); err != nil {
+				return err
+			}
+			return run(e, o)
+		},
+	}
+}
+
+func runRebalances(e *cli.Env, _ *RebalancesOptions) error {
+	ds, err := e.Dataset()
+	if err != nil {
+		return err
+	}
+	_, status, _, _ := store.SplitTopics(ds.Records, ds.Topics)
+	return e.Emit(history.FromRecords(ds.Topics.Status, status))
+}

@@ -1,0 +1,77 @@
+package history
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/connectscope/connectscope/inspect"
+)
+
+func rec(key, state, worker string, gen int, at int64) inspect.Record {
+	return inspect.Record{Topic: "connect-status", Timestamp: at, Key: []byte(key),
+		Value: []byte(fmt.Sprintf(`{"state":%q,"trace":null,"worker_id":%q,"generation":%d}`, state, worker, gen))}
+}
+
+// A join (a revocation, then the piece on the new worker), a clean stop held
+// for the delay, the stopped worker back later: three rebalances with their
+// stops, starts, outages and the restart.
+func TestFromRecords(t *testing.T) {
+	recs := []inspect.Record{
+		rec("status-connector-a", "RUNNING", "w1:8083", 1, 1000),
+		rec("status-task-a-0", "RUNNING", "w1:8083", 1, 1000),
+		rec("status-task-a-1", "RUNNING", "w1:8083", 1, 1000),
+		rec("status-task-a-1", "UNASSIGNED", "w1:8083", 2, 5000), // revoked: w2 joined
+		rec("status-task-a-1", "RUNNING", "w2:8083", 3, 8000),
+		rec("status-connector-a", "UNASSIGNED", "w1:8083", 3, 10000), // w1 stops cleanly
+		rec("status-task-a-0", "UNASSIGNED", "w1:8083", 3, 10000),
+		rec("status-connector-a", "RUNNING", "w2:8083", 4, 40000), // after the delay
+		rec("status-task-a-0", "RUNNING", "w2:8083", 4, 40000),
+		rec("status-task-a-0", "RUNNING", "w1:8083", 6, 52000), // w1 back, given a-0
+		{Topic: "connect-status", Key: []byte("status-task-b-x"), Value: []byte(`{}`), Timestamp: 1},
+		{Topic: "connect-status", Key: []byte("status-task-a-9"), Value: []byte(`not json`), Timestamp: 1},
+	}
+	res := FromRecords("connect-status", recs)
+	var gens []int32
+	for _, r := range res.Rebalances {
+		gens = append(gens, r.Generation)
+	}
+	if !slices.Equal(gens, []int32{1, 2, 3, 4, 6}) {
+		t.Fatalf("generations %v", gens)
+	}
+	g3 := res.Rebalances[2]
+	if g3.TaskMsNotRunning != 3000 || !slices.Equal(g3.Started, []string{"a-1"}) || !strings.Contains(g3.Trigger, "w2:8083 joined") {
+		t.Errorf("generation 3: %+v", g3)
+	}
+	g4 := res.Rebalances[3]
+	if g4.TaskMsNotRunning != 30000 || g4.LongestTaskOutageMs != 30000 {
+		t.Errorf("generation 4 (after the delay): %+v", g4)
+	}
+	g6 := res.Rebalances[4]
+	if g6.TaskMsNotRunning != 12000 {
+		t.Errorf("generation 6: a-0 moved from w2 to w1: %+v", g6)
+	}
+	if len(res.Restarts) != 1 || res.Restarts[0].Worker != "w1:8083" || res.Restarts[0].AwayMs != 42000 {
+		t.Errorf("restarts %+v", res.Restarts)
+	}
+	if tabs := res.Tables(); len(tabs) != 2 || len(tabs[0].Rows) != 5 {
+		t.Errorf("tables %+v", tabs)
+	}
+}
+
+func FuzzFromRecords(f *testing.F) {
+	f.Add("status-task-a-0", `{"state":"RUNNING","worker_id":"w","generation":1}`, int64(5))
+	f.Add("status-task--1", `{"state":"UNASSIGNED","worker_id":"w","generation":-9}`, int64(-1))
+	f.Add("status-connector-", `{"worker_id":"\u001b[2J"}`, int64(1<<62))
+	f.Fuzz(func(t *testing.T, key, value string, at int64) {
+		recs := []inspect.Record{{Key: []byte(key), Value: []byte(value), Timestamp: at}, {Key: []byte(key), Value: []byte(value), Timestamp: at + 1}}
+		res := FromRecords("t", recs)
+		res.Tables()
+		for _, r := range res.Rebalances {
+			if r.LastMs < r.FirstMs || r.TaskMsNotRunning < 0 {
+				t.Fatalf("%+v", r)
+			}
+		}
+	})
+}
