@@ -28,7 +28,6 @@ func NewCmdInspect() *cli.Command {
 		Subcommands: []*cli.Command{
 			NewCmdConfigs(nil),
 			NewCmdStatus(nil),
-			NewCmdRebalances(nil),
 			NewCmdOffsets(nil),
 			NewCmdConnectors(nil),
 			NewCmdMembers(nil),
@@ -37,6 +36,7 @@ func NewCmdInspect() *cli.Command {
 			NewCmdWorker(nil),
 			NewCmdWorkers(nil),
 			NewCmdPlugins(nil),
+			NewCmdRebalances(nil),
 		},
 	}
 }
