@@ -23,7 +23,7 @@ func NewCmdConfigs(run func(*cli.Env, *ConfigsOptions) error) *cli.Command {
 		Description: "Examples:\n" +
 			"  connectscope inspect configs --from cluster.snapshot.json\n" +
 			"  connectscope -b broker:9092 inspect configs --connector orders -o yaml",
-		Flags: []urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)},
+		Flags: append([]urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)}, filterFlags(&o.Filter, true)...),
 		Spec:  viewSpec(cli.ConfigTopic, (*decoded.ConfigsResult)(nil)),
 		Run:   func(e *cli.Env) error { return run(e, o) },
 	}
@@ -38,6 +38,11 @@ func runConfigs(e *cli.Env, o *ConfigsOptions) error {
 	if o.Connector != "" && !knownConnector(d) {
 		return connectorNotFound(o.Connector, d.Topics.Config, d.Topics.Status)
 	}
+	f, err := o.Filter.spec(e, d)
+	if err != nil {
+		return err
+	}
+	f.Configs(res)
 	addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Config))
 	return e.Emit(res)
 }

@@ -24,7 +24,7 @@ func NewCmdConnectors(run func(*cli.Env, *ConnectorsOptions) error) *cli.Command
 		Description: "Examples:\n" +
 			"  connectscope inspect connectors --from examples/cluster.snapshot.json\n" +
 			"  connectscope -b broker:9092 inspect connectors -o wide",
-		Flags: []urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)},
+		Flags: append([]urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)}, filterFlags(&o.Filter, true)...),
 		Spec:  viewSpec(cli.ConfigTopic|cli.StatusTopic, (*decoded.ConnectorsResult)(nil)),
 		Run:   func(e *cli.Env) error { return run(e, o) },
 	}
@@ -39,6 +39,11 @@ func runConnectors(e *cli.Env, o *ConnectorsOptions) error {
 	if o.Connector != "" && len(res.Connectors) == 0 {
 		return connectorNotFound(o.Connector, d.Topics.Config, d.Topics.Status)
 	}
+	f, err := o.Filter.spec(e, d)
+	if err != nil {
+		return err
+	}
+	f.Connectors(res)
 	addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Config, d.Topics.Status))
 	return e.Emit(res)
 }

@@ -50,6 +50,7 @@ const (
 type ViewOptions struct {
 	Connector    string
 	KafkaVersion kafkaversion.Version
+	Filter       FilterOptions
 }
 
 func connectorFlag(dest *string) urfave.Flag {
@@ -68,7 +69,7 @@ func viewSpec(topics cli.Topics, result any) cli.Spec {
 	return cli.Spec{
 		Read:   cli.ReadSpec{Topics: topics, SkipSinkGroups: true},
 		Result: result,
-		Values: map[string]cli.Candidates{flagConnector: cli.Connectors},
+		Values: map[string]cli.Candidates{flagConnector: cli.Connectors, flagType: filterValues[flagType], flagState: filterValues[flagState]},
 	}
 }
 

@@ -27,7 +27,7 @@ func NewCmdOffsets(run func(*cli.Env, *OffsetsOptions) error) *cli.Command {
 		Description: "Examples:\n" +
 			"  connectscope inspect offsets --from cluster.snapshot.json --connector orders\n" +
 			"  connectscope -b broker:9092 inspect offsets -o json",
-		Flags: []urfave.Flag{connectorFlag(&o.Connector)},
+		Flags: append([]urfave.Flag{connectorFlag(&o.Connector)}, filterFlags(&o.Filter, false)...),
 		Spec:  spec,
 		Run:   func(e *cli.Env) error { return run(e, o) },
 	}
@@ -42,6 +42,13 @@ func runOffsets(e *cli.Env, o *OffsetsOptions) error {
 	res, err := loadOffsets(e, o.ViewOptions)
 	if err != nil {
 		return err
+	}
+	if o.Filter.Pattern != "" || o.Filter.Type != "" {
+		f, err := o.Filter.spec(e, nil)
+		if err != nil {
+			return err
+		}
+		f.Offsets(res)
 	}
 	return e.Emit(res)
 }

@@ -9,6 +9,7 @@ import (
 // SinksOptions are `inspect sinks`' inputs.
 type SinksOptions struct {
 	Connector string
+	Filter    FilterOptions
 }
 
 // NewCmdSinks is `inspect sinks`; run replaces the run function in tests.
@@ -26,11 +27,11 @@ func NewCmdSinks(run func(*cli.Env, *SinksOptions) error) *cli.Command {
 			"  connectscope -b broker:9092 inspect sinks\n" +
 			"  connectscope -b broker:9092 inspect sinks --connector orders-sink -o wide\n" +
 			"  connectscope inspect sinks --from cluster.snapshot.json -o json --jq '.sinks[] | select(.lag > 1000) | .connector'",
-		Flags: []urfave.Flag{connectorFlag(&o.Connector)},
+		Flags: append([]urfave.Flag{connectorFlag(&o.Connector)}, filterFlags(&o.Filter, false)...),
 		Spec: cli.Spec{
 			Read:   cli.ReadSpec{Topics: cli.ConfigTopic}, // sink connectors are found in their configs
 			Result: (*decoded.SinksResult)(nil),
-			Values: map[string]cli.Candidates{flagConnector: cli.Connectors},
+			Values: map[string]cli.Candidates{flagConnector: cli.Connectors, flagType: filterValues[flagType]},
 		},
 		Run: func(e *cli.Env) error { return run(e, o) },
 	}
@@ -54,5 +55,10 @@ func runSinks(e *cli.Env, o *SinksOptions) error {
 			return wrongKind(o.Connector, "source")
 		}
 	}
+	f, err := o.Filter.spec(e, d)
+	if err != nil {
+		return err
+	}
+	f.Sinks(&res)
 	return e.Emit(res)
 }

@@ -23,7 +23,7 @@ func NewCmdStatus(run func(*cli.Env, *StatusOptions) error) *cli.Command {
 		Description: "Examples:\n" +
 			"  connectscope inspect status --from cluster.snapshot.json -o wide\n" +
 			"  connectscope -b broker:9092 inspect status -o jsonl --jq 'select(.state==\"FAILED\") | .name'",
-		Flags: []urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)},
+		Flags: append([]urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)}, filterFlags(&o.Filter, true)...),
 		Spec:  viewSpec(cli.StatusTopic, (*decoded.StatusResult)(nil)),
 		Run:   func(e *cli.Env) error { return run(e, o) },
 	}
@@ -38,6 +38,11 @@ func runStatus(e *cli.Env, o *StatusOptions) error {
 	if o.Connector != "" && !knownConnector(d) {
 		return connectorNotFound(o.Connector, d.Topics.Config, d.Topics.Status)
 	}
+	f, err := o.Filter.spec(e, d)
+	if err != nil {
+		return err
+	}
+	f.Status(res)
 	addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Status))
 	return e.Emit(res)
 }
