@@ -73,6 +73,9 @@ type UpgradeWorker struct {
 	ConnectProtocol *string  `json:"connect_protocol"` // effective; null when no file
 	Offers          []string `json:"offers"`           // JoinGroup protocol names, in order
 	ExactlyOnce     *string  `json:"exactly_once_source_support"`
+	// Name is the worker's HOST:PORT, as plans' --worker and inspect status
+	// name it (from its member, else its file); null when neither says.
+	Name *string `json:"name"`
 }
 
 // UpgradeStep is one worker restart of the rolling plan.
@@ -86,6 +89,7 @@ type UpgradeStep struct {
 	ProtocolAfter    string  `json:"protocol_after"`
 	ExactlyOnceAfter string  `json:"exactly_once_after"`
 	Note             *string `json:"note"`
+	Name             *string `json:"name"` // the worker's HOST:PORT, null when unknown
 }
 
 var protocolRank = map[string]int{"eager": 0, "compatible": 1, "sessioned": 2}
@@ -133,6 +137,22 @@ type planWorker struct {
 	protocol string // effective connect.protocol; for a member without file: assumed
 	eos      string
 	assumed  bool
+}
+
+// hostPort is the worker's HOST:PORT: its member's worker id, else what
+// its file advertises; nil when neither says.
+func (w *planWorker) hostPort() *string {
+	id := ""
+	if w.member != nil {
+		id = w.member.WorkerID
+	}
+	if id == "" && w.file != nil {
+		id = WorkerIDOf(w.file)
+	}
+	if id == "" {
+		return nil
+	}
+	return &id
 }
 
 // Upgrade plans the rolling change of connect.protocol (and optionally of
@@ -202,7 +222,7 @@ func offersOf(workers []*planWorker) [][]string {
 func upgradeWorkers(workers []*planWorker) []UpgradeWorker {
 	out := []UpgradeWorker{}
 	for _, w := range workers {
-		uw := UpgradeWorker{Worker: w.name, Offers: offersFor(w.protocol)}
+		uw := UpgradeWorker{Worker: w.name, Offers: offersFor(w.protocol), Name: w.hostPort()}
 		if w.member != nil {
 			id := w.member.MemberID
 			uw.MemberID = &id
@@ -228,7 +248,7 @@ func upgradeWorkers(workers []*planWorker) []UpgradeWorker {
 func rollingPlan(workers []*planWorker, target, eosTarget string) []UpgradeStep {
 	var steps []UpgradeStep
 	emit := func(w *planWorker, setting, from, to string, atLeast *kafkaversion.Version, note string) {
-		s := UpgradeStep{Step: len(steps) + 1, Worker: w.name, Setting: setting, From: from, To: to,
+		s := UpgradeStep{Step: len(steps) + 1, Worker: w.name, Name: w.hostPort(), Setting: setting, From: from, To: to,
 			ProtocolAfter: settingName(protocol.SelectProtocol(offersOf(workers))), ExactlyOnceAfter: eosSummary(workers)}
 		if atLeast != nil {
 			v := atLeast.String()

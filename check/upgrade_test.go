@@ -207,3 +207,30 @@ func TestWorkerIDOf(t *testing.T) {
 		}
 	}
 }
+
+// Workers and steps carry the HOST:PORT a script joins with plans and
+// inspect status: the member's worker id, else what the file advertises.
+func TestUpgradeNamesWorkers(t *testing.T) {
+	in := UpgradeInput{Workers: []*workerconfig.Config{worker(t, "a.properties", "connect.protocol=compatible\n"),
+		worker(t, "b.properties", "connect.protocol=compatible\nrest.advertised.host.name=w2\nrest.advertised.port=8084\n")},
+		Target: "sessioned", Members: []UpgradeMember{{MemberID: "m1", WorkerID: "10.0.0.5:8083", MetadataVersion: 1}}}
+	rep, err := Upgrade(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{}
+	for _, w := range rep.Workers {
+		names[w.Worker] = format.TextOr(w.Name, "-")
+	}
+	if names["a.properties"] != "10.0.0.5:8083" || names["b.properties"] != "w2:8084" {
+		t.Errorf("worker names %v", names)
+	}
+	for _, s := range rep.Steps {
+		if format.TextOr(s.Name, "-") != names[s.Worker] {
+			t.Errorf("step %d of %s named %s", s.Step, s.Worker, format.TextOr(s.Name, "-"))
+		}
+	}
+	if len(rep.Steps) != 2 {
+		t.Errorf("%d steps", len(rep.Steps))
+	}
+}
