@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -147,6 +148,24 @@ func TestWorkersAndUpgradeTo4x(t *testing.T) {
 		t.Errorf("check upgrade --to 4.x on the clean cluster: exit %d, want 0 (%+v)", code, rep.Summary)
 	}
 
+	// A deleted source leaves its offsets: K18 names what a connector
+	// created again under its name would resume from.
+	c.createSource("orphan", c.group+"-orphan", 3)
+	c.waitRunning(map[string]int{"orphan": 1})
+	if err := c.eventually(time.Minute, "orphan's offsets", func() error {
+		var ro restOffsets
+		if err := c.rest().REST(c.ctx(10*time.Second), http.MethodGet, "/connectors/orphan/offsets", nil, &ro); err != nil || len(ro.Offsets) == 0 {
+			return fmt.Errorf("no offsets yet (%v)", err)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.rest().RESTRetry(c.ctx(time.Minute), http.MethodDelete, "/connectors/orphan", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	c.checkOrphan("orphan")
+
 	// A restart measured: from /health and from the rejoin.
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -240,6 +259,35 @@ func (c *cluster) upgradeTo(to string) (*check.UpgradeReport, int) {
 		}
 	}
 	return &rep, code
+}
+
+// checkOrphan runs `check topics` and wants K18 for the deleted connector,
+// with its source offsets counted.
+func (c *cluster) checkOrphan(name string) {
+	c.t.Helper()
+	err := c.eventually(time.Minute, "K18 for "+name, func() error {
+		stdout, stderr, code := run(append(c.csArgs(), "check", "topics", "-o", "json")...)
+		if code != 0 && code != 1 {
+			return fmt.Errorf("check topics: exit %d: %s", code, stderr)
+		}
+		var rep check.TopicsReport
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			return err
+		}
+		for _, f := range rep.Findings {
+			if f.Rule == "K18" && f.Subject == "connector "+name {
+				c.t.Logf("%s %s: %s", f.Rule, f.Subject, f.Message)
+				if n, _ := f.Values["source_offsets"].(float64); n < 1 {
+					return fmt.Errorf("K18 without source offsets: %+v", f.Values)
+				}
+				return nil
+			}
+		}
+		return fmt.Errorf("no K18 for %s among %d findings", name, len(rep.Findings))
+	})
+	if err != nil {
+		c.t.Error(err)
+	}
 }
 
 // inspectWorkers runs `inspect workers -o json` on the cluster.
