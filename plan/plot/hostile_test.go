@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -31,10 +32,17 @@ func TestSVGWithHostileNamesIsXML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := 0
+	// The lanes take the hostile names first, in a fixed order, so the
+	// OSC and markup names are always drawn as lanes (the map's own order
+	// would leave them off the lanes in some runs).
+	members := Hosts(res.Branches[0].Cooperative, func(m string) string { return m })
 	for m := range res.Labels {
+		if !slices.Contains(members, m) {
+			members = append(members, m)
+		}
+	}
+	for i, m := range members {
 		res.Labels[m] = fmt.Sprintf("%s%d", hostileNames[i%len(hostileNames)], i)
-		i++
 	}
 	res.Branches[0].Name = "r\x1b[2J" + hostileNames[0]
 	var buf bytes.Buffer
