@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -72,64 +71,6 @@ func (o *CheckOptions) flags() []urfave.Flag {
 		&urfave.StringSliceFlag{Name: flagOnly, Destination: &o.Only, Usage: "count only findings of these `RULES`; the others are listed as waived"},
 		&urfave.StringFlag{Name: flagWaivers, Destination: &o.Waivers, Usage: "waiver `FILE` (YAML or JSON): rule, subject pattern, reason, expires; an expired waiver is finding W1"},
 	}
-}
-
-// TimingOptions are the time flags of timeouts and all.
-type TimingOptions struct {
-	RestartTime, MaxDowntime, MaxPutTime string
-}
-
-func (o *TimingOptions) flags() []urfave.Flag {
-	return []urfave.Flag{
-		&urfave.StringFlag{Name: flagRestartTime, Destination: &o.RestartTime, Usage: "typical worker restart `DURATION` (90s, 2m, or milliseconds) for rule D2"},
-		&urfave.StringFlag{Name: flagMaxDowntime, Destination: &o.MaxDowntime, Usage: "longest acceptable outage of a crashed worker's pieces, `DURATION`, for rule D6"},
-		&urfave.StringFlag{Name: flagMaxPutTime, Destination: &o.MaxPutTime, Usage: "worst-case sink put() + flush `DURATION`, for rule S3"},
-	}
-}
-
-// options reads the time flags into o.
-func (t TimingOptions) options(o *check.Options) error {
-	var err error
-	for _, d := range []struct {
-		flag, value string
-		into        *int64
-	}{{flagRestartTime, t.RestartTime, &o.RestartTimeMs}, {flagMaxDowntime, t.MaxDowntime, &o.MaxDowntimeMs}, {flagMaxPutTime, t.MaxPutTime, &o.MaxPutTimeMs}} {
-		if *d.into, err = parseMillis(d.flag, d.value); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// BalanceOptions are the flags of balance and all.
-type BalanceOptions struct {
-	Capacity int
-	Zones    string
-}
-
-func (o *BalanceOptions) flags() []urfave.Flag {
-	return []urfave.Flag{
-		&urfave.IntFlag{Name: flagCapacity, Destination: &o.Capacity, Usage: "tasks one worker can run (`N`): checks that losing a worker or a zone leaves room"},
-		&urfave.StringFlag{Name: flagZones, Destination: &o.Zones, Usage: "`FILE` of WORKER=ZONE lines (worker ids host:port as in status records)"},
-	}
-}
-
-// options reads the balance flags into o.
-func (b BalanceOptions) options(o *check.Options) error {
-	o.Capacity = b.Capacity
-	if o.Capacity < 0 {
-		return cli.UsageErrorf("--capacity must not be negative, not %d", o.Capacity)
-	}
-	if b.Zones != "" {
-		data, err := os.ReadFile(b.Zones)
-		if err != nil {
-			return cli.InputError(fmt.Errorf("reading zones: %w", err))
-		}
-		if o.Zones, err = check.ParseZones(b.Zones, data); err != nil {
-			return cli.Exit(cli.ExitUsage, err)
-		}
-	}
-	return nil
 }
 
 // targetFlag is --target, the protocol the group should run.
@@ -223,26 +164,6 @@ func readWaivers(path string) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, check.MaxWaiverFile+1))
-}
-
-// parseMillis accepts a Go duration (90s, 2m30s) or a plain number of
-// milliseconds, as Kafka writes durations.
-func parseMillis(flag, s string) (int64, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, nil
-	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		if n < 0 {
-			return 0, cli.UsageErrorf("--%s %q: must not be negative", flag, s)
-		}
-		return n, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return 0, cli.UsageErrorf("--%s %q: give a duration such as 90s, 5m or 1h30m, or a number of milliseconds", flag, s)
-	}
-	return d.Milliseconds(), nil
 }
 
 // checkData reads the dataset when one was asked for. With required false
