@@ -19,7 +19,7 @@ const module = "github.com/connectscope/connectscope"
 // testOnly are the packages that sit beside the stack (ARCHITECTURE.md:
 // test support, the real-Kafka suites and the generators): they may use any
 // layer, and production code never imports them.
-var testOnly = regexp.MustCompile(`^(internal/(kafkatest|realkafka|realbroker|assignordiff|golden|vectors|archtest)(/.*)?|.*/internal/gen[a-z]*|plan/internal/scenariogen)$`)
+var testOnly = regexp.MustCompile(`^(internal/(kafkatest|realkafka|realbroker|assignordiff|golden|vectors|archtest|runbook)(/.*)?|.*/internal/gen[a-z]*|plan/internal/scenariogen)$`)
 
 // layers reads the table of ARCHITECTURE.md's Arrows section: package →
 // layer number.
