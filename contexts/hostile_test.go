@@ -111,7 +111,15 @@ func TestPasswordEnvNameThatLooksLikeASecretIsNotShown(t *testing.T) {
 			t.Errorf("sasl-password-env %q: %v", pasted, err)
 		}
 	}
-	_, err := (&Context{SASLPasswordEnv: "CONNECTSCOPE_UNSET_PW"}).Password("prod")
+	p := write(t, "contexts:\n  prod: {sasl-mechanism: PLAIN, sasl-user: u, sasl-password-env: hunter2}\n")
+	f, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := fmt.Sprintf("%s %+v", *f.View().Contexts[0].SASLPasswordEnv, f.View().Tables()); strings.Contains(v, "hunter2") || !strings.Contains(v, "[redacted]") {
+		t.Errorf("config views show the pasted password: %s", v)
+	}
+	_, err = (&Context{SASLPasswordEnv: "CONNECTSCOPE_UNSET_PW"}).Password("prod")
 	if err == nil || !strings.Contains(err.Error(), "names CONNECTSCOPE_UNSET_PW, which is not set") {
 		t.Errorf("a conventional name is shown: %v", err)
 	}

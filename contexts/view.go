@@ -47,7 +47,7 @@ func entry(name string, current bool, c Context) Entry {
 		Isolation: opt(c.Isolation), TLS: c.TLS, TLSCA: opt(c.TLSCA), TLSCert: opt(c.TLSCert), TLSKey: opt(c.TLSKey),
 		TLSServerName: opt(c.TLSServerName), TLSInsecureSkipVerify: c.TLSInsecureSkipVerify,
 		SASLMechanism: opt(strings.ToUpper(c.SASLMechanism)), SASLUser: opt(c.SASLUser),
-		SASLPasswordEnv: opt(c.SASLPasswordEnv), SASLPasswordFile: opt(c.SASLPasswordFile), ctx: c}
+		SASLPasswordEnv: opt(shownVariable(c.SASLPasswordEnv)), SASLPasswordFile: opt(c.SASLPasswordFile), ctx: c}
 	if e.WorkerConfig == nil {
 		e.WorkerConfig = []string{}
 	}
@@ -121,13 +121,23 @@ func security(c Context) string {
 		}
 		switch {
 		case c.SASLPasswordEnv != "":
-			s += " (password $" + c.SASLPasswordEnv + ")"
+			s += " (password $" + shownVariable(c.SASLPasswordEnv) + ")"
 		case c.SASLPasswordFile != "":
 			s += " (password file)"
 		}
 		parts = append(parts, s)
 	}
 	return dash(strings.Join(parts, ", "))
+}
+
+// shownVariable is a sasl-password-env value as views show it: a name
+// that does not look like a variable's may be a password pasted in its
+// place, and is redacted.
+func shownVariable(name string) string {
+	if name == "" || looksLikeVariableName(name) {
+		return name
+	}
+	return "[redacted]"
 }
 
 func dash(s string) string {

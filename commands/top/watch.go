@@ -82,7 +82,7 @@ func runWatch(e *cli.Env, o *WatchOptions) error {
 		case streaming:
 			return format.Write(out, e, opts)
 		case textual:
-			_, err := fmt.Fprintf(out, "%s  %s\n", time.UnixMilli(e.TimeMs).UTC().Format("15:04:05.000"), format.EscapeTerminal(e.Message))
+			_, err := fmt.Fprintf(out, "%s  %s\n", time.UnixMilli(e.TimeMs).UTC().Format("15:04:05.000"), format.EscapeLine(e.Message))
 			return err
 		}
 		collected = append(collected, e)
