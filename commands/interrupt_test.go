@@ -2,11 +2,9 @@ package commands
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -105,13 +103,13 @@ func TestSignalsStopEveryKindOfCommand(t *testing.T) {
 			return []string{"plan", "replay", longScenario(t), "-o", "json"}
 		}, syscall.SIGINT},
 		{"endless kcat dump, SIGINT", func(t *testing.T) []string {
-			return []string{"inspect", "connectors", "--from", endlessInput(t, false, false)}
+			return []string{"inspect", "connectors", "--from", kafkatest.EndlessDump(t, false, false)}
 		}, syscall.SIGINT},
 		{"endless gzip dump, SIGTERM", func(t *testing.T) []string {
-			return []string{"inspect", "status", "--from", endlessInput(t, true, false)}
+			return []string{"inspect", "status", "--from", kafkatest.EndlessDump(t, true, false)}
 		}, syscall.SIGTERM},
 		{"endless line inside gzip, SIGINT", func(t *testing.T) []string {
-			return []string{"inspect", "connectors", "--from", endlessInput(t, true, true)}
+			return []string{"inspect", "connectors", "--from", kafkatest.EndlessDump(t, true, true)}
 		}, syscall.SIGINT},
 	}
 	for _, tc := range cases {
@@ -154,48 +152,6 @@ func TestSignalsStopEveryKindOfCommand(t *testing.T) {
 			}
 		})
 	}
-}
-
-// endlessInput is a FIFO fed without end until the test ends: kcat -J
-// lines, gzip-compressed or not, or (oneLine) a single line that never
-// ends. It stands for a dump far too long to read before the signal.
-func endlessInput(t *testing.T, compressed, oneLine bool) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "endless.jsonl")
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	stop := make(chan struct{})
-	t.Cleanup(func() { close(stop) })
-	go func() {
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return
-		}
-		defer f.Close()
-		var w io.Writer = f
-		if compressed {
-			zw := gzip.NewWriter(f)
-			defer zw.Close()
-			w = zw
-		}
-		chunk := []byte(strings.Repeat(`{"topic":"connect-status","partition":0,"offset":1,"key":"status-connector-c","payload":"{\"state\":\"RUNNING\",\"worker_id\":\"w:8083\",\"generation\":1}"}`+"\n", 512))
-		if oneLine {
-			io.WriteString(w, `{"topic":"connect-status","partition":0,"offset":1,"key":"k","payload":"`)
-			chunk = []byte(strings.Repeat("a", len(chunk)))
-		}
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			if _, err := w.Write(chunk); err != nil {
-				return
-			}
-		}
-	}()
-	return path
 }
 
 // longSyntheticPlan is within the plan bounds but takes many seconds.

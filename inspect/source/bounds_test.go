@@ -9,11 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/internal/kafkatest"
 )
 
 const statusLine = `{"topic":"connect-status","partition":0,"offset":%d,"key":"status-connector-a","payload":"{}"}`
@@ -111,36 +111,7 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 // inside gzip: a FIFO fed without end stands for a long read.
 func TestLoadFileStopsWithItsContext(t *testing.T) {
 	for _, compressed := range []bool{false, true} {
-		fifo := filepath.Join(t.TempDir(), "endless")
-		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		stop := make(chan struct{})
-		go func() {
-			f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-			if err != nil {
-				return
-			}
-			defer f.Close()
-			var w io.Writer = f
-			if compressed {
-				zw := gzip.NewWriter(f)
-				defer zw.Close()
-				w = zw
-			}
-			io.WriteString(w, line("0")+`{"topic":"connect-status","partition":0,"offset":1,"key":"k","payload":"`)
-			chunk := []byte(strings.Repeat("a", 64<<10))
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				if _, err := w.Write(chunk); err != nil {
-					return
-				}
-			}
-		}()
+		fifo := kafkatest.EndlessDump(t, compressed, true)
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() {
@@ -159,6 +130,5 @@ func TestLoadFileStopsWithItsContext(t *testing.T) {
 		case <-time.After(10 * time.Second): // a correctness bound, not a benchmark
 			t.Errorf("gzip %v: reading did not stop with its context", compressed)
 		}
-		close(stop)
 	}
 }
