@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/connectscope/connectscope/internal/kafkatest"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -101,6 +106,9 @@ func TestSignalsStopEveryKindOfCommand(t *testing.T) {
 		}, syscall.SIGTERM},
 		{"long scenario replay, SIGINT", func(t *testing.T) []string {
 			return []string{"plan", "replay", longScenario(t), "-o", "json"}
+		}, syscall.SIGINT},
+		{"workers that never answer, inspect workers, SIGINT", func(t *testing.T) []string {
+			return []string{"inspect", "workers", "--from", hangingWorkersSnapshot(t), "--rest-timeout", "1m", "--rest-total-timeout", "1m"}
 		}, syscall.SIGINT},
 		{"endless kcat dump, SIGINT", func(t *testing.T) []string {
 			return []string{"inspect", "connectors", "--from", kafkatest.EndlessDump(t, false, false)}
@@ -200,6 +208,39 @@ func longScenario(t *testing.T) string {
 	b.WriteString("]}\n")
 	path := filepath.Join(t.TempDir(), "long.json")
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// hangingWorkersSnapshot is a snapshot whose group's two members advertise
+// REST URLs that accept connections and never answer.
+func hangingWorkersSnapshot(t *testing.T) string {
+	t.Helper()
+	block := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-block:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(func() { close(block); srv.Close() })
+	ds := &inspect.Dataset{Topics: inspect.DefaultTopicNames(), Group: &inspect.GroupDescription{Group: "connect-cluster",
+		State: inspect.GroupStable, ProtocolType: "connect", Protocol: "sessioned"}}
+	for i, id := range []string{"m1", "m2"} {
+		meta, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 1, URL: fmt.Sprintf("%s/w%d/", srv.URL, i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds.Group.Members = append(ds.Group.Members, inspect.GroupMember{MemberID: id, Metadata: meta})
+	}
+	path := filepath.Join(t.TempDir(), "hanging.snapshot.json")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := source.WriteSnapshot(f, ds); err != nil {
 		t.Fatal(err)
 	}
 	return path
