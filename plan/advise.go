@@ -29,6 +29,9 @@ type AdviseOptions struct {
 	MaxDowntimeMs int64    // a crash's longest outage may not exceed this; 0 = no limit
 	MaxMoves      int      // a roll may move at most this many tasks; < 0 = no limit
 	Workers       int      // parallel simulations; 0 = GOMAXPROCS
+	// Progress, when set, is told after each simulation how many of the
+	// sweep's are done (calls come one at a time, done rising to total).
+	Progress func(done, total int)
 }
 
 // AdviseResult is the output of `plan advise`.
@@ -136,6 +139,14 @@ func Advise(ctx context.Context, state ClusterState, opts PlanOptions, ao Advise
 	if len(state.Workers) == 0 {
 		return nil, fmt.Errorf("the cluster has no workers: nothing to restart")
 	}
+	// The bounds first, before anything that grows with the cluster.
+	settings, err := sweepSettings(ao, opts.MaxDelayMs)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAdviseBounds(state, opts, ao, settings); err != nil {
+		return nil, err
+	}
 	group, coop := effectiveProtocol(state, opts)
 	if opts.MaxRounds == 0 {
 		opts.MaxRounds = rollRoundCap(len(state.Workers))
@@ -162,10 +173,7 @@ func Advise(ctx context.Context, state ClusterState, opts PlanOptions, ao Advise
 		res.Constraints.MaxMoves = &v
 	}
 	res.Current = Setting{DelayMs: opts.MaxDelayMs, Order: OrderLeaderLast, Pacing: PaceBack, Stop: StopClean}
-	settings, err := sweepSettings(ao, opts.MaxDelayMs)
-	if err != nil {
-		return nil, err
-	}
+
 	orders := map[string][]string{}
 	for _, o := range []string{OrderLeaderLast, OrderLeaderFirst} {
 		orders[o] = orderOf(state, o)
@@ -231,7 +239,19 @@ func Advise(ctx context.Context, state ClusterState, opts PlanOptions, ao Advise
 		rolls[j.roll] = rollCost(tl)
 		return nil
 	}
-	if err := runPool(ctx, ao.Workers, len(jobs), func(i int) error { return run(jobs[i]) }); err != nil {
+	var done int
+	if err := runPool(ctx, ao.Workers, len(jobs), func(i int) error {
+		if err := run(jobs[i]); err != nil {
+			return err
+		}
+		if ao.Progress != nil {
+			mu.Lock()
+			done++
+			ao.Progress(done, len(jobs))
+			mu.Unlock()
+		}
+		return nil
+	}); err != nil {
 		return nil, err
 	}
 	for i, s := range settings {

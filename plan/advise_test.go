@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -162,5 +163,41 @@ func TestAdviseStopsOnCancel(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("still running 5 s after the cancel")
+	}
+}
+
+// A sweep beyond MaxAdviseWork is refused before any simulation runs; one
+// within it reports its progress, one simulation at a time, up to the total.
+func TestAdviseBoundAndProgress(t *testing.T) {
+	big := SyntheticState(SyntheticSpec{Workers: 1000, Connectors: 10000, Tasks: 2})
+	ran := 0
+	_, err := Advise(context.Background(), big, classicOpts(), AdviseOptions{RestartMs: 90000, MaxMoves: -1, Progress: func(int, int) { ran++ }})
+	var be *BoundsError
+	if !errors.As(err, &be) || ran != 0 {
+		t.Fatalf("1,000 workers x 30,000 pieces, default sweep: %v after %d simulations, want a BoundsError before any", err, ran)
+	}
+	if !strings.Contains(be.Msg, "--delays") {
+		t.Errorf("the refusal does not say how to narrow the sweep: %s", be.Msg)
+	}
+	// The same cluster with one setting is within the bound.
+	if err := checkAdviseBounds(big, classicOpts(), AdviseOptions{RestartMs: 90000}, []Setting{{DelayMs: 300000}}); err != nil {
+		t.Errorf("one setting refused: %v", err)
+	}
+	var seen []int
+	total := 0
+	res, err := Advise(context.Background(), classicState(), classicOpts(), AdviseOptions{RestartMs: 90000, MaxMoves: -1, Progress: func(done, n int) {
+		seen = append(seen, done)
+		total = n
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(res.Candidates) + len(DefaultDelayGrid(90000, classicOpts().MaxDelayMs)); total != want || len(seen) != want {
+		t.Fatalf("progress: %d calls of total %d, want %d (one per roll and per delay's crash)", len(seen), total, want)
+	}
+	for i, d := range seen {
+		if d != i+1 {
+			t.Fatalf("progress counts %v, want 1..%d in order", seen, total)
+		}
 	}
 }

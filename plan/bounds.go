@@ -122,23 +122,9 @@ func budgetErr(i int, kind string, b replayBudget) error {
 // checkPlanBounds refuses a what-if plan too large to compute in ~1 GiB.
 // restarts is how many workers the plan restarts (0 or 1 for join/leave).
 func checkPlanBounds(state ClusterState, opts PlanOptions, restarts int) error {
-	for _, d := range []struct {
-		what string
-		ms   int64
-	}{{"--max-delay", opts.MaxDelayMs}, {"--round-time", opts.RoundTimeMs}, {"--session-timeout", opts.SessionTimeoutMs}} {
-		if err := checkDurationMs(d.what, d.ms); err != nil {
-			return err
-		}
-	}
-	if len(state.Workers) > MaxPlanWorkers {
-		return boundsErr("%d workers: connectscope plans at most %d", len(state.Workers), MaxPlanWorkers)
-	}
-	pieces := 0
-	for _, c := range state.Connectors {
-		pieces += 1 + c.Tasks
-	}
-	if pieces > MaxPlanPieces {
-		return boundsErr("%d connectors and tasks: connectscope plans at most %d", pieces, MaxPlanPieces)
+	pieces, err := checkPlanSize(state, opts)
+	if err != nil {
+		return err
 	}
 	est := float64(whatifPieceBytes)*float64(pieces)*math.Max(1, math.Ceil(float64(restarts)/4)) + stateCost(len(state.Workers), pieces)
 	if est > maxPlanBytes {
@@ -148,6 +134,80 @@ func checkPlanBounds(state ClusterState, opts PlanOptions, restarts int) error {
 		return boundsErr("this plan would need about %s of memory (%d workers, %d connectors and tasks); connectscope refuses plans over ~1 GiB: plan a smaller cluster", gib(est), len(state.Workers), pieces)
 	}
 	return nil
+}
+
+// MaxAdviseWork bounds the size of plan advise's sweep, measured as the
+// rolling restarts it simulates × the workers × (the workers + the
+// connectors and tasks): a roll takes about a round per worker and a round
+// costs about the members plus the pieces. The default sweep (88 rolls) of
+// 1,000 workers and 10,000 connectors and tasks is 0.97 × 10⁹ and takes
+// about half a minute on 2 cores (BENCHMARKS.md, "plan advise at scale").
+const MaxAdviseWork = 1.5e9
+
+// adviseWork is the sweep's size as MaxAdviseWork measures it.
+func adviseWork(state ClusterState, rolls int) float64 {
+	w := float64(len(state.Workers))
+	return float64(rolls) * w * (w + float64(statePieces(state)))
+}
+
+func statePieces(state ClusterState) int {
+	pieces := 0
+	for _, c := range state.Connectors {
+		pieces += 1 + c.Tasks
+	}
+	return pieces
+}
+
+// checkAdviseBounds refuses, before anything runs, an advisor sweep that
+// would take more than a minute or so, and settings outside the plans'
+// bounds (the advisor keeps only each simulation's costs, so memory is not
+// what limits it).
+func checkAdviseBounds(state ClusterState, opts PlanOptions, ao AdviseOptions, settings []Setting) error {
+	pieces, err := checkPlanSize(state, opts)
+	if err != nil {
+		return err
+	}
+	for _, d := range []struct {
+		what string
+		ms   int64
+	}{{"--restart-time", ao.RestartMs}, {"--gap", ao.GapMs}, {"--max-downtime", ao.MaxDowntimeMs}} {
+		if err := checkDurationMs(d.what, d.ms); err != nil {
+			return err
+		}
+	}
+	for _, s := range settings {
+		if err := checkDurationMs("--delays", s.DelayMs); err != nil {
+			return err
+		}
+	}
+	if work := adviseWork(state, len(settings)); work > MaxAdviseWork {
+		return boundsErr("this sweep is too large to run in about a minute: %d rolling restarts of %d workers with %d connectors and tasks "+
+			"(settings × workers × (workers + connectors and tasks) = %.2g; connectscope advises up to %.2g): "+
+			"sweep fewer settings (--delays, --order, --pacing, --stop), or preview one setting with plan rolling-restart",
+			len(settings), len(state.Workers), pieces, work, float64(MaxAdviseWork))
+	}
+	return nil
+}
+
+// checkPlanSize checks the time-model settings and the cluster's size
+// against the fixed bounds, and returns its connectors and tasks.
+func checkPlanSize(state ClusterState, opts PlanOptions) (pieces int, err error) {
+	for _, d := range []struct {
+		what string
+		ms   int64
+	}{{"--max-delay", opts.MaxDelayMs}, {"--round-time", opts.RoundTimeMs}, {"--session-timeout", opts.SessionTimeoutMs}} {
+		if err := checkDurationMs(d.what, d.ms); err != nil {
+			return 0, err
+		}
+	}
+	if len(state.Workers) > MaxPlanWorkers {
+		return 0, boundsErr("%d workers: connectscope plans at most %d", len(state.Workers), MaxPlanWorkers)
+	}
+	pieces = statePieces(state)
+	if pieces > MaxPlanPieces {
+		return 0, boundsErr("%d connectors and tasks: connectscope plans at most %d", pieces, MaxPlanPieces)
+	}
+	return pieces, nil
 }
 
 // checkDurationMs refuses a simulated duration beyond MaxDurationMs.

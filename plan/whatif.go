@@ -214,9 +214,10 @@ const (
 // pacing says.
 func rollEvents(state ClusterState, order []string, restartMs int64, kind EventKind, pace Pacing) []Event {
 	var next []Event
+	taken := memberIDs(state)
 	for i := len(order) - 1; i >= 0; i-- {
 		w := order[i]
-		back := Event{AfterMs: restartMs, Kind: EventJoin, Worker: incarnation(w, state), Host: w, Replaces: w, Then: next}
+		back := Event{AfterMs: restartMs, Kind: EventJoin, Worker: incarnationAmong(w, taken), Host: w, Replaces: w, Then: next}
 		stop := Event{Kind: kind, Worker: w, Then: []Event{back}}
 		if i > 0 {
 			switch pace.Mode {
@@ -292,10 +293,22 @@ func stopKind(stop string) (EventKind, error) {
 
 // incarnation names a restarted worker's new member id: w1 -> w1.2.
 func incarnation(w string, state ClusterState) string {
-	taken := map[string]bool{}
+	return incarnationAmong(w, memberIDs(state))
+}
+
+// memberIDs is the set of the state's member ids.
+func memberIDs(state ClusterState) map[string]bool {
+	taken := make(map[string]bool, len(state.Workers))
 	for _, m := range state.Workers {
 		taken[m.ID] = true
 	}
+	return taken
+}
+
+// incarnationAmong is incarnation with the member ids already collected
+// (a roll names every worker's incarnation: collecting them each time was
+// quadratic in the workers).
+func incarnationAmong(w string, taken map[string]bool) string {
 	for i := 2; ; i++ {
 		n := fmt.Sprintf("%s.%d", w, i)
 		if !taken[n] {

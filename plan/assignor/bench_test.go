@@ -161,6 +161,7 @@ func (s *Sim) restoreFrom(base *Sim) {
 	for i, w := range base.workers {
 		sw := s.workers[i]
 		sw.id, sw.hash, sw.conns, sw.tasks = w.id, w.hash, w.conns, w.tasks
+		sw.clean, sw.decoded, sw.dconns, sw.dtasks = w.clean, false, nil, nil
 	}
 	st, bst := &s.eng.st, &base.eng.st
 	prevConn, prevTask := append(st.prevConn[:0], bst.prevConn...), append(st.prevTask[:0], bst.prevTask...)
