@@ -55,6 +55,15 @@ func TestAdviseExitCodes(t *testing.T) {
 	}
 }
 
+// The sweep's progress is for a terminal: stderr redirected (here a
+// buffer) carries none of it, and stdout never does.
+func TestAdviseProgressOnlyOnATerminal(t *testing.T) {
+	stdout, stderr, _ := run(t, "plan", "advise", "--synthetic", classicSynthetic, "--restart-time", "90s", "-o", "json")
+	if strings.Contains(stderr, "simulations") || strings.Contains(stdout, "simulations") {
+		t.Errorf("progress written off a terminal: stderr %q", stderr)
+	}
+}
+
 func TestAdviseFormatsAndFlags(t *testing.T) {
 	base := []string{"plan", "advise", "--synthetic", "workers=3,connectors=6,tasks=2", "--restart-time", "30s", "--delays", "0,30s,1m", "--order", "leader-last", "--stop", "clean"}
 	for _, o := range []string{"table", "wide", "json", "jsonl", "yaml"} {

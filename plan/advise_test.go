@@ -201,3 +201,21 @@ func TestAdviseBoundAndProgress(t *testing.T) {
 		}
 	}
 }
+
+func TestAdviseProgressLine(t *testing.T) {
+	var b strings.Builder
+	progress, done := AdviseProgressLine(&b)
+	progress(1, 3)
+	progress(3, 3)
+	done()
+	out := b.String()
+	if !strings.Contains(out, "\rplan advise: 1/3 simulations") || !strings.Contains(out, "\rplan advise: 3/3 simulations") || !strings.HasSuffix(out, "\r\x1b[K") {
+		t.Errorf("progress line %q", out)
+	}
+	var quiet strings.Builder
+	_, done = AdviseProgressLine(&quiet)
+	done()
+	if quiet.Len() != 0 {
+		t.Errorf("a sweep that reported nothing still wrote %q", quiet.String())
+	}
+}

@@ -182,9 +182,9 @@ func checkAdviseBounds(state ClusterState, opts PlanOptions, ao AdviseOptions, s
 	}
 	if work := adviseWork(state, len(settings)); work > MaxAdviseWork {
 		return boundsErr("this sweep is too large to run in about a minute: %d rolling restarts of %d workers with %d connectors and tasks "+
-			"(settings × workers × (workers + connectors and tasks) = %.2g; connectscope advises up to %.2g): "+
+			"(settings x workers x (workers + connectors and tasks) = %.1f billion; connectscope advises up to %.1f billion): "+
 			"sweep fewer settings (--delays, --order, --pacing, --stop), or preview one setting with plan rolling-restart",
-			len(settings), len(state.Workers), pieces, work, float64(MaxAdviseWork))
+			len(settings), len(state.Workers), pieces, work/1e9, MaxAdviseWork/1e9)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/plan"
 	urfave "github.com/urfave/cli/v2"
 )
@@ -94,7 +95,14 @@ func runAdvise(e *cli.Env, o *AdviseOptions) error {
 	if err != nil {
 		return err
 	}
+	clearProgress := func() {}
+	if format.IsTerminal(e.IO.Err) {
+		// A long sweep shows how far it is, on a terminal only; the line
+		// goes before anything else is printed.
+		ao.Progress, clearProgress = plan.AdviseProgressLine(e.IO.Err)
+	}
 	res, err := plan.Advise(e.Ctx, state, opts, ao)
+	clearProgress()
 	if err != nil {
 		if e.Ctx.Err() != nil {
 			return err
