@@ -22,14 +22,9 @@ func marshalJSON(v any, indent bool) ([]byte, error) {
 	return buf.Bytes(), nil // ends in a newline, as Encode writes one
 }
 
-func writeJSON(w io.Writer, result any) error {
-	b, err := marshalJSON(result, true)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
-}
+// writeJSON prints the indented form of result as it walks it
+// (streamJSON): the same bytes as marshalJSON, without holding them all.
+func writeJSON(w io.Writer, result any) error { return streamJSON(w, result) }
 
 // writeJSONL prints one compact line per item of a Lister, or the whole
 // result on one line otherwise.

@@ -1,0 +1,110 @@
+package format
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+type streamInner struct {
+	Name  string   `json:"name"`
+	Count *int64   `json:"count"`
+	Tags  []string `json:"tags"`
+	skip  int
+}
+
+type streamEmbedded struct{ Extra int }
+
+type streamText struct{ v string }
+
+func (t streamText) MarshalText() ([]byte, error) { return []byte("<" + t.v + ">"), nil }
+
+type streamOuter struct {
+	Title    string            `json:"title"`
+	Items    []streamInner     `json:"items"`
+	Empty    []streamInner     `json:"empty"`
+	Nil      []streamInner     `json:"nil"`
+	Ptr      *streamInner      `json:"ptr"`
+	NilPtr   *streamInner      `json:"nil_ptr"`
+	Labels   map[string]string `json:"labels"`
+	Any      any               `json:"any"`
+	Bytes    []byte            `json:"bytes"`
+	Omit     string            `json:"omit,omitempty"`
+	Hidden   string            `json:"-"`
+	Untagged float64
+	Text     streamText         `json:"text"`
+	Texts    []streamText       `json:"texts"`
+	Raw      json.RawMessage    `json:"raw"`
+	When     time.Time          `json:"when"`
+	Nested   [][]int            `json:"nested"`
+	Embeds   []streamWithEmbed  `json:"embeds"`
+	NoFields struct{}           `json:"no_fields"`
+	ByKey    map[string][]int64 `json:"by_key"`
+}
+
+type streamWithEmbed struct {
+	streamEmbedded
+	Own string `json:"own"`
+}
+
+func TestStreamJSONMatchesEncoder(t *testing.T) {
+	n := int64(-42)
+	values := []any{
+		nil, 1, "x", []int{}, []int(nil), map[string]int{}, struct{}{},
+		streamOuter{},
+		&streamOuter{
+			Title: "a <b> & \"c\"\n\t\u2028 é \x01",
+			Items: []streamInner{{Name: "one", Count: &n, Tags: []string{"x", "y"}}, {Name: "", Tags: []string{}}},
+			Empty: []streamInner{}, Ptr: &streamInner{Name: "p"},
+			Labels: map[string]string{"b": "2", "a": "<1>"}, Any: map[string]any{"k": []any{1.5, "v", nil, map[string]any{}}},
+			Bytes: []byte("bytes"), Omit: "", Hidden: "h", Untagged: 1e21,
+			Text: streamText{"t"}, Texts: []streamText{{"u"}}, Raw: json.RawMessage(`{"r":[1,2]}`),
+			When: time.Date(2026, 12, 2, 7, 0, 0, 0, time.UTC), Nested: [][]int{{}, {1, 2}, nil},
+			Embeds: []streamWithEmbed{{streamEmbedded{3}, "o"}}, ByKey: map[string][]int64{"z": {1}, "y": nil},
+		},
+		[]any{[]any{}, map[string]any{"a": []any{map[string]any{}}}},
+		[]any{"<a&b>", "tab\t", "q\"", `back\slash`, "\u007f", "ü", uint8(7), int8(-3), true, false, uint64(1 << 63), -1.5},
+		[]streamInner{{Name: "<a&b> 'x' ~"}, {Name: "\x00\xff"}},
+	}
+	for i, v := range values {
+		checkStream(t, fmt.Sprint(i), v)
+	}
+}
+
+func checkStream(t *testing.T, name string, v any) {
+	t.Helper()
+	want, err := marshalJSON(v, true)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var got bytes.Buffer
+	if err := streamJSON(&got, v); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if got.String() != string(want) {
+		t.Errorf("%s: streamed\n%s\nencoding/json\n%s", name, got.String(), want)
+	}
+}
+
+// FuzzStreamJSON: any JSON document, decoded as encoding/json decodes into
+// any, streams to the same text encoding/json writes.
+func FuzzStreamJSON(f *testing.F) {
+	for _, s := range []string{`{}`, `[]`, `null`, `{"a":[1,{"b":[]},[[]]],"c":"<&>"}`, `[{"x":null,"y":[true,false]}]`, `"\u2028"`, `1e400`, strings.Repeat("[", 50) + strings.Repeat("]", 50)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var v any
+		if json.Unmarshal([]byte(s), &v) != nil {
+			return
+		}
+		checkStream(t, "fuzz", v)
+		type wrap struct {
+			V    any   `json:"v"`
+			List []any `json:"list"`
+		}
+		checkStream(t, "fuzz wrapped", wrap{V: v, List: []any{v, v}})
+	})
+}
