@@ -32,8 +32,11 @@ const (
 	roundWorkerBytes = 300
 	roundBytes       = 2000
 	// A what-if plan keeps each piece's history on every branch and
-	// protocol; a rolling restart about once per four restarts.
+	// protocol; a rolling restart keeps about rollPieceBytes more per piece
+	// and restart (eager stops every piece in every round), table output
+	// included (BENCHMARKS.md, "Rolling restarts at scale").
 	whatifPieceBytes = 2500
+	rollPieceBytes   = 125
 )
 
 // BoundsError is a request beyond the bounds above. The CLI maps it to exit 2.
@@ -126,7 +129,7 @@ func checkPlanBounds(state ClusterState, opts PlanOptions, restarts int) error {
 	if err != nil {
 		return err
 	}
-	est := float64(whatifPieceBytes)*float64(pieces)*math.Max(1, math.Ceil(float64(restarts)/4)) + stateCost(len(state.Workers), pieces)
+	est := float64(pieces)*math.Max(whatifPieceBytes, rollPieceBytes*float64(restarts)) + stateCost(len(state.Workers), pieces)
 	if est > maxPlanBytes {
 		if restarts > 1 {
 			return boundsErr("this plan would need about %s of memory (%d workers, %d connectors and tasks, %d restarts); connectscope refuses plans over ~1 GiB: restart fewer workers (--order) or plan a smaller cluster", gib(est), len(state.Workers), pieces, restarts)
@@ -138,11 +141,12 @@ func checkPlanBounds(state ClusterState, opts PlanOptions, restarts int) error {
 
 // MaxAdviseWork bounds the size of plan advise's sweep, measured as the
 // rolling restarts it simulates × the workers × (the workers + the
-// connectors and tasks): a roll takes about a round per worker and a round
-// costs about the members plus the pieces. The default sweep (88 rolls) of
-// 1,000 workers and 10,000 connectors and tasks is 0.97 × 10⁹ and takes
-// about half a minute on 2 cores (BENCHMARKS.md, "plan advise at scale").
-const MaxAdviseWork = 1.5e9
+// connectors and tasks): a roll takes one to four rounds per worker and a
+// round costs about the members plus the pieces. The default sweep (88
+// rolls) of 1,000 workers and 10,000 connectors and tasks is 0.97 × 10⁹
+// and took 201 s of CPU, about 100 s on 2 cores (BENCHMARKS.md, "plan
+// advise at scale"); the bound keeps a sweep near a minute on 2 cores.
+const MaxAdviseWork = 6e8
 
 // adviseWork is the sweep's size as MaxAdviseWork measures it.
 func adviseWork(state ClusterState, rolls int) float64 {

@@ -75,7 +75,8 @@ func TestPlanBoundsRefuse(t *testing.T) {
 	opts := PlanOptions{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000}
 	maxMs := int64(math.MaxInt64)
 	huge := SyntheticState(SyntheticSpec{Workers: 3, Connectors: 1_000_000, Tasks: 1})
-	wide := SyntheticState(SyntheticSpec{Workers: 100, Connectors: 10000, Tasks: 1})
+	// 1,000 restarts of 10,000 pieces: about 1.25 GB by the roll estimate.
+	wide := SyntheticState(SyntheticSpec{Workers: 1000, Connectors: 5000, Tasks: 1})
 	small := SyntheticState(SyntheticSpec{Workers: 3, Connectors: 3, Tasks: 1})
 	cases := []struct {
 		name string
@@ -88,7 +89,7 @@ func TestPlanBoundsRefuse(t *testing.T) {
 			_, err := ConnectorPlan(small, opts, ConnectorChange{Add: map[string]int{"big": 999_999}})
 			return err
 		}, "~1 GiB"},
-		{"rolling restart of 100 workers x 20k pieces", func() error {
+		{"rolling restart of 1,000 workers x 10k pieces", func() error {
 			_, err := RollingRestartPlan(wide, opts, 30000, StopClean, nil)
 			return err
 		}, "restart fewer workers"},
