@@ -97,6 +97,9 @@ func (s Settings) Options(state ClusterState) (PlanOptions, error) {
 			opts.Sources[m.key] = SourceDefault
 		}
 	}
+	if !s.Given[SettingRoundTime] && (s.RoundTimeMs == 0 || s.RoundTimeMs == DefaultRoundTimeMs) {
+		opts.RoundTimeMs = DefaultRoundTime(opts.HeartbeatIntervalMs) // the calibrated default (timemodel.go)
+	}
 	// Each setting alone, so the error names the input that is wrong.
 	for _, c := range []struct {
 		input string

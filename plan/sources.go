@@ -54,7 +54,7 @@ func settingSources(state ClusterState, opts PlanOptions, a Assumptions) []Setti
 	out := []SettingSource{
 		{SettingMaxDelay, strconv.FormatInt(a.MaxDelayMs, 10), src(SettingMaxDelay, opts.MaxDelayMs != DefaultMaxDelayMs)},
 		{SettingSessionTimeout, strconv.FormatInt(a.SessionTimeoutMs, 10), src(SettingSessionTimeout, opts.SessionTimeoutMs > 0)},
-		{SettingRoundTime, strconv.FormatInt(a.RoundTimeMs, 10), src(SettingRoundTime, opts.RoundTimeMs != DefaultRoundTimeMs)},
+		{SettingRoundTime, strconv.FormatInt(a.RoundTimeMs, 10), src(SettingRoundTime, opts.RoundTimeMs != DefaultRoundTime(opts.HeartbeatIntervalMs))},
 		{SettingProtocol, group, protoSource},
 		{SettingKafkaVersion, a.KafkaVersion, src(SettingKafkaVersion, opts.KafkaVersion.Known)},
 		{SettingJDK, strconv.Itoa(a.JDK), src(SettingJDK, opts.JDK != 0 && opts.JDK != 17)},

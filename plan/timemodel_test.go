@@ -100,3 +100,22 @@ func TestDelayedRoundHasNoJoinWindow(t *testing.T) {
 		t.Fatalf("rounds at %d and %d, want the leave at 0 (told at its close, 1500) and the deadline at 16500", rs[0].TimeMs, rs[len(rs)-1].TimeMs)
 	}
 }
+
+// With the heartbeat interval known the round time defaults to the
+// calibrated 1 s (the wait for the members is the join window); a given
+// round time stays.
+func TestRoundTimeDefaultFollowsHeartbeat(t *testing.T) {
+	hb := int64(3000)
+	opts, err := Settings{HeartbeatIntervalMs: &hb, RoundTimeMs: DefaultRoundTimeMs}.Options(ClusterState{})
+	if err != nil || opts.RoundTimeMs != DefaultRoundTimeWithHeartbeatMs {
+		t.Errorf("heartbeat known: round time %d (%v), want %d", opts.RoundTimeMs, err, DefaultRoundTimeWithHeartbeatMs)
+	}
+	opts, _ = Settings{HeartbeatIntervalMs: &hb, RoundTimeMs: 2000, Given: map[string]bool{SettingRoundTime: true}}.Options(ClusterState{})
+	if opts.RoundTimeMs != 2000 {
+		t.Errorf("given round time replaced: %d", opts.RoundTimeMs)
+	}
+	opts, _ = Settings{RoundTimeMs: DefaultRoundTimeMs}.Options(ClusterState{})
+	if opts.RoundTimeMs != DefaultRoundTimeMs {
+		t.Errorf("no heartbeat: round time %d", opts.RoundTimeMs)
+	}
+}

@@ -154,7 +154,7 @@ func (c *cluster) planWithHeartbeat(snap string, f func(plan.ClusterState, plan.
 	}
 	var delay int64
 	fmt.Sscan(c.props["scheduled.rebalance.max.delay.ms"], &delay)
-	res, err := f(state, plan.PlanOptions{MaxDelayMs: delay, SessionTimeoutMs: sessionTimeoutMs, HeartbeatIntervalMs: heartbeatMs, RoundTimeMs: plan.DefaultRoundTimeMs})
+	res, err := f(state, plan.PlanOptions{MaxDelayMs: delay, SessionTimeoutMs: sessionTimeoutMs, HeartbeatIntervalMs: heartbeatMs, RoundTimeMs: plan.DefaultRoundTime(heartbeatMs)})
 	if err != nil {
 		c.t.Fatal(err)
 	}
