@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -217,14 +215,7 @@ func longScenario(t *testing.T) string {
 // REST URLs that accept connections and never answer.
 func hangingWorkersSnapshot(t *testing.T) string {
 	t.Helper()
-	block := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-block:
-		case <-r.Context().Done():
-		}
-	}))
-	t.Cleanup(func() { close(block); srv.Close() })
+	srv := kafkatest.HangingHTTP(t)
 	ds := &inspect.Dataset{Topics: inspect.DefaultTopicNames(), Group: &inspect.GroupDescription{Group: "connect-cluster",
 		State: inspect.GroupStable, ProtocolType: "connect", Protocol: "sessioned"}}
 	for i, id := range []string{"m1", "m2"} {

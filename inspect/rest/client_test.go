@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/connectscope/connectscope/internal/kafkatest"
 )
 
 // worker is an HTTP server answering as a Connect worker of one release.
@@ -49,20 +51,6 @@ func connectHandler(version string, health int, plugins []Plugin) http.Handler {
 	})
 }
 
-// hangingServer accepts requests and never answers (a worker whose JVM
-// is stopped or stuck in a long GC).
-func hangingServer(t *testing.T) *httptest.Server {
-	block := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-block:
-		case <-r.Context().Done():
-		}
-	}))
-	t.Cleanup(func() { close(block); srv.Close() })
-	return srv
-}
-
 func TestWorkersOneRowPerWorkerWithItsOwnError(t *testing.T) {
 	plugins := []Plugin{{Class: "org.apache.kafka.connect.file.FileStreamSinkConnector", Type: "sink", Version: "4.1.0"},
 		{Class: "org.apache.kafka.connect.transforms.ReplaceField$Value", Type: "transformation", Version: "4.1.0"}}
@@ -72,7 +60,7 @@ func TestWorkersOneRowPerWorkerWithItsOwnError(t *testing.T) {
 	gone := httptest.NewServer(http.NotFoundHandler())
 	goneURL := gone.URL
 	gone.Close()
-	slow := hangingServer(t)
+	slow := kafkatest.HangingHTTP(t)
 
 	c := New(Options{PerRequest: 300 * time.Millisecond, Total: 5 * time.Second})
 	defer c.Close()
@@ -113,7 +101,7 @@ func TestWorkersOneRowPerWorkerWithItsOwnError(t *testing.T) {
 }
 
 func TestWorkersTotalBoundAndCancel(t *testing.T) {
-	slow := hangingServer(t)
+	slow := kafkatest.HangingHTTP(t)
 	// One at a time, each request may take 10 s, the round 200 ms: the
 	// round's bound ends both the request under way and the one waiting.
 	c := New(Options{PerRequest: 10 * time.Second, Total: 200 * time.Millisecond, Parallel: 1})

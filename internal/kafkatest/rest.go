@@ -28,3 +28,19 @@ func ConnectREST(t testing.TB, version, pluginsJSON string) string {
 	t.Cleanup(srv.Close)
 	return srv.URL + "/"
 }
+
+// HangingHTTP is an HTTP server that accepts every request and never
+// answers (a worker frozen in a long pause) until the request is given up
+// or the test ends.
+func HangingHTTP(t testing.TB) *httptest.Server {
+	t.Helper()
+	block := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-block:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(func() { close(block); srv.Close() })
+	return srv
+}
