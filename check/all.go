@@ -32,7 +32,10 @@ type AllInput struct {
 	// ClusterUnread: the worker files pointed at a cluster that could not be
 	// read, the reason the checks that need one did not run.
 	ClusterUnread bool
-	Options       Options
+	// ClusterErr is why that cluster could not be read; the report's notes
+	// say it (it implies ClusterUnread).
+	ClusterErr error
+	Options    Options
 }
 
 // CheckRun says whether a check ran and, if not, why.
@@ -46,6 +49,9 @@ type CheckRun struct {
 // NameSettings rewrites the reasons checks did not run with the settings
 // they name in n's words (the commands give their flag names).
 func (r *AllReport) NameSettings(n setting.Namer) {
+	for i, t := range r.notes {
+		r.Notes[i] = t.With(n)
+	}
 	for i := range r.Checks {
 		if c := &r.Checks[i]; c.Reason != nil && !c.reason.IsZero() {
 			s := c.reason.With(n)
@@ -64,6 +70,8 @@ type AllReport struct {
 	Topics   *TopicsReport   `json:"topics"`
 	Balance  *BalanceReport  `json:"balance"`
 	Notes    []string        `json:"notes"`
+	// notes are the Notes that name settings, by index, for NameSettings.
+	notes map[int]setting.Text
 }
 
 // TimeoutsFor builds the timeouts input from files, dataset and options.
@@ -152,17 +160,30 @@ func All(in AllInput) (*AllReport, error) {
 	}
 	rep.Findings = dedupe(f.List())
 	rep.Summary = Summarize(rep.Findings)
+	if in.ClusterErr != nil {
+		t := setting.Textf("the cluster of the worker files' bootstrap.servers could not be read, so topics and balance did not run: %v", wordedErr{in.ClusterErr})
+		rep.notes = map[int]setting.Text{len(rep.Notes): t}
+		rep.Notes = append(rep.Notes, t.String())
+	}
 	return rep, nil
 }
 
 // noCluster is why a check that needs the cluster did not run: the cluster
 // could not be read, else why (the input holds none of it).
 func noCluster(in AllInput, why setting.Text) setting.Text {
-	if in.ClusterUnread {
+	if in.ClusterUnread || in.ClusterErr != nil {
 		return setting.Textf("the cluster of the worker files' bootstrap.servers could not be read")
 	}
 	return why
 }
+
+// wordedErr is an error whose text names settings as its Namer says
+// (setting.Words), so that a note quoting it names them as the caller does.
+type wordedErr struct{ err error }
+
+func (w wordedErr) Error() string                    { return w.err.Error() }
+func (w wordedErr) ErrorWith(n setting.Namer) string { return setting.Words(w.err, n) }
+func (w wordedErr) Unwrap() error                    { return w.err }
 
 // dedupe drops findings two checks both produced (same rule, subject, message).
 func dedupe(list []Finding) []Finding {

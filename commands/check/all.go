@@ -1,11 +1,8 @@
 package check
 
 import (
-	"fmt"
-
 	"github.com/connectscope/connectscope/check"
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/internal/setting"
 )
 
 // AllOptions are `check all`'s inputs: every check's flags.
@@ -82,12 +79,9 @@ func runAll(e *cli.Env, o *AllOptions) error {
 		return cli.UsageErrorf("check all needs something to check: --worker-config FILE, --from FILE or -b HOST:PORT")
 	}
 	workerVersions(e, d, &opts)
-	rep, err := check.All(check.AllInput{Workers: g.WorkerConfigs, Data: d, Options: opts, ClusterUnread: unread != nil})
+	rep, err := check.All(check.AllInput{Workers: g.WorkerConfigs, Data: d, Options: opts, ClusterErr: unread})
 	if err != nil {
 		return cli.Exit(cli.ExitUsage, err)
-	}
-	if unread != nil {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("the cluster of the worker files' bootstrap.servers could not be read, so topics and balance did not run: %s", setting.Words(unread, cli.FlagName)))
 	}
 	rep.NameSettings(cli.FlagName)
 	return finish(e, o.CheckOptions, rep, failOn)
