@@ -55,7 +55,7 @@ const (
 
 // CheckOptions are the flags every check takes.
 type CheckOptions struct {
-	FailOn       string
+	FailOn       check.Severity // read at the flag: error unless given
 	KafkaVersion kafkaversion.Version
 	Ignore       urfave.StringSlice
 	Only         urfave.StringSlice
@@ -64,8 +64,17 @@ type CheckOptions struct {
 }
 
 func (o *CheckOptions) flags() []urfave.Flag {
+	o.FailOn = check.Error
 	return []urfave.Flag{
-		&urfave.StringFlag{Name: flagFailOn, Value: "error", Destination: &o.FailOn, Usage: "exit 1 when a finding of this `SEVERITY` or worse exists: error|warn|info"},
+		&urfave.StringFlag{Name: flagFailOn, Value: string(check.Error), Usage: "exit 1 when a finding of this `SEVERITY` or worse exists: error|warn|info",
+			Action: func(_ *urfave.Context, s string) error {
+				sev, ok := check.ParseSeverity(s)
+				if !ok {
+					return cli.UsageErrorf("--fail-on %q: use error, warn or info", s)
+				}
+				o.FailOn = sev
+				return nil
+			}},
 		cli.KafkaVersionFlag(&o.KafkaVersion, "Kafka `VERSION` of the workers (and brokers) for version-dependent rules; live, each worker's REST root is asked"),
 		&urfave.StringSliceFlag{Name: flagIgnore, Destination: &o.Ignore, Usage: "waive every finding of these `RULES` (comma-separated or repeated): listed as waived, not counted for the exit status"},
 		&urfave.StringSliceFlag{Name: flagOnly, Destination: &o.Only, Usage: "count only findings of these `RULES`; the others are listed as waived"},
@@ -116,9 +125,9 @@ func checkSpec(result any) cli.Spec {
 // options reads the flags shared by the checks, then each verb adds its own.
 func (o *CheckOptions) options(e *cli.Env) (check.Options, check.Severity, error) {
 	var opts check.Options
-	failOn, ok := check.ParseSeverity(o.FailOn)
-	if !ok {
-		return opts, "", cli.UsageErrorf("--fail-on %q: use error, warn or info", o.FailOn)
+	failOn := o.FailOn
+	if failOn == "" {
+		failOn = check.Error // options built by hand
 	}
 	filter, err := o.readFilter()
 	if err != nil {

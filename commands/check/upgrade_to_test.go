@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connectscope/connectscope/check"
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/protocol"
@@ -39,7 +40,7 @@ func TestUpgradeTo(t *testing.T) {
 	run := func(ds *inspect.Dataset, to string) (int, string) {
 		var out bytes.Buffer
 		e := cli.NewEnv(context.Background(), cli.Streams{Out: &out, Err: &bytes.Buffer{}}, cli.Globals{Output: "json", Timeout: 30 * time.Second, From: "x.json"}).WithDataset(ds)
-		err := runUpgrade(e, &UpgradeOptions{CheckOptions: CheckOptions{FailOn: "error"}, Target: "sessioned", To: to})
+		err := runUpgrade(e, &UpgradeOptions{CheckOptions: CheckOptions{FailOn: check.Error}, Target: "sessioned", To: to})
 		return cli.ExitCode(err), out.String()
 	}
 	code, out := run(clusterWith(t, legacy, full, bare), "4.x")
