@@ -91,12 +91,14 @@ func splitIncarnation(n string, names []string) (base, inc string) {
 	return n, ""
 }
 
-// commonPort is the port every name ends in, or "".
+// commonPort is the port every name ends in, or "". Addresses keep their
+// port: 10.0.1.12.2, a restarted incarnation without it, reads as another
+// address.
 func commonPort(names []string) string {
 	port := ""
 	for _, n := range names {
-		_, p, err := net.SplitHostPort(n)
-		if err != nil || (port != "" && p != port) {
+		h, p, err := net.SplitHostPort(n)
+		if err != nil || (port != "" && p != port) || net.ParseIP(h) != nil {
 			return ""
 		}
 		port = p

@@ -228,7 +228,7 @@ func TestShortNames(t *testing.T) {
 	}{
 		{[]string{"connect-worker-1.prod.example.com:8083", "connect-worker-2.prod.example.com:8083", "connect-worker-2.prod.example.com:8083.2"},
 			[]string{"connect-worker-1", "connect-worker-2", "connect-worker-2.2"}, "*.prod.example.com:8083"},
-		{[]string{"10.0.1.11:8083", "10.0.1.12:8083", "10.0.1.12:8083.2"}, []string{"10.0.1.11", "10.0.1.12", "10.0.1.12.2"}, "*:8083"},
+		{[]string{"10.0.1.11:8083", "10.0.1.12:8083", "10.0.1.12:8083.2"}, []string{"10.0.1.11:8083", "10.0.1.12:8083", "10.0.1.12:8083.2"}, ""},
 		{[]string{"w1", "w2", "w2.2"}, []string{"w1", "w2", "w2.2"}, ""},
 		{[]string{"a.x.com:1", "a.y.com:1"}, []string{"a.x.com", "a.y.com"}, "*:1"},
 		{[]string{"kafka-connect-worker-0123456789abcdef.eu-west-1.compute.internal:8083", "kafka-connect-worker-0123456789abcdf0.eu-west-1.compute.internal:8083"},
