@@ -164,7 +164,16 @@ func (f *File) decodeContexts(n *yaml.Node) error {
 	}
 	if n.Kind != yaml.MappingNode {
 		var probe map[string]*Context
-		return decodeError(f.Path, n.Decode(&probe)) // yaml.v3 words the type error
+		if err := n.Decode(&probe); err != nil {
+			return decodeError(f.Path, err) // yaml.v3 words the type error
+		}
+		for name, c := range probe { // what yaml.v3 reads as a mapping anyway
+			if c == nil {
+				c = &Context{}
+			}
+			f.Contexts[name] = c
+		}
+		return nil
 	}
 	names := make(map[string]int, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -177,24 +186,52 @@ func (f *File) decodeContexts(n *yaml.Node) error {
 		}
 		c := &Context{}
 		if body.Kind == yaml.MappingNode {
-			keys := map[string]int{}
-			for j := 0; j+1 < len(body.Content); j += 2 {
-				key := body.Content[j]
-				if key.Value == "<<" {
-					continue // a merge: yaml.v3 reads it
-				}
-				if !slices.Contains(Keys, key.Value) {
-					return unknownKey(f.Path, key)
-				}
-				if err := once(f.Path, keys, key); err != nil {
-					return err
-				}
+			if err := checkKeys(f.Path, body, map[string]int{}, 0); err != nil {
+				return err
 			}
 			if err := body.Decode(c); err != nil {
 				return decodeError(f.Path, err)
 			}
 		}
 		f.Contexts[k.Value] = c
+	}
+	return nil
+}
+
+// checkKeys refuses a key a context does not have, or has twice, in a
+// context's mapping and in what it merges (<<), as KnownFields would; it
+// also bounds the mapping to the few keys a context has, so yaml.v3's
+// decoder never sees a big one. A merge's keys may repeat the mapping's
+// (each merged mapping is checked on its own).
+func checkKeys(path string, m *yaml.Node, seen map[string]int, depth int) error {
+	if depth > 10 {
+		return fmt.Errorf("%s:%d: merges (<<) nested too deep", path, m.Line)
+	}
+	for j := 0; j+1 < len(m.Content); j += 2 {
+		key, val := m.Content[j], m.Content[j+1]
+		if key.Value == "<<" {
+			merged := []*yaml.Node{val}
+			if val.Kind == yaml.SequenceNode {
+				merged = val.Content
+			}
+			for _, mm := range merged {
+				if mm.Kind == yaml.AliasNode {
+					mm = mm.Alias
+				}
+				if mm.Kind == yaml.MappingNode {
+					if err := checkKeys(path, mm, map[string]int{}, depth+1); err != nil {
+						return err
+					}
+				}
+			}
+			continue
+		}
+		if !slices.Contains(Keys, key.Value) {
+			return unknownKey(path, key)
+		}
+		if err := once(path, seen, key); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -221,6 +258,9 @@ var yamlUnknownField = regexp.MustCompile(`^field (\S+) not found in type \S+$`)
 // decodeError words a decoding error as PATH:LINE: problem, with an unknown
 // key named as such (not as a Go type's missing field).
 func decodeError(path string, err error) error {
+	if err == nil {
+		return nil
+	}
 	var te *yaml.TypeError
 	if !errors.As(err, &te) || len(te.Errors) == 0 {
 		return fmt.Errorf("%s: %s", path, strings.ReplaceAll(err.Error(), "\n", "; "))
