@@ -178,6 +178,9 @@ func (f *File) decodeContexts(n *yaml.Node) error {
 	names := make(map[string]int, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, body := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			return fmt.Errorf("%s:%d: a context's name must be text", f.Path, k.Line)
+		}
 		if err := once(f.Path, names, k); err != nil {
 			return err
 		}
