@@ -388,6 +388,10 @@ var catalogue = []Rule{
 		Title: "a waiver has expired",
 		Why:   "a waiver is a decision with a date on it; after that date the findings it covered count again and need a new decision",
 		Fix:   "fix what the findings say, or renew the waiver with a new expires date and reason"},
+	{ID: "W2", Severity: Info, Check: "waivers", Enforced: "audit",
+		Title: "a waiver matches no finding",
+		Why:   "a waiver whose rule's check ran but which matched none of its findings is out of date (the finding was fixed) or mistyped (its subject pattern matches nothing): either way the waiver list no longer says what is decided; waivers of checks that did not run are not judged",
+		Fix:   "drop the waiver, or correct its subject pattern (the finding's subject, * any text, ? one character)"},
 
 	// Upgrading to a Kafka release (check upgrade --to).
 	{ID: "U1", Severity: Error, Check: "upgrade", Enforced: "audit", AppliesTo: versions("upgrades to 4.0 and later"),

@@ -160,6 +160,10 @@ type Filter struct {
 	Only    []string // rule ids; empty = every rule
 	Waivers []Waiver
 	Now     time.Time
+	// ran are the checks whose findings the list holds, for W2: a live
+	// waiver of a rule of one of them that matches no finding is stale.
+	// nil (Apply called directly, or a section of check all) judges none.
+	ran map[string]bool
 }
 
 // ParseRuleList reads an --ignore or --only value: rule ids separated by
@@ -204,6 +208,7 @@ func (fl *Filter) Apply(list []Finding) []Finding {
 				map[string]any{"rule": w.Rule, "subject": w.Subject, "reason": w.Reason, "expires": w.Expires, "at": w.at})
 		}
 	}
+	fl.addStale(&f, list)
 	out := append(append([]Finding{}, list...), f.list...)
 	for i := range out {
 		fd := &out[i]
@@ -233,6 +238,32 @@ func (fl *Filter) Apply(list []Finding) []Finding {
 	return out
 }
 
+// addStale adds a W2 finding for each live waiver of a rule whose check
+// ran that matches none of the findings (waived or not), so a runbook's
+// waiver list does not quietly outlive what it decided.
+func (fl *Filter) addStale(f *Findings, list []Finding) {
+	if fl.ran == nil {
+		return
+	}
+	for _, w := range fl.Waivers {
+		r, _ := RuleByID(w.Rule)
+		if w.expired(fl.Now) || !fl.ran[r.Check] {
+			continue
+		}
+		matched := false
+		for _, fd := range list {
+			if fd.Rule == w.Rule && w.match.MatchString(fd.Subject) {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			f.Add("W2", "waiver "+w.at, fmt.Sprintf("the waiver of %s for %q (%s) matched no finding of %s in this run: drop it or correct its subject", w.Rule, orAny(w.Subject), w.Reason, w.Rule),
+				map[string]any{"rule": w.Rule, "subject": w.Subject, "reason": w.Reason, "expires": w.Expires, "at": w.at})
+		}
+	}
+}
+
 func (w Waiver) expired(now time.Time) bool { return !w.expires.IsZero() && !now.Before(w.expires) }
 
 func orAny(subject string) string {
@@ -244,23 +275,52 @@ func orAny(subject string) string {
 
 // Waive applies fl to a check's report (timeouts, upgrade, topics, balance
 // or all, and the reports inside all) and counts its summary again.
-func Waive(report any, fl *Filter) {
+func Waive(report any, fl *Filter) { waive(report, fl, true) }
+
+// waive is Waive; judge says whether waivers are judged stale (W2) here: not
+// in the sections of check all, whose report judges them once.
+func waive(report any, fl *Filter, judge bool) {
 	if fl.Empty() {
 		return
 	}
 	if list, s := reportFindings(report); list != nil {
-		*list = fl.Apply(*list)
+		judged := *fl
+		if judge {
+			judged.ran = checksRan(report)
+		}
+		*list = judged.Apply(*list)
 		*s = Summarize(*list)
 	}
 	if r, ok := report.(*AllReport); ok {
-		// The sections keep their own findings; expired waivers are the
-		// whole report's (W1 once, in its findings).
+		// The sections keep their own findings; expired and stale waivers
+		// are the whole report's (W1 and W2 once, in its findings).
 		inner := *fl
 		inner.Waivers = live(fl.Waivers, fl.Now)
 		for _, sub := range []any{r.Timeouts, r.Upgrade, r.Topics, r.Balance} {
-			Waive(sub, &inner)
+			waive(sub, &inner, false)
 		}
 	}
+}
+
+// checksRan are the checks a report's findings come from: its own check,
+// or those check all ran.
+func checksRan(report any) map[string]bool {
+	ran := map[string]bool{}
+	switch r := report.(type) {
+	case *TimeoutsReport:
+		ran["timeouts"] = true
+	case *UpgradeReport:
+		ran["upgrade"] = true
+	case *TopicsReport:
+		ran["topics"] = true
+	case *BalanceReport:
+		ran["balance"] = true
+	case *AllReport:
+		for _, c := range r.Checks {
+			ran[c.Check] = c.Ran
+		}
+	}
+	return ran
 }
 
 // FindingsOf is a check report's findings (nil for anything else).

@@ -177,3 +177,70 @@ func FuzzParseWaivers(f *testing.F) {
 		}
 	})
 }
+
+// A live waiver of a rule whose check ran that matches no finding is W2
+// (info): the waiver list is out of date. Waivers of checks that did not
+// run, and expired ones (W1), are not W2; check all reports W2 once.
+func TestStaleWaiver(t *testing.T) {
+	ws, err := ParseWaivers("w.yaml", []byte(`waivers:
+  - rule: K2
+    subject: "topic connect-*"
+    reason: dev cluster
+  - rule: K5
+    subject: "topic nosuch"
+    reason: fixed long ago
+  - rule: T2
+    reason: timeouts did not run
+  - rule: K13
+    reason: expired
+    expires: 2020-01-01
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl := &Filter{Waivers: ws, Now: time.Date(2026, 12, 2, 6, 0, 0, 0, time.UTC)}
+	var f Findings
+	f.Add("K2", "topic connect-configs", "one partition", nil)
+	rep := &TopicsReport{Findings: f.List()}
+	Waive(rep, fl)
+	var stale []string
+	for _, fd := range rep.Findings {
+		if fd.Rule == "W2" {
+			stale = append(stale, fd.Subject+" "+fd.Values["rule"].(string))
+			if fd.Severity != Info || fd.Waived != nil {
+				t.Errorf("W2 %+v: want an info finding that counts", fd)
+			}
+		}
+	}
+	if len(stale) != 1 || stale[0] != "waiver w.yaml:5 K5" {
+		t.Errorf("W2 findings %v, want the K5 waiver only", stale)
+	}
+	if rep.Summary.Info != 1 {
+		t.Errorf("summary %+v: the W2 finding is not counted", rep.Summary)
+	}
+
+	all := &AllReport{Checks: []CheckRun{{Check: "topics", Ran: true}, {Check: "timeouts"}},
+		Findings: f.List(), Topics: &TopicsReport{Findings: f.List()}}
+	Waive(all, fl)
+	if n := len(ruleIDsOf(all.Findings, "W2")); n != 1 {
+		t.Errorf("check all: %d W2 findings, want 1: %v", n, ruleIDs(all.Findings))
+	}
+	if n := len(ruleIDsOf(all.Topics.Findings, "W2")); n != 0 {
+		t.Errorf("check all's topics section repeats W2 (%d)", n)
+	}
+
+	// Apply alone (no check known to have run) judges no waiver.
+	if n := len(ruleIDsOf(fl.Apply(f.List()), "W2")); n != 0 {
+		t.Errorf("Apply without the checks that ran gave %d W2", n)
+	}
+}
+
+func ruleIDsOf(list []Finding, rule string) []Finding {
+	var out []Finding
+	for _, f := range list {
+		if f.Rule == rule {
+			out = append(out, f)
+		}
+	}
+	return out
+}
