@@ -1,6 +1,9 @@
 package plan
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // BenchmarkRollingRestartPlan times a whole rolling-restart preview (both
 // protocols) of 100 workers and 1,000 connectors x 10 tasks.
@@ -22,5 +25,27 @@ func BenchmarkJoinPlan(b *testing.B) {
 		if _, err := JoinPlan(st, opts, []string{"w1001"}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkRollingRestartScale times the engine alone (both protocols, no
+// output) on a rolling restart as the cluster grows, 30 pieces per worker,
+// past the plan bounds (BENCHMARKS.md, "Rolling restarts at scale").
+func BenchmarkRollingRestartScale(b *testing.B) {
+	for _, w := range []int{100, 300, 1000} {
+		st := SyntheticState(SyntheticSpec{Workers: w, Connectors: 10 * w, Tasks: 2})
+		opts := PlanOptions{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000, MaxRounds: rollRoundCap(w)}
+		order, err := restartOrder(st, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			for b.Loop() {
+				res := newResult("rolling-restart", st, opts, "")
+				if err := res.addBranch(st, opts, "rolling restart", rollEvents(st, order, 90000, EventStop, Pacing{})); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
