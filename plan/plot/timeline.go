@@ -370,7 +370,8 @@ func (b *markBand) place(p *gplot.Plot, dc draw.Canvas) {
 	}
 }
 
-// Plot draws the lines and labels placed for this canvas.
+// Plot draws the lines, then the labels on a white ground, so the lines of
+// later events that rise through a lower row do not cross its text.
 func (b *markBand) Plot(c draw.Canvas, p *gplot.Plot) {
 	_, trY := p.Transforms(&c)
 	bottom, top := trY(-0.5), trY(b.top)
@@ -382,10 +383,17 @@ func (b *markBand) Plot(c draw.Canvas, p *gplot.Plot) {
 			upTo = top + vg.Length(pm.row+1)*markRow
 		}
 		c.StrokeLine2(line, pm.x, bottom, pm.x, upTo)
-		if pm.row >= 0 {
-			st := markStyle(m.Kind)
-			st.XAlign, st.YAlign = draw.XLeft, draw.YBottom
-			c.FillText(st, vg.Point{X: pm.left, Y: top + vg.Length(pm.row)*markRow + 2}, m.Text)
+	}
+	for i, m := range b.labels {
+		pm := b.placed[i]
+		if pm.row < 0 {
+			continue
 		}
+		st := markStyle(m.Kind)
+		st.XAlign, st.YAlign = draw.XLeft, draw.YBottom
+		y := top + vg.Length(pm.row)*markRow + 2
+		c.SetColor(color.White)
+		c.Fill(vg.Rectangle{Min: vg.Point{X: pm.left - 1, Y: y - 1}, Max: vg.Point{X: pm.right + 1, Y: y + markFont}}.Path())
+		c.FillText(st, vg.Point{X: pm.left, Y: y}, m.Text)
 	}
 }
