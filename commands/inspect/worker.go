@@ -6,7 +6,6 @@ import (
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/describe"
-	"github.com/connectscope/connectscope/inspect/store"
 )
 
 // WorkerOptions are `inspect worker W`'s inputs.
@@ -51,7 +50,7 @@ func runWorker(e *cli.Env, o *WorkerOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := describe.DescribeWorker(decoded.Decode(ds, store.DecodeOptions{}), o.Name)
+	res, err := describe.DescribeWorker(decoded.Of(ds), o.Name)
 	var nf *describe.WorkerNotFoundError
 	if errors.As(err, &nf) {
 		return cli.NotFound(err)

@@ -75,3 +75,17 @@ func StreamOffsets(opts Options, read func(add func(inspect.Record)) (ds *inspec
 // terminals, so secret values are redacted unless show, and the session
 // key's material is never written.
 func Redacted(ds *inspect.Dataset, show bool) *inspect.Dataset { return store.RedactDataset(ds, show) }
+
+// StatusRecords are the status topic's records, in the order read (the
+// rebalance history reads them so).
+func (d *Dataset) StatusRecords() []inspect.Record {
+	if d.empty() {
+		return nil
+	}
+	d.splitTopics()
+	return d.status
+}
+
+// RedactText hides what looks secret in a free text (a message that quotes
+// a config or a URL with its password).
+func RedactText(s string) string { return store.RedactText(s) }

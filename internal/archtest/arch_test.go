@@ -129,3 +129,21 @@ func TestLayers(t *testing.T) {
 		t.Errorf("%s is not in ARCHITECTURE.md's layer table", m)
 	}
 }
+
+// TestCommandsStartFromTheViews: the command line reaches the decoders, the
+// group views and the assignor only through inspect/decoded, plan and
+// check (ARCHITECTURE.md, "What a verb reads and prints").
+func TestCommandsStartFromTheViews(t *testing.T) {
+	for _, p := range packages(t) {
+		from := rel(p.ImportPath)
+		if from != "commands" && !strings.HasPrefix(from, "commands/") {
+			continue
+		}
+		for _, imp := range p.Imports {
+			switch rel(imp) {
+			case "inspect/store", "inspect/group", "plan/assignor":
+				t.Errorf("%s imports %s: reach it through inspect/decoded, plan or check", from, rel(imp))
+			}
+		}
+	}
+}
