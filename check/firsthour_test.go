@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -43,6 +44,10 @@ func TestP13OnceWithoutWorkerFiles(t *testing.T) {
 			if !strings.Contains(f.Message, "3 members") {
 				t.Errorf("P13 message %q should count the members", f.Message)
 			}
+			// The HOST:PORT names flags take, beside the member ids.
+			if got := fmt.Sprint(f.Values["workers"]); got != "[h1:8083 h2:8083 h3:8083]" {
+				t.Errorf("P13 workers %s, want the members' HOST:PORT", got)
+			}
 		}
 	}
 	if n != 1 {
@@ -55,6 +60,9 @@ func TestP13OnceWithoutWorkerFiles(t *testing.T) {
 	for _, f := range rep.Findings {
 		if f.Rule == "P13" {
 			n++
+			if w, _ := f.Values["worker"].(*string); w == nil || !strings.HasSuffix(*w, ":8083") {
+				t.Errorf("P13 %s has no HOST:PORT worker: %v", f.Subject, f.Values)
+			}
 		}
 	}
 	if n != 2 {

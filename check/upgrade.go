@@ -449,19 +449,27 @@ func plural(n int) string {
 // worker file (one finding per member would only repeat itself), and
 // reports whether it did; nothing else applies without files.
 func p13Summary(f *Findings, workers []*planWorker, target string) bool {
-	var ids []string
+	var members []*planWorker
 	for _, w := range workers {
 		if !w.assumed {
 			return false
 		}
-		ids = append(ids, w.member.MemberID)
+		members = append(members, w)
 	}
-	if len(ids) < 2 {
+	if len(members) < 2 {
 		return false
 	}
-	sort.Strings(ids)
+	sort.Slice(members, func(i, j int) bool { return members[i].member.MemberID < members[j].member.MemberID })
+	// workers[i] is member_ids[i]'s HOST:PORT, the name --worker takes.
+	ids, names := make([]string, len(members)), make([]string, len(members))
+	for i, w := range members {
+		ids[i], names[i] = w.member.MemberID, w.member.MemberID
+		if hp := w.hostPort(); hp != nil {
+			names[i] = *hp
+		}
+	}
 	f.Add("P13", "group", fmt.Sprintf("none of the group's %d members has a worker file; all assumed to offer %s", len(ids), target),
-		map[string]any{"members": len(ids), "member_ids": ids})
+		map[string]any{"members": len(ids), "member_ids": ids, "workers": names})
 	return true
 }
 
@@ -481,7 +489,7 @@ func upgradeFindings(f *Findings, workers []*planWorker, now, target, eosTarget 
 	for _, w := range sortedWorkers(workers) {
 		if w.assumed {
 			f.Add("P13", w.name, fmt.Sprintf("member %s has no worker file; assumed to offer %s", w.member.MemberID, target),
-				map[string]any{"member_id": w.member.MemberID, "metadata_version": w.member.MetadataVersion})
+				map[string]any{"member_id": w.member.MemberID, "worker": w.hostPort(), "metadata_version": w.member.MetadataVersion})
 			continue
 		}
 		files = append(files, w.file)

@@ -21,7 +21,11 @@ type MembersResult struct {
 	ProtocolType string  `json:"protocol_type"`
 	Protocol     string  `json:"protocol"`
 	Leader       *string `json:"leader"` // from the members' assignments; null when none says
-	Note         *string `json:"note"`   // why the view is partial or not a Connect group; null when all is normal
+	// LeaderWorker is the leader's HOST:PORT name (as each member's worker),
+	// from its member entry or else the leader URL the assignments give;
+	// null with leader.
+	LeaderWorker *string `json:"leader_worker"`
+	Note         *string `json:"note"` // why the view is partial or not a Connect group; null when all is normal
 	// ConfigEndOffset is the config topic's end offset when it was read
 	// (live or from a snapshot); null when unknown.
 	ConfigEndOffset *int64       `json:"config_end_offset"`
@@ -92,6 +96,7 @@ type AssignmentView struct {
 	Error             int16    `json:"error"`
 	Leader            string   `json:"leader"`
 	LeaderURL         string   `json:"leader_url"`
+	LeaderWorker      string   `json:"leader_worker"` // the leader's HOST:PORT, from leader_url
 	ConfigOffset      int64    `json:"config_offset"`
 	Connectors        []string `json:"connectors"`
 	Tasks             []string `json:"tasks"`
@@ -174,6 +179,7 @@ func Members(desc *inspect.GroupDescription) MembersResult {
 		for l := range leaders {
 			res.Leader = &l
 		}
+		res.LeaderWorker = leaderWorker(res.Members, *res.Leader)
 	default:
 		names := make([]string, 0, len(leaders))
 		for l := range leaders {
@@ -188,6 +194,24 @@ func Members(desc *inspect.GroupDescription) MembersResult {
 		res.Note = &n
 	}
 	return res
+}
+
+// leaderWorker is the leader's HOST:PORT: its member's worker name, or,
+// when it is no member any more, the one its assignments' leader URL gives.
+func leaderWorker(members []MemberView, leader string) *string {
+	name := ""
+	for _, m := range members {
+		if m.MemberID == leader {
+			return &m.Worker
+		}
+		if a := m.Assignment; a != nil && a.Leader == leader && name == "" {
+			name = a.LeaderWorker
+		}
+	}
+	if name == "" {
+		name = leader
+	}
+	return &name
 }
 
 // decodeMember fills view from one member's bytes and returns its decoded
@@ -321,7 +345,8 @@ func assignmentView(a *protocol.Assignment) *AssignmentView {
 	rev := piecesOf(a.RevokedConnectors(), a.RevokedTasks())
 	return &AssignmentView{
 		Version: a.Version, Error: a.Error, Leader: a.Leader, LeaderURL: a.LeaderURL, ConfigOffset: a.ConfigOffset,
-		Connectors: conns.Connectors, Tasks: conns.Tasks,
+		LeaderWorker: WorkerID(MemberView{MemberID: a.Leader, URL: &a.LeaderURL}),
+		Connectors:   conns.Connectors, Tasks: conns.Tasks,
 		RevokedConnectors: rev.Connectors, RevokedTasks: rev.Tasks,
 		DelayMs: int64(a.DelayMs),
 	}

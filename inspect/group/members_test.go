@@ -189,3 +189,40 @@ func TestMembersTable(t *testing.T) {
 		t.Errorf("table = %+v", tb)
 	}
 }
+
+// The leader carries the HOST:PORT name flags take beside its member id,
+// in the view and in each assignment; a leader that is no member any more
+// is named by the leader URL its assignments give.
+func TestMembersLeaderWorker(t *testing.T) {
+	asg := &protocol.Assignment{Version: 2, Leader: "gone-9", LeaderURL: "http://w9:8083/", ConfigOffset: 3,
+		Assigned: protocol.EntriesFor(nil, nil), Revoked: []protocol.ConnectorEntry{}}
+	member := func(id, url string, a *protocol.Assignment) inspect.GroupMember {
+		return inspect.GroupMember{MemberID: id, ClientID: "connect-" + id,
+			Metadata:   mustEncodeMetadata(t, &protocol.MemberMetadata{Version: 2, URL: url, ConfigOffset: 3}),
+			Assignment: mustEncodeAssignment(t, a)}
+	}
+	desc := &inspect.GroupDescription{Group: "g", State: "Stable", ProtocolType: "connect", Protocol: "sessioned",
+		Members: []inspect.GroupMember{member("w1-1", "http://w1:8083/", asg)}}
+	res := Members(desc)
+	if res.LeaderWorker == nil || *res.LeaderWorker != "w9:8083" {
+		t.Errorf("departed leader's worker = %v, want w9:8083", res.LeaderWorker)
+	}
+	if a := res.Members[0].Assignment; a == nil || a.LeaderWorker != "w9:8083" {
+		t.Errorf("assignment = %+v, want leader_worker w9:8083", a)
+	}
+
+	lead := *asg
+	lead.Leader, lead.LeaderURL = "w2-2", "http://w2.example:8084/"
+	desc.Members = []inspect.GroupMember{member("w1-1", "http://w1:8083/", &lead), member("w2-2", "http://w2.example:8084/", &lead)}
+	res = Members(desc)
+	if res.LeaderWorker == nil || *res.LeaderWorker != "w2.example:8084" {
+		t.Errorf("leader's worker = %v, want w2.example:8084", res.LeaderWorker)
+	}
+	out, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `"leader_worker":"w2.example:8084"`) {
+		t.Errorf("JSON lacks leader_worker: %s", out)
+	}
+}
