@@ -13,6 +13,10 @@ import (
 type Options struct {
 	KafkaVersion   kafkaversion.Version
 	WorkerVersions map[string]string
+	// WorkerFindings are U13 findings of the workers asked for their
+	// versions that did not answer (WorkerVersions); the checks that use
+	// the versions report them.
+	WorkerFindings []Finding
 	RestartTimeMs  int64
 	MaxDowntimeMs  int64
 	MaxPutTimeMs   int64
@@ -77,7 +81,7 @@ type AllReport struct {
 // TimeoutsFor builds the timeouts input from files, dataset and options.
 func TimeoutsFor(workers []*workerconfig.Config, d *Decoded, o Options) TimeoutsInput {
 	in := TimeoutsInput{Workers: workers, KafkaVersion: o.KafkaVersion, WorkerVersions: o.WorkerVersions,
-		RestartTimeMs: o.RestartTimeMs, MaxDowntimeMs: o.MaxDowntimeMs, MaxPutTimeMs: o.MaxPutTimeMs}
+		RESTFindings: o.WorkerFindings, RestartTimeMs: o.RestartTimeMs, MaxDowntimeMs: o.MaxDowntimeMs, MaxPutTimeMs: o.MaxPutTimeMs}
 	if d != nil {
 		in.Connectors = d.Connectors()
 		in.TasksPerWorker = d.MaxTasksPerWorker()
@@ -96,7 +100,8 @@ func TimeoutsFor(workers []*workerconfig.Config, d *Decoded, o Options) Timeouts
 
 // UpgradeFor builds the upgrade input.
 func UpgradeFor(workers []*workerconfig.Config, d *Decoded, o Options) UpgradeInput {
-	in := UpgradeInput{Workers: workers, Target: o.Target, ExactlyOnce: o.ExactlyOnce, KafkaVersion: o.KafkaVersion, WorkerVersions: o.WorkerVersions}
+	in := UpgradeInput{Workers: workers, Target: o.Target, ExactlyOnce: o.ExactlyOnce, KafkaVersion: o.KafkaVersion, WorkerVersions: o.WorkerVersions,
+		RESTFindings: o.WorkerFindings}
 	if in.Target == "" {
 		in.Target = "sessioned"
 	}

@@ -81,7 +81,7 @@ var removed40 = []struct {
 	{"add.source.alias.to.metrics", "org.apache.kafka.connect.mirror.Mirror", "nothing: 4.0 always adds the source alias to the metrics"},
 }
 
-// Release checks a cluster against a Kafka release (rules U1–U12).
+// Release checks a cluster against a Kafka release (rules U1–U13).
 func Release(in ReleaseInput) (*ReleaseReport, error) {
 	to, err := ParseRelease(in.To)
 	if err != nil {
@@ -128,6 +128,11 @@ func Release(in ReleaseInput) (*ReleaseReport, error) {
 			}
 			values["pin"], values["pin_key"] = *g.Pin, *g.PinKey
 			f.Addf("U12", g.Connector+" on "+g.Worker, values, "%s%s", g.Reason, landing(g))
+		}
+	}
+	for i := range in.Workers {
+		if w := &in.Workers[i]; w.Error != nil {
+			notAnswered(&f, w)
 		}
 	}
 	for _, w := range in.Workers {

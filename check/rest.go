@@ -2,7 +2,6 @@ package check
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"time"
 
@@ -23,41 +22,76 @@ func AskWorkers(ctx context.Context, c *rest.Client, d *Decoded, calls rest.Call
 }
 
 // WorkerVersions maps each worker file matched to a member to the version
-// that member's REST root gave; every worker file that could not be asked
-// or did not answer gets a note with the reason.
-func WorkerVersions(infos []rest.WorkerInfo, files []*workerconfig.Config) (map[string]string, []string) {
+// that member's REST root gave. Every member that did not answer is a U13
+// finding naming it (HOST:PORT, and its worker file when one matched) and
+// its error, as is a matched member whose version is not understood: the
+// checks fall back to --kafka-version for them, never silently.
+func WorkerVersions(infos []rest.WorkerInfo, files []*workerconfig.Config) (map[string]string, []Finding) {
 	out := map[string]string{}
-	var notes []string
+	var f Findings
 	ids := make([]string, len(infos))
 	for i, w := range infos {
 		ids[i] = w.Worker
 	}
 	match := matchFiles(files, ids)
-	for wi, f := range files {
-		i := match[wi]
-		if i < 0 {
-			continue
-		}
-		w := infos[i]
-		switch {
-		case w.Error != nil && !w.Reached():
-			notes = append(notes, fmt.Sprintf("%s (%s): version unknown: %s", f.Name(), w.Worker, *w.Error))
-		case w.Version != nil:
-			if v, err := kafkaversion.Parse(*w.Version); err != nil || !v.Known {
-				notes = append(notes, fmt.Sprintf("%s (%s): version %q not understood", f.Name(), w.Worker, *w.Version))
-				continue
-			}
-			out[f.Path] = *w.Version
+	fileOf := map[int]*workerconfig.Config{}
+	for wi, file := range files {
+		if i := match[wi]; i >= 0 {
+			fileOf[i] = file
 		}
 	}
-	return out, notes
+	for i := range infos {
+		w := &infos[i]
+		file := fileOf[i]
+		if !w.Reached() {
+			unanswered(&f, w, file)
+			continue
+		}
+		if file == nil {
+			continue
+		}
+		if v, err := kafkaversion.Parse(*w.Version); err != nil || !v.Known {
+			f.Addf("U13", w.Worker, map[string]any{"worker": w.Worker, "file": file.Name(), "version": *w.Version},
+				"%s (%s) gave version %q, which is not understood: its version is unknown", w.Worker, file.Name(), *w.Version)
+			continue
+		}
+		out[file.Path] = *w.Version
+	}
+	return out, f.List()
 }
 
-// FetchWorkerVersions asks each worker file's member (matched by REST
-// host:port) for its version, each within timeout. Workers that do not
-// answer stay unknown, with a note saying why. (The http.Client argument is
-// unused: the commands pass one until they build a rest.Client themselves.)
-func FetchWorkerVersions(ctx context.Context, _ *http.Client, files []*workerconfig.Config, d *Decoded, timeout time.Duration) (map[string]string, []string) {
+// unanswered is U13 for a worker that did not answer GET /: its HOST:PORT,
+// its worker file when one matched, and the error.
+func unanswered(f *Findings, w *rest.WorkerInfo, file *workerconfig.Config) {
+	why := "no answer"
+	if w.Error != nil {
+		why = *w.Error
+	}
+	values := map[string]any{"worker": w.Worker, "error": why}
+	if file != nil {
+		values["file"] = file.Name() // not in the message, which --to's report gives without files (dedupe)
+	}
+	f.Addf("U13", w.Worker, values, "%s did not answer its REST API, so its version is unknown: %s", w.Worker, why)
+}
+
+// notAnswered is U13 for a worker of the release check: one that did not
+// answer GET / as unanswered says, one that failed a later call (health,
+// plugins) with that call's error.
+func notAnswered(f *Findings, w *rest.WorkerInfo) {
+	if !w.Reached() {
+		unanswered(f, w, nil)
+		return
+	}
+	f.Addf("U13", w.Worker, map[string]any{"worker": w.Worker, "error": *w.Error},
+		"%s answered GET / but not every call, so what those calls tell is unknown for it: %s", w.Worker, *w.Error)
+}
+
+// FetchWorkerVersions asks each group member for its version through its
+// REST URL, each within timeout, and maps the versions to the worker files
+// (WorkerVersions): a member that does not answer is a U13 finding. (The
+// http.Client argument is unused: the commands pass one until they build a
+// rest.Client themselves.)
+func FetchWorkerVersions(ctx context.Context, _ *http.Client, files []*workerconfig.Config, d *Decoded, timeout time.Duration) (map[string]string, []Finding) {
 	c := rest.New(rest.Options{PerRequest: timeout, Total: 3 * timeout})
 	defer c.Close()
 	return WorkerVersions(AskWorkers(ctx, c, d, rest.Calls{}), files)

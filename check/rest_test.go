@@ -13,6 +13,7 @@ import (
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/protocol"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
+	"github.com/connectscope/connectscope/internal/kafkatest"
 )
 
 func TestFetchWorkerVersions(t *testing.T) {
@@ -35,8 +36,9 @@ func TestFetchWorkerVersions(t *testing.T) {
 	w1 := worker(t, "w1.properties", "rest.advertised.host.name="+host+"\nrest.advertised.port="+port+"\n")
 	w2 := worker(t, "w2.properties", "rest.advertised.host.name="+ghost+"\nrest.advertised.port="+gport+"\n")
 	w3 := worker(t, "w3.properties", "rest.advertised.host.name=10.255.0.1\nrest.advertised.port=1\n")
+	hang := kafkatest.HangingHTTP(t)
 	var members []inspect.GroupMember
-	for i, u := range []string{srv.URL + "/", gone.URL + "/"} {
+	for i, u := range []string{srv.URL + "/", gone.URL + "/", hang.URL + "/"} {
 		meta, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 1, URL: u})
 		if err != nil {
 			t.Fatal(err)
@@ -45,13 +47,31 @@ func TestFetchWorkerVersions(t *testing.T) {
 	}
 	d := Decode(&inspect.Dataset{Group: &inspect.GroupDescription{Group: "connect-cluster", State: inspect.GroupStable, ProtocolType: "connect",
 		Protocol: "sessioned", Members: members}})
-	got, notes := FetchWorkerVersions(ctx, nil, []*workerconfig.Config{w1, w2, w3}, d, time.Second)
+	got, found := FetchWorkerVersions(ctx, nil, []*workerconfig.Config{w1, w2, w3}, d, 200*time.Millisecond)
 	if got[w1.Path] != "3.9.0-ccs" || len(got) != 1 {
 		t.Errorf("versions %v", got)
 	}
-	// The member that does not answer is a note with its reason, never dropped.
-	if len(notes) != 1 || !strings.Contains(notes[0], "w2.properties") || !strings.Contains(notes[0], "connection refused") {
-		t.Errorf("notes %q", notes)
+	// Every member that does not answer is a U13 finding naming it by
+	// HOST:PORT with its reason (its file too when one matched), never
+	// dropped: the refusing one matched to w2, the hanging one with no file.
+	byWorker := map[string]Finding{}
+	for _, f := range found {
+		byWorker[f.Subject] = f
+	}
+	gw, hw := ghost+":"+gport, strings.TrimPrefix(hang.URL, "http://")
+	if len(found) != 2 || byWorker[gw].Rule != "U13" || byWorker[gw].Values["file"] != "w2.properties" ||
+		!strings.Contains(byWorker[gw].Message, "connection refused") || byWorker[hw].Rule != "U13" || !strings.Contains(byWorker[hw].Message, hw) {
+		t.Errorf("findings %+v", found)
+	}
+	// The checks that use the versions report them.
+	o := Options{WorkerVersions: got, WorkerFindings: found}
+	trep, err := Timeouts(TimeoutsFor([]*workerconfig.Config{w1}, nil, o))
+	if err != nil || trep.Summary.Warn < 2 || !hasRule(trep.Findings, "U13") {
+		t.Errorf("timeouts dropped U13: %+v %v", trep.Findings, err)
+	}
+	urep, err := Upgrade(UpgradeFor([]*workerconfig.Config{w1}, d, o))
+	if err != nil || !hasRule(urep.Findings, "U13") {
+		t.Errorf("upgrade dropped U13: %+v %v", urep.Findings, err)
 	}
 	// The fetched version reaches the version-dependent rules.
 	rep, err := Timeouts(TimeoutsInput{Workers: []*workerconfig.Config{w1}, WorkerVersions: got})

@@ -442,4 +442,8 @@ var catalogue = []Rule{
 		Title: "a worker cannot satisfy a connector's plugin version pin",
 		Why:   "with *.plugin.version a connector asks for a plugin version (KIP-891); a worker that has the class only at other versions fails the piece when the assignor gives it that worker",
 		Fix:   "install the pinned version on every worker (several versions can live side by side on plugin.path), or widen the pin"},
+	{ID: "U13", Severity: Warn, Check: "upgrade", Enforced: "audit",
+		Title: "a worker's REST API did not answer (every call)",
+		Why:   "what connectscope learns from a worker's REST API (its version, health and plugins) is unknown for a worker that did not answer, so the version-dependent rules fall back to --kafka-version or Kafka's defaults and the plugin checks skip it; a worker that does not answer is also one that may be down or stuck",
+		Fix:   "check the worker named (is it running, is its REST listener reachable from here, do --rest-* TLS and credentials fit it), or give its version with --kafka-version"},
 }

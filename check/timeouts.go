@@ -24,9 +24,12 @@ type TimeoutsInput struct {
 	// are what each worker's REST root reported, and win over it.
 	KafkaVersion   kafkaversion.Version
 	WorkerVersions map[string]string
-	RestartTimeMs  int64 // --restart-time; 0 = not given
-	MaxDowntimeMs  int64 // --max-downtime; 0 = not given
-	MaxPutTimeMs   int64 // --max-put-time; 0 = not given
+	// RESTFindings are the workers that did not tell their version (U13),
+	// reported with the timeouts' findings.
+	RESTFindings  []Finding
+	RestartTimeMs int64 // --restart-time; 0 = not given
+	MaxDowntimeMs int64 // --max-downtime; 0 = not given
+	MaxPutTimeMs  int64 // --max-put-time; 0 = not given
 	// Cluster is the group's members and connectors as the plans read them
 	// (nil without a dataset that holds the group), for rule D7.
 	Cluster *plan.ClusterState
@@ -117,7 +120,7 @@ func Timeouts(in TimeoutsInput) (*TimeoutsReport, error) {
 		return nil, err
 	}
 	sort.SliceStable(rep.Workers, func(i, j int) bool { return rep.Workers[i].File < rep.Workers[j].File })
-	rep.Findings = foldFiles(f.List(), workerNames(in.Workers))
+	rep.Findings = append(foldFiles(f.List(), workerNames(in.Workers)), in.RESTFindings...)
 	SortFindings(rep.Findings)
 	rep.Summary = Summarize(rep.Findings)
 	return rep, nil

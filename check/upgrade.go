@@ -19,6 +19,8 @@ type UpgradeInput struct {
 	ExactlyOnce    string                 `json:"-"` // wanted exactly.once.source.support; "" = keep
 	KafkaVersion   kafkaversion.Version   `json:"-"`
 	WorkerVersions map[string]string      `json:"-"` // file path → version (REST root)
+	// RESTFindings are the workers that did not tell their version (U13).
+	RESTFindings []Finding `json:"-"`
 	// GroupProtocol is the protocol DescribeGroups reports (default,
 	// compatible, sessioned); "" when unknown.
 	GroupProtocol string          `json:"group_protocol"`
@@ -61,7 +63,7 @@ func (r *UpgradeReport) AddRelease(rel *ReleaseReport) {
 	var f Findings
 	f.Merge(r.Findings)
 	f.Merge(rel.Findings)
-	r.Findings = f.List()
+	r.Findings = dedupe(f.List()) // U13 of a silent worker comes from both
 	r.Summary = Summarize(r.Findings)
 }
 
@@ -185,6 +187,7 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 	upgradeFindings(&f, workers, rep.ProtocolNow, target, eosTarget)
 	rep.Steps = append(rep.Steps, rollingPlan(workers, target, eosTarget)...)
 	rep.ProtocolFinal = settingName(protocol.SelectProtocol(offersOf(workers)))
+	f.Merge(in.RESTFindings)
 	rep.Findings = f.List()
 	rep.Summary = Summarize(rep.Findings)
 	return rep, nil

@@ -197,7 +197,7 @@ func workerVersions(e *cli.Env, d *check.Decoded, o *check.Options) {
 	if d == nil || !g.Live() || len(g.WorkerConfigs) == 0 || o.KafkaVersion.Known {
 		return
 	}
-	o.WorkerVersions, _ = check.FetchWorkerVersions(e.Ctx, e.HTTPClient(), g.WorkerConfigs, d, e.RESTTimeout())
+	o.WorkerVersions, o.WorkerFindings = check.FetchWorkerVersions(e.Ctx, e.HTTPClient(), g.WorkerConfigs, d, e.RESTTimeout())
 }
 
 // finish waives what --ignore, --only and --waivers say, prints the report

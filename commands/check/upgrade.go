@@ -38,7 +38,7 @@ func NewCmdUpgrade(run func(*cli.Env, *UpgradeOptions) error) *cli.Command {
 		Flags: append(append(o.CheckOptions.flags(),
 			targetFlag(&o.Target, "protocol the group should run: `eager|compatible|sessioned`"),
 			&urfave.StringFlag{Name: flagExactlyOnce, Destination: &o.ExactlyOnce, Usage: "also roll exactly.once.source.support to `disabled|preparing|enabled` (two rolls when enabling)"},
-			&urfave.StringFlag{Name: flagTo, Destination: &o.To, Usage: "also check the cluster against Kafka `RELEASE` (4.x, 4.0…4.4, 5.0): the config topic, the internal topics, the broker and every worker's REST API (rules U1-U12)"},
+			&urfave.StringFlag{Name: flagTo, Destination: &o.To, Usage: "also check the cluster against Kafka `RELEASE` (4.x, 4.0…4.4, 5.0): the config topic, the internal topics, the broker and every worker's REST API (rules U1-U13)"},
 		), o.RESTOptions.Flags()...),
 		Spec: checkSpec((*check.UpgradeReport)(nil)),
 		Run:  func(e *cli.Env) error { return run(e, o) },
@@ -108,7 +108,7 @@ func releaseReport(e *cli.Env, o *UpgradeOptions, d *check.Decoded, opts *check.
 		return nil, err
 	}
 	if !opts.KafkaVersion.Known {
-		opts.WorkerVersions, _ = check.WorkerVersions(infos, e.Globals.WorkerConfigs)
+		opts.WorkerVersions, opts.WorkerFindings = check.WorkerVersions(infos, e.Globals.WorkerConfigs)
 	}
 	rel, err := check.Release(d.ReleaseInput(o.To, e.Globals.WorkerConfigs, infos))
 	if err != nil {

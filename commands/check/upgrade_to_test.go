@@ -54,3 +54,21 @@ func TestUpgradeTo(t *testing.T) {
 		t.Errorf("--to 3.9: exit %d", code)
 	}
 }
+
+// A worker that does not answer is a U13 finding naming its HOST:PORT and
+// its error, never a silent "version unknown".
+func TestUpgradeToSilentWorker(t *testing.T) {
+	ok := kafkatest.ConnectREST(t, "4.1.0", `[{"class":"org.apache.kafka.connect.file.FileStreamSinkConnector","type":"sink","version":"4.1.0"}]`)
+	hang := kafkatest.HangingHTTP(t)
+	cfg := `{"properties":{"name":"snk","connector.class":"FileStreamSink","topics":"t"}}`
+	var out bytes.Buffer
+	e := cli.NewEnv(context.Background(), cli.Streams{Out: &out, Err: &bytes.Buffer{}}, cli.Globals{Output: "json", Timeout: 30 * time.Second, From: "x.json"}).
+		WithDataset(clusterWith(t, cfg, ok, hang.URL+"/"))
+	o := &UpgradeOptions{CheckOptions: CheckOptions{FailOn: check.Warn}, Target: "sessioned", To: "4.x"}
+	o.PerRequest, o.Total = 200*time.Millisecond, time.Second
+	err := runUpgrade(e, o)
+	hw := strings.TrimPrefix(hang.URL, "http://")
+	if cli.ExitCode(err) != cli.ExitFindings || !strings.Contains(out.String(), `"rule": "U13"`) || !strings.Contains(out.String(), `"subject": "`+hw+`"`) {
+		t.Errorf("silent worker %s: exit %d\n%s", hw, cli.ExitCode(err), out.String())
+	}
+}
