@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -277,8 +278,13 @@ func checkOwnership(f *Findings, in BalanceInput, workers []WorkerLoad, held map
 			f.Add("B9", "cluster", msg, map[string]any{"pieces": pieces, "delay_pending": in.DelayPending, "delay_ms": in.DelayMs})
 			continue
 		}
-		f.Add("B9", "worker "+w+" (departed)", heldMessage(in, w, pieces),
-			map[string]any{"pieces": pieces, "departed_worker": w, "delay_pending": in.DelayPending, "delay_ms": in.DelayMs, "max_delay_ms": in.MaxDelayMs})
+		rejoined := slices.ContainsFunc(in.Workers, func(m WorkerLoad) bool { return m.ID == w })
+		subject := "worker " + w + " (departed)"
+		if rejoined {
+			subject = "worker " + w + " (rejoined)"
+		}
+		f.Add("B9", subject, heldMessage(in, w, pieces, rejoined),
+			map[string]any{"pieces": pieces, "departed_worker": w, "rejoined": rejoined, "delay_pending": in.DelayPending, "delay_ms": in.DelayMs, "max_delay_ms": in.MaxDelayMs})
 	}
 }
 
@@ -325,7 +331,10 @@ func heldWork(in BalanceInput, workers []WorkerLoad) map[string]string {
 		if s.Task {
 			key = "t:" + s.ID
 		}
-		if configured[key] && !owned[key] && s.WorkerID != "" && !members[s.WorkerID] {
+		// A member that does not own what its status names while a delay
+		// is pending has rejoined within the delay (a new member id): the
+		// leader holds that work for its earlier self all the same.
+		if configured[key] && !owned[key] && s.WorkerID != "" && (!members[s.WorkerID] || in.DelayPending) {
 			out[key] = s.WorkerID
 		}
 	}
@@ -335,13 +344,23 @@ func heldWork(in BalanceInput, workers []WorkerLoad) map[string]string {
 // heldMessage says whose work is held, which pieces, and when they come
 // back. The assignment says how long the delay had left when it was sent,
 // not when that was: the time left is at most that.
-func heldMessage(in BalanceInput, worker string, pieces []string) string {
+// A worker that rejoins within the delay does not end it (assignor.md,
+// "Rejoin within the delay"): it is a candidate, dealt the held pieces when
+// the delay ends.
+func heldMessage(in BalanceInput, worker string, pieces []string, rejoined bool) string {
 	msg := fmt.Sprintf("%s left the group; its %d pieces are owned by no one: %s", worker, len(pieces), strings.Join(pieces, ", "))
+	if rejoined {
+		msg = fmt.Sprintf("%s left the group and rejoined as a new member; the %d pieces it ran are owned by no one: %s", worker, len(pieces), strings.Join(pieces, ", "))
+	}
 	if !in.DelayPending {
 		return msg + "; no scheduled rebalance is pending, so they stay unassigned until some rebalance"
 	}
-	return msg + fmt.Sprintf("; the leader holds them for the scheduled rebalance delay: they are reassigned to the workers left within %s of the last rebalance (the delay it announced), sooner if %s rejoins; the spread is uneven until then",
-		format.Millis(in.DelayMs), worker)
+	then := fmt.Sprintf("they are dealt to the empty workers that joined during the delay (%s too, if it rejoins by then), else to the workers left", worker)
+	if rejoined {
+		then = fmt.Sprintf("%s, empty, gets them back then (shared with any other worker that joined empty during the delay): its return does not end the delay", worker)
+	}
+	return msg + fmt.Sprintf("; the leader holds them for the scheduled rebalance delay, which ends within %s of the last rebalance (the delay it announced): %s; the spread is uneven until then",
+		format.Millis(in.DelayMs), then)
 }
 
 func pieceName(key string) string {
