@@ -284,7 +284,7 @@ func checkOwnership(f *Findings, in BalanceInput, workers []WorkerLoad, held map
 			subject = "worker " + w + " (rejoined)"
 		}
 		f.Add("B9", subject, heldMessage(in, w, pieces, rejoined),
-			map[string]any{"pieces": pieces, "departed_worker": w, "rejoined": rejoined, "delay_pending": in.DelayPending, "delay_ms": in.DelayMs, "max_delay_ms": in.MaxDelayMs})
+			map[string]any{"pieces": pieces, "departed_worker": w, "rejoined": rejoined, "delay_pending": in.DelayPending, "delay_ms": in.DelayMs, "max_delay_ms": knownDelay(in.MaxDelayMs)})
 	}
 }
 
@@ -344,6 +344,16 @@ func heldWork(in BalanceInput, workers []WorkerLoad) map[string]string {
 // heldMessage says whose work is held, which pieces, and when they come
 // back. The assignment says how long the delay had left when it was sent,
 // not when that was: the time left is at most that.
+// knownDelay is the setting scheduled.rebalance.max.delay.ms when the input
+// says it, else nil: a live read knows only the delay the assignments
+// announce, and 0 would read as "no delay" while work is held.
+func knownDelay(ms int64) any {
+	if ms <= 0 {
+		return nil
+	}
+	return ms
+}
+
 // A worker that rejoins within the delay does not end it (assignor.md,
 // "Rejoin within the delay"): it is a candidate, dealt the held pieces when
 // the delay ends.

@@ -55,6 +55,9 @@ func TestHeldWorkOfRejoinedWorker(t *testing.T) {
 	if f.Rule != "B9" || f.Subject != "worker w2:8083 (rejoined)" {
 		t.Errorf("finding %s on %q, want B9 on worker w2:8083 (rejoined)", f.Rule, f.Subject)
 	}
+	if v, ok := f.Values["max_delay_ms"]; !ok || v != nil {
+		t.Errorf("max_delay_ms = %v, want null: the input does not say the setting", v)
+	}
 	for _, want := range []string{"rejoined as a new member", "3 pieces", "c, c-0, c-1", "within 36s", "its return does not end the delay"} {
 		if !strings.Contains(f.Message, want) {
 			t.Errorf("message lacks %q: %s", want, f.Message)
