@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/inspect/rest"
+	"github.com/connectscope/connectscope/inspect/store"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -67,6 +68,9 @@ func (o *RESTOptions) Client(e *Env) (*rest.Client, error) {
 		return nil, UsageErrorf("%s is set but --%s is not: give the workers' basic-auth user", EnvRESTPassword, FlagRESTUser)
 	}
 	opts := rest.Options{PerRequest: per, Total: total, TLS: tlsCfg, Username: o.User, Password: pw}
+	if !e.Globals.ShowSecrets {
+		opts.Redact = store.RedactText
+	}
 	if e.HTTP != nil {
 		opts.Transport = e.HTTP.Transport
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/live"
 	"github.com/connectscope/connectscope/inspect/rest"
@@ -129,7 +130,7 @@ func watchRestarts(e *cli.Env, o *WorkersOptions, client *rest.Client) error {
 		return &m, nil
 	}
 	res := workers.WatchRestarts(ctx, client, describe, o.RestartInterval, func(r workers.Restart) {
-		fmt.Fprintf(e.IO.Err, "%s restarted in %s\n", r.Worker, time.Duration(*r.RestartMs)*time.Millisecond)
+		fmt.Fprintf(e.IO.Err, "%s restarted in %s\n", format.EscapeLine(r.Worker), time.Duration(*r.RestartMs)*time.Millisecond)
 	})
 	// Ctrl-C ends a watch normally: what was measured is printed.
 	return e.Emit(res)

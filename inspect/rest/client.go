@@ -47,6 +47,10 @@ type Options struct {
 	// Transport replaces the client's own (tests); TLS and the dial bound
 	// are then the transport's.
 	Transport http.RoundTripper
+	// Redact removes credentials from text a worker sent back (an error
+	// answer may quote a connector's config) before it reaches a result or
+	// an error; nil keeps the text (--show-secrets).
+	Redact func(string) string
 }
 
 // Client asks workers' REST APIs. Safe for concurrent use.
@@ -109,8 +113,10 @@ func (e *StatusError) Error() string {
 	return msg
 }
 
-// Redact removes user information and query secrets from a URL for
-// messages: http://user:pw@host:8083/ becomes http://host:8083/.
+// Redact removes user information, the query and the fragment from a URL
+// for messages: http://user:pw@host:8083/?token=t becomes http://host:8083/
+// (an advertised REST URL has no use for a query; one that carries it may
+// carry a token).
 func Redact(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -118,12 +124,16 @@ func Redact(raw string) string {
 		if i := strings.Index(raw, "://"); i >= 0 {
 			rest := raw[i+3:]
 			if j := strings.LastIndexByte(rest, '@'); j >= 0 {
-				return raw[:i+3] + rest[j+1:]
+				raw = raw[:i+3] + rest[j+1:]
 			}
+		}
+		if j := strings.IndexAny(raw, "?#"); j >= 0 {
+			raw = raw[:j]
 		}
 		return raw
 	}
 	u.User = nil
+	u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = "", false, "", ""
 	return u.String()
 }
 
@@ -228,6 +238,9 @@ func isTimeout(err error) bool {
 func (c *Client) scrub(s string) string {
 	if c.opts.Password != "" {
 		s = strings.ReplaceAll(s, c.opts.Password, "[redacted]")
+	}
+	if c.opts.Redact != nil {
+		s = c.opts.Redact(s)
 	}
 	return s
 }

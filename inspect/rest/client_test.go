@@ -202,3 +202,34 @@ func TestTLS(t *testing.T) {
 		t.Error("certificate without key accepted")
 	}
 }
+
+// An error answer may quote a connector's config: the client's Redact
+// removes what it holds before the text reaches the row or an error, and a
+// URL keeps neither its user information nor a query that may carry a token.
+func TestErrorAnswersRedacted(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusInternalServerError)
+		w.Write([]byte(`{"error_code":500,"message":"bad config connection.password=hunter2"}`))
+	}))
+	defer srv.Close()
+	hide := func(s string) string { return strings.ReplaceAll(s, "hunter2", "[redacted]") }
+	got := New(Options{Redact: hide}).Workers(context.Background(), []Target{{Worker: "a:1", URL: srv.URL + "/?access_token=tok123"}}, Calls{})[0]
+	if got.Error == nil || strings.Contains(*got.Error, "hunter2") || !strings.Contains(*got.Error, "HTTP 500") {
+		t.Errorf("error answer not redacted: %+v", got.Error)
+	}
+	if strings.Contains(got.URL, "tok123") || (got.Error != nil && strings.Contains(*got.Error, "tok123")) {
+		t.Errorf("query token shown: %s / %v", got.URL, *got.Error)
+	}
+	shown := New(Options{}).Workers(context.Background(), []Target{{Worker: "a:1", URL: srv.URL}}, Calls{})[0]
+	if shown.Error == nil || !strings.Contains(*shown.Error, "hunter2") {
+		t.Errorf("without Redact (--show-secrets) the answer is kept: %+v", shown.Error)
+	}
+	for in, want := range map[string]string{
+		"http://w1:8083/?token=t#f":   "http://w1:8083/",
+		"http://u:p@w1:80%zz?token=t": "http://w1:80%zz",
+	} {
+		if got := Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
