@@ -429,7 +429,7 @@ func (f *File) UseContext(name string) error {
 	if _, err := f.Get(name); err != nil {
 		return err
 	}
-	b, err := os.ReadFile(f.Path)
+	b, err := boundedfile.Read(f.Path, MaxConfigFile)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", f.Path, err)
 	}

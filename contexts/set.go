@@ -3,6 +3,7 @@ package contexts
 import (
 	"bytes"
 	"fmt"
+	"github.com/connectscope/connectscope/internal/boundedfile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,7 +36,7 @@ func (f *File) SetContext(name string, settings []Setting) error {
 		return fmt.Errorf("a context needs a name")
 	}
 	var doc yaml.Node
-	b, err := os.ReadFile(f.Path)
+	b, err := boundedfile.Read(f.Path, MaxConfigFile)
 	if err != nil && !os.IsNotExist(err) {
 		return fmt.Errorf("reading %s: %w", f.Path, err)
 	}

@@ -13,7 +13,11 @@ const (
 	MaxPlanWorkers   = 100_000   // members at once
 	MaxPlanPieces    = 2_000_000 // connectors plus tasks configured at once
 	MaxScenarioSteps = 100_000
-	MaxPlanRounds    = 100_000 // rounds one replay or plan may produce
+	// MaxScenarioFile is the largest scenario file read: far above the
+	// bounds above written out as JSON or YAML, far below the memory a
+	// /dev/zero or a mistyped path would take.
+	MaxScenarioFile = 256 << 20
+	MaxPlanRounds   = 100_000 // rounds one replay or plan may produce
 	// MaxDurationMs bounds every simulated duration (sleep_ms,
 	// --returns-after, --restart-time, delays) and the simulated clock
 	// itself: a century, far from int64 overflow however steps add up.

@@ -5,8 +5,8 @@ package check
 
 import (
 	"fmt"
+	"github.com/connectscope/connectscope/internal/boundedfile"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -167,7 +167,7 @@ func (o *CheckOptions) readFilter() (*check.Filter, error) {
 // readWaivers reads at most one byte more than a waiver file may hold, so
 // that a huge file is refused by its size, not read whole.
 func readWaivers(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := boundedfile.Open(path) // a FIFO or a device is refused, never waited on
 	if err != nil {
 		return nil, err
 	}

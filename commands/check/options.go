@@ -2,7 +2,7 @@ package check
 
 import (
 	"fmt"
-	"os"
+	"github.com/connectscope/connectscope/internal/boundedfile"
 	"strconv"
 	"strings"
 	"time"
@@ -59,7 +59,7 @@ func (b BalanceOptions) options(o *check.Options) error {
 		return cli.UsageErrorf("--capacity must not be negative, not %d", o.Capacity)
 	}
 	if b.Zones != "" {
-		data, err := os.ReadFile(b.Zones)
+		data, err := boundedfile.Read(b.Zones, check.MaxWaiverFile)
 		if err != nil {
 			return cli.InputError(fmt.Errorf("reading zones: %w", err))
 		}

@@ -2,7 +2,7 @@ package plan
 
 import (
 	"fmt"
-	"os"
+	"github.com/connectscope/connectscope/internal/boundedfile"
 
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/decoded"
@@ -49,7 +49,7 @@ func NewCmdReplay(run func(*cli.Env, *ReplayOptions) error) *cli.Command {
 }
 
 func runReplay(e *cli.Env, o *ReplayOptions) error {
-	data, err := os.ReadFile(o.Path)
+	data, err := boundedfile.Read(o.Path, plan.MaxScenarioFile)
 	if err != nil {
 		return cli.InputError(fmt.Errorf("reading scenario: %w", err))
 	}

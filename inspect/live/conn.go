@@ -5,8 +5,9 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
+	"github.com/connectscope/connectscope/internal/boundedfile"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"time"
 
@@ -161,7 +162,7 @@ func (o ConnOptions) tlsConfig() (cfg *tls.Config, err error) {
 	cfg = &tls.Config{MinVersion: tls.VersionTLS12, ServerName: o.ServerName, InsecureSkipVerify: o.InsecureSkipVerify} //nolint:gosec // only when the user asks for it
 	ca := o.CAPEM
 	if o.CAFile != "" {
-		b, err := os.ReadFile(o.CAFile)
+		b, err := boundedfile.Read(o.CAFile, workerconfig.MaxFile)
 		if err != nil {
 			return nil, fmt.Errorf("reading CA file: %w", err)
 		}
@@ -176,14 +177,14 @@ func (o ConnOptions) tlsConfig() (cfg *tls.Config, err error) {
 	}
 	cert, key := o.CertPEM, o.KeyPEM
 	if o.CertFile != "" {
-		b, err := os.ReadFile(o.CertFile)
+		b, err := boundedfile.Read(o.CertFile, workerconfig.MaxFile)
 		if err != nil {
 			return nil, fmt.Errorf("reading client certificate: %w", err)
 		}
 		cert = b
 	}
 	if o.KeyFile != "" {
-		b, err := os.ReadFile(o.KeyFile)
+		b, err := boundedfile.Read(o.KeyFile, workerconfig.MaxFile)
 		if err != nil {
 			return nil, fmt.Errorf("reading client key: %w", err)
 		}

@@ -4,8 +4,8 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
+	"github.com/connectscope/connectscope/internal/boundedfile"
 	"io"
-	"os"
 )
 
 // TLSFiles name PEM files for https:// workers: the CA that signed the
@@ -60,7 +60,7 @@ func (f TLSFiles) Config() (*tls.Config, error) {
 }
 
 func readPEM(path string) ([]byte, error) {
-	fh, err := os.Open(path)
+	fh, err := boundedfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("REST TLS file: %w", err)
 	}

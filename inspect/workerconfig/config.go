@@ -4,7 +4,7 @@ package workerconfig
 
 import (
 	"fmt"
-	"os"
+	"github.com/connectscope/connectscope/internal/boundedfile"
 	"sort"
 	"strings"
 
@@ -55,9 +55,13 @@ type Config struct {
 	ProviderRefs map[string]string
 }
 
+// MaxFile bounds a worker .properties file and the PEM files it names: a
+// worker file is a few KiB, a PEM bundle of many CAs well under 1 MiB.
+const MaxFile = 4 << 20
+
 // LoadWorkerConfig reads and parses one worker .properties file.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedfile.Read(path, MaxFile)
 	if err != nil {
 		return nil, fmt.Errorf("reading worker config: %w", err)
 	}

@@ -5,7 +5,7 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"fmt"
-	"os"
+	"github.com/connectscope/connectscope/internal/boundedfile"
 	"strings"
 )
 
@@ -158,7 +158,7 @@ func storeTypeError(path, prefix, location, typ, convert string) error {
 }
 
 func readPEMFile(path, key, file string) ([]byte, error) {
-	data, err := os.ReadFile(file)
+	data, err := boundedfile.Read(file, MaxFile)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", path, key, err)
 	}
