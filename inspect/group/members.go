@@ -226,7 +226,8 @@ func decodeMember(view *MemberView, m inspect.GroupMember, groupProtocol string)
 			view.MetadataBase64 = base64Of(m.Metadata)
 		} else {
 			meta = md
-			view.URL = &md.URL
+			u := withoutUserinfo(md.URL)
+			view.URL = &u
 			view.Version = &md.Version
 			view.ConfigOffset = &md.ConfigOffset
 			view.Warnings = append(view.Warnings, prefixWarnings("metadata: ", md.Warnings)...)
@@ -344,7 +345,7 @@ func assignmentView(a *protocol.Assignment) *AssignmentView {
 	conns := piecesOf(a.Connectors(), a.Tasks())
 	rev := piecesOf(a.RevokedConnectors(), a.RevokedTasks())
 	return &AssignmentView{
-		Version: a.Version, Error: a.Error, Leader: a.Leader, LeaderURL: a.LeaderURL, ConfigOffset: a.ConfigOffset,
+		Version: a.Version, Error: a.Error, Leader: a.Leader, LeaderURL: withoutUserinfo(a.LeaderURL), ConfigOffset: a.ConfigOffset,
 		LeaderWorker: WorkerID(MemberView{MemberID: a.Leader, URL: &a.LeaderURL}),
 		Connectors:   conns.Connectors, Tasks: conns.Tasks,
 		RevokedConnectors: rev.Connectors, RevokedTasks: rev.Tasks,
@@ -381,6 +382,9 @@ func WorkerID(m MemberView) string {
 		if j := strings.IndexByte(u, '/'); j >= 0 {
 			u = u[:j]
 		}
+		if j := strings.LastIndexByte(u, '@'); j >= 0 {
+			u = u[j+1:] // user:password@ is a credential, never part of the name
+		}
 		if u != "" {
 			return u
 		}
@@ -389,4 +393,23 @@ func WorkerID(m MemberView) string {
 		return id
 	}
 	return m.MemberID
+}
+
+// withoutUserinfo drops user:password@ from an advertised REST URL: a
+// credential a worker put in rest.advertised.* is never shown (the REST
+// client sends credentials in a header, never from the URL).
+func withoutUserinfo(u string) string {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return u
+	}
+	auth := u[i+3:]
+	if j := strings.IndexAny(auth, "/?#"); j >= 0 {
+		auth = auth[:j]
+	}
+	k := strings.LastIndexByte(auth, '@')
+	if k < 0 {
+		return u
+	}
+	return u[:i+3] + u[i+3+k+1:]
 }

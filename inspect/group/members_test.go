@@ -226,3 +226,34 @@ func TestMembersLeaderWorker(t *testing.T) {
 		t.Errorf("JSON lacks leader_worker: %s", out)
 	}
 }
+
+// A worker that puts user:password@ in its advertised REST URL: the name
+// (HOST:PORT), the URL and the leader URL shown never carry it.
+func TestMembersURLCredentialsNeverShown(t *testing.T) {
+	url := "http://admin:s3cret@w1:8083/"
+	asg := &protocol.Assignment{Version: 2, Leader: "w1-1", LeaderURL: url, ConfigOffset: 3,
+		Assigned: protocol.EntriesFor(nil, nil), Revoked: []protocol.ConnectorEntry{}}
+	desc := &inspect.GroupDescription{Group: "g", State: "Stable", ProtocolType: "connect", Protocol: "sessioned",
+		Members: []inspect.GroupMember{{MemberID: "w1-1", ClientID: "connect-w1:8083",
+			Metadata:   mustEncodeMetadata(t, &protocol.MemberMetadata{Version: 2, URL: url, ConfigOffset: 3}),
+			Assignment: mustEncodeAssignment(t, asg)}}}
+	res := Members(desc)
+	out, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "s3cret") || strings.Contains(string(out), "admin") {
+		t.Errorf("credentials shown: %s", out)
+	}
+	if got := WorkerID(res.Members[0]); got != "w1:8083" {
+		t.Errorf("worker %q, want w1:8083", got)
+	}
+	if u := res.Members[0].URL; u == nil || *u != "http://w1:8083/" {
+		t.Errorf("url %v", u)
+	}
+	// Only the authority's userinfo goes: an @ in the path stays.
+	desc.Members[0].Metadata = mustEncodeMetadata(t, &protocol.MemberMetadata{Version: 2, URL: "http://a@b@w1:8083/x@y", ConfigOffset: 3})
+	if u := Members(desc).Members[0].URL; u == nil || *u != "http://w1:8083/x@y" {
+		t.Errorf("url %v", *u)
+	}
+}

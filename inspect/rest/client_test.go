@@ -143,6 +143,17 @@ func TestCredentialsNeverShown(t *testing.T) {
 	if bad.Error == nil || !strings.Contains(*bad.Error, "HTTP 401") || strings.Contains(*bad.Error, pw) || strings.Contains(bad.URL, pw) {
 		t.Errorf("401 must be an error without the password: %+v", bad)
 	}
+	// A password only in the advertised URL, echoed by the worker, is hidden too.
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+		w.Write([]byte("no access for admin with url-only-pw"))
+	}))
+	defer echo.Close()
+	urlOnly := strings.Replace(echo.URL, "http://", "http://admin:url-only-pw@", 1)
+	got := New(Options{}).Workers(context.Background(), []Target{{Worker: "b:1", URL: urlOnly}}, Calls{})[0]
+	if got.Error == nil || strings.Contains(*got.Error, "url-only-pw") || !strings.Contains(*got.Error, "HTTP 401") {
+		t.Errorf("URL password echoed: %v", *got.Error)
+	}
 	if got := Redact("https://u:p@w1:8443/x"); got != "https://w1:8443/x" {
 		t.Errorf("Redact: %s", got)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -97,7 +98,24 @@ func (c *Client) Workers(ctx context.Context, targets []Target, calls Calls) []W
 		}(&out[i], t)
 	}
 	wg.Wait()
+	for i, t := range targets {
+		out[i].scrubURLPassword(t.URL)
+	}
 	return out
+}
+
+// scrubURLPassword hides the password of a URL's user:password@ in the
+// worker's error: the URL shown has none (Redact), but a worker's answer
+// may echo it.
+func (w *WorkerInfo) scrubURLPassword(raw string) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.User == nil || w.Error == nil {
+		return
+	}
+	if pw, ok := u.User.Password(); ok && pw != "" {
+		s := strings.ReplaceAll(*w.Error, pw, "[redacted]")
+		w.Error = &s
+	}
 }
 
 // roundErr words why a worker was not asked before the round ended.
