@@ -60,9 +60,18 @@ func WriteCandidates(w io.Writer, candidates []string) error {
 }
 
 // Offerable says whether a name can be a candidate: not empty, UTF-8,
-// without control characters.
+// without control characters or the marks that reorder text (a shell's
+// menu shows candidates as they are, so "\u202egpj.exe" would display as
+// another name).
 func Offerable(name string) bool {
 	return name != "" && utf8.ValidString(name) && strings.IndexFunc(name, isControl) < 0
 }
 
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) }
+// isControl is a C0 or C1 control, DEL, or a bidi override, isolate or
+// direction mark (U+202A-202E, U+2066-2069, U+200E, U+200F, U+061C: the
+// set format.EscapeTerminal escapes).
+func isControl(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) ||
+		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) ||
+		r == 0x200e || r == 0x200f || r == 0x061c
+}
