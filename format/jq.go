@@ -60,15 +60,33 @@ func checkJQName(flag, name string) error {
 	return nil
 }
 
-// hiddenEnv are variables $ENV does not show: the SASL password the
-// environment may hold for connectscope itself.
-var hiddenEnv = map[string]bool{"CONNECTSCOPE_SASL_PASSWORD": true}
+// secretEnvWords make a variable one $ENV does not show: the passwords the
+// environment holds for connectscope itself (CONNECTSCOPE_SASL_PASSWORD,
+// CONNECTSCOPE_REST_PASSWORD), a context's sasl-password-env, and the
+// like (AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN), since a --jq result goes to
+// logs a runbook keeps.
+var secretEnvWords = []string{"PASSWORD", "PASSWD", "PWD", "SECRET", "TOKEN", "CREDENTIAL", "APIKEY", "API_KEY", "PRIVATE_KEY", "PASSPHRASE", "JAAS"}
 
-// jqEnviron is what $ENV and env see: the process environment, less hiddenEnv.
+// hiddenEnv reports a variable $ENV does not show.
+func hiddenEnv(name string) bool {
+	upper := strings.ToUpper(name)
+	if upper == "PWD" || upper == "OLDPWD" { // the shell's directories, not passwords
+		return false
+	}
+	for _, w := range secretEnvWords {
+		if strings.Contains(upper, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// jqEnviron is what $ENV and env see: the process environment, less the
+// variables hiddenEnv names.
 func jqEnviron() []string {
 	out := []string{}
 	for _, kv := range os.Environ() {
-		if name, _, _ := strings.Cut(kv, "="); !hiddenEnv[name] {
+		if name, _, _ := strings.Cut(kv, "="); !hiddenEnv(name) {
 			out = append(out, kv)
 		}
 	}

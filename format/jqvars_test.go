@@ -41,16 +41,21 @@ func TestJQVariables(t *testing.T) {
 	}
 }
 
-// $ENV and env read the environment, less connectscope's own SASL password.
+// $ENV and env read the environment, less the variables that hold
+// secrets: connectscope's own SASL and REST passwords, a context's
+// password variable, tokens and keys.
 func TestJQEnvironment(t *testing.T) {
 	t.Setenv("RUNBOOK_STAGE", "canary")
-	t.Setenv("CONNECTSCOPE_SASL_PASSWORD", "hunter2")
+	hidden := []string{"CONNECTSCOPE_SASL_PASSWORD", "CONNECTSCOPE_REST_PASSWORD", "KAFKA_PROD_PASSWORD", "AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN", "my_api_key"}
+	for _, name := range hidden {
+		t.Setenv(name, "hunter2")
+	}
 	var buf bytes.Buffer
-	if err := Write(&buf, ptrSample(), Options{JQ: `$ENV.RUNBOOK_STAGE, env.RUNBOOK_STAGE, ($ENV | has("CONNECTSCOPE_SASL_PASSWORD"))`}); err != nil {
+	if err := Write(&buf, ptrSample(), Options{JQ: `$ENV.RUNBOOK_STAGE, env.RUNBOOK_STAGE, ($ENV | tostring | contains("hunter2")), ($ENV | has("PWD"))`}); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := buf.String(), "canary\ncanary\nfalse\n"; got != want {
-		t.Errorf("got %q, want %q", got, want)
+	if got, want := buf.String(), "canary\ncanary\nfalse\ntrue\n"; got != want {
+		t.Errorf("got %q, want %q (hidden: %v)", got, want, hidden)
 	}
 }
 
