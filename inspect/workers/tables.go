@@ -8,12 +8,14 @@ import (
 	"github.com/connectscope/connectscope/format"
 )
 
-// Tables shows one row per member: version, health, latency, plugins,
-// error. -o wide adds the commit, the URL, the health stage and the member id.
+// Tables shows one row per member: its HOST:PORT alone in the first
+// column (the name flags accept, also under --no-headers), whether it
+// leads, version, health, latency, plugins, error. -o wide adds the commit,
+// the URL, the health stage and the member id.
 func (r Result) Tables() []format.Table {
 	t := format.Table{Title: "workers",
-		Header: []string{"WORKER", "VERSION", "HEALTH", "LATENCY", "PLUGINS", "ERROR", "COMMIT", "STAGE", "URL", "MEMBER"},
-		Rows:   [][]string{}, Wide: []int{6, 7, 8, 9}}
+		Header: []string{"WORKER", "LEADER", "VERSION", "HEALTH", "LATENCY", "PLUGINS", "ERROR", "COMMIT", "STAGE", "URL", "MEMBER"},
+		Rows:   [][]string{}, Wide: []int{7, 8, 9, 10}}
 	for _, w := range r.Workers {
 		health, stage := "-", "-"
 		if w.Health != nil {
@@ -30,11 +32,11 @@ func (r Result) Tables() []format.Table {
 		if w.PluginCount != nil {
 			plugins = strconv.Itoa(*w.PluginCount)
 		}
-		name := w.Worker
+		leader := "-"
 		if w.Leader {
-			name += " (leader)"
+			leader = "leader"
 		}
-		t.Rows = append(t.Rows, []string{name, format.TextOr(w.Version, "-"), health, latency, plugins,
+		t.Rows = append(t.Rows, []string{w.Worker, leader, format.TextOr(w.Version, "-"), health, latency, plugins,
 			format.TextOr(w.Error, "-"), format.TextOr(w.Commit, "-"), stage, format.TextOr(&w.URL, "-"), format.TextOr(&w.MemberID, "-")})
 	}
 	t.Footer = append(t.Footer, strconv.Itoa(r.Reached)+" of "+strconv.Itoa(len(r.Workers))+" workers answered")
