@@ -117,11 +117,11 @@ func valueText(v Value) string {
 // the workers, with each file's value.
 func differ(f *Findings, id, subject string, ws []*workerconfig.Config, what string, key func(*workerconfig.Config) string) *Finding {
 	values := map[string]any{}
-	distinct := map[string]bool{}
+	distinct := map[string][]string{} // value → the files that hold it
 	for _, w := range ws {
 		k := key(w)
 		values[w.Name()] = k
-		distinct[k] = true
+		distinct[k] = append(distinct[k], w.Name())
 	}
 	if len(distinct) < 2 {
 		return nil
@@ -131,7 +131,22 @@ func differ(f *Findings, id, subject string, ws []*workerconfig.Config, what str
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	return f.Add(id, subject, fmt.Sprintf("%s: %s", what, strings.Join(keys, " / ")), values)
+	// Each value with the files that hold it, so the reader knows which
+	// workers to change without -o json.
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s (%s)", k, someFiles(distinct[k]))
+	}
+	return f.Add(id, subject, fmt.Sprintf("%s: %s", what, strings.Join(parts, " / ")), values)
+}
+
+// someFiles names up to three files and counts the rest.
+func someFiles(files []string) string {
+	sort.Strings(files)
+	if len(files) <= 3 {
+		return strings.Join(files, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(files[:3], ", "), len(files)-3)
 }
 
 func eosOf(w *workerconfig.Config) string {
