@@ -36,7 +36,7 @@ func (s WatchSummary) Text() string {
 		for _, st := range slices.Sorted(maps.Keys(t.ByStateMs)) {
 			states = append(states, fmt.Sprintf("%s %s", st, format.Millis(t.ByStateMs[st])))
 		}
-		fmt.Fprintf(&b, "\n  %s: %s (%s)", format.EscapeTerminal(t.Task), format.Millis(t.NotRunningMs), strings.Join(states, ", "))
+		fmt.Fprintf(&b, "\n  %s: %s (%s)", format.EscapeLine(t.Task), format.Millis(t.NotRunningMs), strings.Join(states, ", "))
 	}
 	if s.TaskPausedMs > 0 {
 		fmt.Fprintf(&b, "\ntask time PAUSED (on purpose): %s", format.Millis(s.TaskPausedMs))
@@ -44,17 +44,17 @@ func (s WatchSummary) Text() string {
 	if len(s.ConnectorsHeld) > 0 {
 		b.WriteString("\nconnectors held (owned by no worker):")
 		for _, c := range s.ConnectorsHeld {
-			fmt.Fprintf(&b, "\n  %s: %s", format.EscapeTerminal(c.Connector), format.Millis(c.HeldMs))
+			fmt.Fprintf(&b, "\n  %s: %s", format.EscapeLine(c.Connector), format.Millis(c.HeldMs))
 		}
 	}
 	switch {
 	case s.Unanswered:
 		fmt.Fprintf(&b, "\ngroup at the end: unknown: the cluster has not answered since %s UTC", time.UnixMilli(s.LastAnswerMs).UTC().Format("15:04:05"))
 		if s.GroupStateAtEnd != "" {
-			fmt.Fprintf(&b, " (then: %s, %s)", s.GroupStateAtEnd, format.Count(s.MembersAtEnd, "member", "members"))
+			fmt.Fprintf(&b, " (then: %s, %s)", format.EscapeLine(s.GroupStateAtEnd), format.Count(s.MembersAtEnd, "member", "members"))
 		}
 	case s.GroupStateAtEnd != "":
-		fmt.Fprintf(&b, "\ngroup at the end: %s, %s", s.GroupStateAtEnd, format.Count(s.MembersAtEnd, "member", "members"))
+		fmt.Fprintf(&b, "\ngroup at the end: %s, %s", format.EscapeLine(s.GroupStateAtEnd), format.Count(s.MembersAtEnd, "member", "members"))
 	}
 	return b.String()
 }
