@@ -69,6 +69,9 @@ func checkDelayAdvice(f *Findings, in TimeoutsInput, versions map[*workerconfig.
 			subject, whose = "leader "+leaderLabel(in), "the leader's, "+s.files[0]
 		case len(settings) == 1:
 			subject, whose = "every worker file", "every file's"
+		case len(s.files) == 1:
+			subject = s.files[0] + " (if its worker leads)"
+			whose = "if the worker of " + s.files[0] + " leads"
 		default:
 			subject = strings.Join(s.files, ", ") + " (if one of them leads)"
 			whose = "if a worker of " + strings.Join(s.files, ", ") + " leads"

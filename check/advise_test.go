@@ -127,7 +127,7 @@ func TestD7OnceWithTheLeadersDelay(t *testing.T) {
 		t.Fatalf("two settings, leader unknown: %v, %d D7: %+v", err, len(d7), d7)
 	}
 	subjects := d7[0].Subject + " | " + d7[1].Subject
-	if !strings.Contains(subjects, "a.properties, c.properties (if one of them leads)") || !strings.Contains(subjects, "b.properties (if one of them leads)") {
+	if !strings.Contains(subjects, "a.properties, c.properties (if one of them leads)") || !strings.Contains(subjects, "b.properties (if its worker leads)") {
 		t.Errorf("subjects %q", subjects)
 	}
 }
