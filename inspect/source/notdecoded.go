@@ -2,13 +2,14 @@ package source
 
 import (
 	"bytes"
+	"errors"
 	"io"
-	"os"
 	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/internal/boundedfile"
 	"github.com/connectscope/connectscope/internal/setting"
 )
 
@@ -30,7 +31,12 @@ func looksLike(path string) setting.Text {
 	if path == "-" {
 		return setting.Textf("something else (standard input)")
 	}
-	f, err := os.Open(path)
+	// A FIFO was read once already: opening it again would wait for a
+	// writer that is gone, so only a regular file is looked into.
+	f, err := boundedfile.Open(path)
+	if errors.Is(err, boundedfile.ErrNotRegular) {
+		return setting.Textf("something else (not a regular file)")
+	}
 	if err != nil {
 		return setting.Textf("something unreadable")
 	}
