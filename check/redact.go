@@ -12,6 +12,7 @@ func RedactFindings(findings []Finding) {
 		f := &findings[i]
 		f.Subject = store.RedactText(f.Subject)
 		f.Message = store.RedactText(f.Message)
+		f.Fix = store.RedactText(f.Fix) // a fix may quote the setting to change
 		for k, v := range f.Values {
 			if s, ok := v.(string); ok {
 				f.Values[k] = store.RedactValue(k, s)
