@@ -191,7 +191,7 @@ func (c *yamlConverter) value(n *yaml.Node) (any, error) {
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)
 		seen := make(map[string]int, len(n.Content)/2)
-		if err := c.mapping(n, out, seen, false); err != nil {
+		if err := c.mapping(n, out, seen, false, isStringMapping(n)); err != nil {
 			return nil, err
 		}
 		return out, nil
@@ -205,22 +205,56 @@ func (c *yamlConverter) value(n *yaml.Node) (any, error) {
 	return nil, fmt.Errorf("line %d: unexpected YAML node", n.Line)
 }
 
+// isStringMapping says whether yaml.v3 would decode n as a map with string
+// keys: its own keys are all strings (or merges). Every key of such a
+// mapping, merged ones too, is then named by its text (007 stays 007),
+// where other mappings name a key by its value (007 is 7).
+func isStringMapping(n *yaml.Node) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if tag := n.Content[i].ShortTag(); tag != "!!str" && tag != "!!merge" {
+			return false
+		}
+	}
+	return true
+}
+
+// keyName names a mapping key as yaml.v3 does; skip reports a null key,
+// which yaml.v3 leaves out of a string-keyed map.
+func (c *yamlConverter) keyName(k *yaml.Node, stringKeys bool) (name string, skip bool, err error) {
+	if !stringKeys {
+		key, err := c.value(k)
+		return fmt.Sprint(key), false, err
+	}
+	scalar := k
+	if scalar.Kind == yaml.AliasNode && scalar.Alias != nil {
+		scalar = scalar.Alias
+	}
+	if scalar.Kind != yaml.ScalarNode {
+		return "", false, fmt.Errorf("line %d: a mapping key that is not text where the mapping's other keys are", k.Line)
+	}
+	if scalar.ShortTag() == "!!null" {
+		return "", true, nil
+	}
+	err = scalar.Decode(&name)
+	return name, false, err
+}
+
 // mapping adds n's keys to out. Merged keys (<<) give way to the mapping's
 // own; a key twice in one mapping is an error, as yaml.v3 makes it.
-func (c *yamlConverter) mapping(n *yaml.Node, out map[string]any, seen map[string]int, merged bool) error {
+// stringKeys says how the outermost mapping names its keys (isStringMapping).
+func (c *yamlConverter) mapping(n *yaml.Node, out map[string]any, seen map[string]int, merged, stringKeys bool) error {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
-			if err := c.merge(v, out, seen); err != nil {
+			if err := c.merge(v, out, seen, stringKeys); err != nil {
 				return err
 			}
 			continue
 		}
-		key, err := c.value(k)
+		name, skip, err := c.keyName(k, stringKeys)
 		if err != nil {
 			return err
 		}
-		name := fmt.Sprint(key)
 		id := name // yaml.v3 calls keys the same when their text is: 0 and 0.0 differ
 		if k.Kind == yaml.ScalarNode {
 			id = k.Value
@@ -233,14 +267,17 @@ func (c *yamlConverter) mapping(n *yaml.Node, out map[string]any, seen map[strin
 				return fmt.Errorf("line %d: mapping key %q already defined at line %d", k.Line, name, line)
 			}
 		}
-		val, err := c.value(v)
-		if err != nil {
-			return err
-		}
 		if merged {
 			seen[id] = 0 // a mapping's own key may replace it
 		} else {
 			seen[id] = k.Line
+		}
+		if skip {
+			continue
+		}
+		val, err := c.value(v)
+		if err != nil {
+			return err
 		}
 		out[name] = val
 	}
@@ -258,7 +295,7 @@ func (c *yamlConverter) enter(n *yaml.Node) error {
 	return nil
 }
 
-func (c *yamlConverter) merge(v *yaml.Node, out map[string]any, seen map[string]int) error {
+func (c *yamlConverter) merge(v *yaml.Node, out map[string]any, seen map[string]int, stringKeys bool) error {
 	if err := c.enter(v); err != nil {
 		return err
 	}
@@ -268,10 +305,10 @@ func (c *yamlConverter) merge(v *yaml.Node, out map[string]any, seen map[string]
 	}
 	switch v.Kind {
 	case yaml.MappingNode:
-		return c.mapping(v, out, seen, true)
+		return c.mapping(v, out, seen, true, stringKeys)
 	case yaml.SequenceNode:
 		for _, e := range v.Content {
-			if err := c.merge(e, out, seen); err != nil {
+			if err := c.merge(e, out, seen, stringKeys); err != nil {
 				return err
 			}
 		}

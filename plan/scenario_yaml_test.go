@@ -56,6 +56,10 @@ var yamlSeeds = []string{
 	"- a\n- b: c\n",
 	"a: [\n",
 	"? [a, b]\n: c\n",
+	// A mapping whose own keys are text names merged keys by their text too.
+	"z: 1\n<<: [{7101, 0}, {000, 00}]\n",
+	"z: 1\n<<: {~: a, true: b, 0x1F: c, 1.50: d, !!binary aGk=: g, 007: h}\n",
+	"z: 1\n~: a\n~: b\n",
 }
 
 func FuzzYAMLScenarioMatchesYAMLv3(f *testing.F) {
