@@ -100,7 +100,7 @@ func TestSignalsStopEveryKindOfCommand(t *testing.T) {
 			return []string{"plan", "join", "--add", "1", "--synthetic", longSyntheticPlan, "-o", "json"}
 		}, syscall.SIGINT},
 		{"long rolling restart, SIGTERM", func(t *testing.T) []string {
-			return []string{"plan", "rolling-restart", "--restart-time", "30s", "--synthetic", "workers=100,connectors=4000", "-o", "json"}
+			return []string{"plan", "rolling-restart", "--restart-time", "30s", "--synthetic", "workers=300,connectors=12000", "-o", "json"}
 		}, syscall.SIGTERM},
 		{"long scenario replay, SIGINT", func(t *testing.T) []string {
 			return []string{"plan", "replay", longScenario(t), "-o", "json"}
