@@ -202,8 +202,19 @@ func (w *Worker) Running() bool { return w.proc.running() }
 func (w *Worker) Start() error { return w.proc.start(w.args) }
 
 // Stop stops the worker cleanly (SIGTERM: Connect stops its work and leaves
-// the group) and waits for the JVM to end.
-func (w *Worker) Stop() error { return w.proc.signal(syscall.SIGTERM, 60*time.Second) }
+// the group) and waits for the JVM to end. Connect's REST server stops
+// gracefully for up to 60 s (a fixed Jetty stop timeout) while a client
+// connection stays open, so the harness first drops its own idle keep-alive
+// connections, and waits past those 60 s before it calls the stop failed:
+// a CI run once had this test's worker reach exactly the 60 s limit.
+func (w *Worker) Stop() error {
+	restClient.CloseIdleConnections()
+	return w.proc.signal(syscall.SIGTERM, stopGrace)
+}
+
+// stopGrace is how long a clean stop may take: Jetty's 60 s graceful stop
+// plus the herder's own shutdown (stopping tasks, leaving the group).
+const stopGrace = 90 * time.Second
 
 // Kill ends the JVM at once (SIGKILL): the group notices only after
 // session.timeout.ms.
