@@ -137,6 +137,15 @@ func (j *jvm) signal(sig syscall.Signal, grace time.Duration) error {
 		return nil
 	case <-time.After(grace):
 	}
+	if sig != syscall.SIGKILL {
+		// A JVM prints every thread's stack on SIGQUIT: the log then shows
+		// what the stop was waiting for.
+		_ = cmd.Process.Signal(syscall.SIGQUIT)
+		select {
+		case <-done:
+		case <-time.After(2 * time.Second):
+		}
+	}
 	_ = cmd.Process.Kill()
 	select {
 	case <-done:
