@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/setting"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
-	"github.com/connectscope/connectscope/internal/setting"
 	"github.com/connectscope/connectscope/plan"
 )
 

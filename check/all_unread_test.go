@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/connectscope/connectscope/internal/setting"
+	"github.com/connectscope/connectscope/inspect/setting"
 )
 
 // A cluster the worker files imply but that could not be read: the checks

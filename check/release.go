@@ -7,12 +7,12 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/field"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/rest"
 	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
 	"github.com/connectscope/connectscope/inspect/workers"
-	"github.com/connectscope/connectscope/internal/field"
 )
 
 // ReleaseInput is what `check upgrade --to RELEASE` checks: the connector

@@ -5,10 +5,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/connectscope/connectscope/inspect/field"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/protocol"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
-	"github.com/connectscope/connectscope/internal/field"
 )
 
 // UpgradeInput is what `check upgrade` plans from: the worker files and,

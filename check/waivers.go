@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/connectscope/connectscope/internal/field"
+	"github.com/connectscope/connectscope/inspect/field"
 	"gopkg.in/yaml.v3"
 )
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/format"
-	"github.com/connectscope/connectscope/internal/field"
+	"github.com/connectscope/connectscope/inspect/field"
 )
 
 func waiverFindings() []Finding {

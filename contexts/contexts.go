@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/format"
-	"github.com/connectscope/connectscope/internal/atomicfile"
-	"github.com/connectscope/connectscope/internal/boundedfile"
+	"github.com/connectscope/connectscope/inspect/source/atomicfile"
+	"github.com/connectscope/connectscope/inspect/source/boundedfile"
 	"gopkg.in/yaml.v3"
 )
 

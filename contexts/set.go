@@ -3,7 +3,7 @@ package contexts
 import (
 	"bytes"
 	"fmt"
-	"github.com/connectscope/connectscope/internal/boundedfile"
+	"github.com/connectscope/connectscope/inspect/source/boundedfile"
 	"os"
 	"path/filepath"
 	"strings"

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/connectscope/connectscope/internal/field"
+	"github.com/connectscope/connectscope/inspect/field"
 )
 
 // Restart orders the advisor compares.

@@ -14,7 +14,7 @@ import (
 // TestKafkaVersionRegressions replays the scenarios of testdata/kafka-versions,
 // each of which once showed a version profile disagreeing with that release's
 // own assignor, and requires the output Kafka's classes gave
-// (NAME.VERSION.expected.json, written by internal/assignordiff's driver),
+// (NAME.VERSION.expected.json, written by e2e/assignordiff's driver),
 // piece names included.
 func TestKafkaVersionRegressions(t *testing.T) {
 	expected, err := filepath.Glob(filepath.Join("testdata", "kafka-versions", "*.expected.json"))

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/format"
-	"github.com/connectscope/connectscope/internal/field"
+	"github.com/connectscope/connectscope/inspect/field"
 )
 
 // LeaveOptions describe workers leaving the group: together (PaceMs 0) or

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/connectscope/connectscope/internal/field"
+	"github.com/connectscope/connectscope/inspect/field"
 )
 
 // A rolling restart's --order lists every worker: one that leaves some out

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/connectscope/connectscope/format/jsonout"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
-	"github.com/connectscope/connectscope/internal/jsonout"
 	"github.com/connectscope/connectscope/plan/assignor"
 )
 

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/connectscope/connectscope/internal/jsonout"
+	"github.com/connectscope/connectscope/format/jsonout"
 	"github.com/connectscope/connectscope/plan/assignor"
 )
 

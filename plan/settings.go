@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/connectscope/connectscope/inspect/field"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
-	"github.com/connectscope/connectscope/internal/field"
 	"github.com/connectscope/connectscope/plan/assignor"
 )
 

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/connectscope/connectscope/inspect/field"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
-	"github.com/connectscope/connectscope/internal/field"
 )
 
 // A setting given beats the worker file's, which beats the default; a bad

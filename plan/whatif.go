@@ -9,7 +9,7 @@ import (
 
 	"github.com/connectscope/connectscope/format"
 
-	"github.com/connectscope/connectscope/internal/field"
+	"github.com/connectscope/connectscope/inspect/field"
 	"github.com/connectscope/connectscope/plan/assignor"
 )
 

@@ -266,7 +266,7 @@ func (c *Cluster) setTarget(ctx context.Context, name, target string) error {
 		return fmt.Errorf("no connector %q", name)
 	}
 	// The order Connect writes (checked against real workers by
-	// internal/realkafka/realcluster): stopping commits an empty task set,
+	// e2e/realkafka/realcluster): stopping commits an empty task set,
 	// then STOPPED; resuming writes the target state first, and the task
 	// configs and their commit follow once the connector runs again.
 	var recs []configRecord

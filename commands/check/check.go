@@ -5,7 +5,7 @@ package check
 
 import (
 	"fmt"
-	"github.com/connectscope/connectscope/internal/boundedfile"
+	"github.com/connectscope/connectscope/inspect/source/boundedfile"
 	"io"
 	"strings"
 	"time"

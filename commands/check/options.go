@@ -2,7 +2,7 @@ package check
 
 import (
 	"fmt"
-	"github.com/connectscope/connectscope/internal/boundedfile"
+	"github.com/connectscope/connectscope/inspect/source/boundedfile"
 	"strconv"
 	"strings"
 	"time"

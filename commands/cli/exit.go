@@ -8,8 +8,8 @@ import (
 
 	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect/decoded"
-	"github.com/connectscope/connectscope/internal/field"
-	"github.com/connectscope/connectscope/internal/setting"
+	"github.com/connectscope/connectscope/inspect/field"
+	"github.com/connectscope/connectscope/inspect/setting"
 	urfave "github.com/urfave/cli/v2"
 )
 

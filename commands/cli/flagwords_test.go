@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/connectscope/connectscope/internal/setting"
+	"github.com/connectscope/connectscope/inspect/setting"
 )
 
 // Every setting the deep packages name has a global flag behind it.
@@ -96,7 +96,7 @@ func TestDeepPackagesNameNoGlobalFlags(t *testing.T) {
 				}
 				for _, m := range flagToken.FindAllStringSubmatch(text, -1) {
 					if global[m[1]] && !allowed(text) {
-						t.Errorf("%s: string %s names the global flag %s; name the setting (internal/setting) and let commands name the flag", fset.Position(lit.Pos()), lit.Value, m[1])
+						t.Errorf("%s: string %s names the global flag %s; name the setting (inspect/setting) and let commands name the flag", fset.Position(lit.Pos()), lit.Value, m[1])
 					}
 				}
 				return true

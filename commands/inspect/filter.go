@@ -6,8 +6,8 @@ import (
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/field"
 	"github.com/connectscope/connectscope/inspect/filter"
-	"github.com/connectscope/connectscope/internal/field"
 	urfave "github.com/urfave/cli/v2"
 )
 

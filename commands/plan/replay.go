@@ -2,7 +2,7 @@ package plan
 
 import (
 	"fmt"
-	"github.com/connectscope/connectscope/internal/boundedfile"
+	"github.com/connectscope/connectscope/inspect/source/boundedfile"
 
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/decoded"

@@ -10,9 +10,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/connectscope/connectscope/inspect/field"
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/store"
-	"github.com/connectscope/connectscope/internal/field"
 )
 
 // Spec is what to keep; the zero Spec keeps everything.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/protocol"
-	"github.com/connectscope/connectscope/internal/setting"
+	"github.com/connectscope/connectscope/inspect/setting"
 )
 
 // MembersResult is the `inspect members` view of the Connect group

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/internal/setting"
+	"github.com/connectscope/connectscope/inspect/setting"
 )
 
 // The dead-group note names the settings; the caller chooses their words.

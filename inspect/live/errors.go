@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/connectscope/connectscope/internal/setting"
+	"github.com/connectscope/connectscope/inspect/setting"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl"

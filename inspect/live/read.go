@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/internal/setting"
+	"github.com/connectscope/connectscope/inspect/setting"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )

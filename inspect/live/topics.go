@@ -6,7 +6,7 @@ import (
 	"sort"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/internal/setting"
+	"github.com/connectscope/connectscope/inspect/setting"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 )

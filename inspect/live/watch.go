@@ -7,7 +7,7 @@ import (
 
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/group"
-	"github.com/connectscope/connectscope/internal/setting"
+	"github.com/connectscope/connectscope/inspect/setting"
 )
 
 // WatchOptions say what to watch and how often to look at the group.

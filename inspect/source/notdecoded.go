@@ -9,8 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/internal/boundedfile"
-	"github.com/connectscope/connectscope/internal/setting"
+	"github.com/connectscope/connectscope/inspect/setting"
+	"github.com/connectscope/connectscope/inspect/source/boundedfile"
 )
 
 // NothingDecoded refuses a file of which no entry became a record and that

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/connectscope/connectscope/format/jsonout"
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/internal/jsonout"
 )
 
 // SnapshotVersion is the snapshot file version this build writes and reads.

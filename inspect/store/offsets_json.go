@@ -7,7 +7,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/connectscope/connectscope/internal/jsonout"
+	"github.com/connectscope/connectscope/format/jsonout"
 )
 
 // An offsets topic can hold hundreds of thousands of source partitions: -o json

@@ -4,12 +4,12 @@ package workerconfig
 
 import (
 	"fmt"
-	"github.com/connectscope/connectscope/internal/boundedfile"
+	"github.com/connectscope/connectscope/inspect/source/boundedfile"
 	"sort"
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/internal/setting"
+	"github.com/connectscope/connectscope/inspect/setting"
 	"github.com/magiconair/properties"
 )
 

@@ -17,9 +17,10 @@ import (
 const module = "github.com/connectscope/connectscope"
 
 // testOnly are the packages that sit beside the stack (ARCHITECTURE.md:
-// test support, the real-Kafka suites and the generators): they may use any
-// layer, and production code never imports them.
-var testOnly = regexp.MustCompile(`^(internal/(kafkatest|realkafka|realbroker|assignordiff|golden|vectors|archtest|runbook)(/.*)?|.*/internal/gen[a-z]*|plan/internal/scenariogen)$`)
+// the test helpers of internal/, the real-Kafka suites of e2e/ and the
+// generators): they may use any layer, and production code never imports
+// them. Every package under the top-level internal/ is a test helper.
+var testOnly = regexp.MustCompile(`^((internal|e2e)/.*|.*/internal/gen[a-z]*|plan/internal/scenariogen)$`)
 
 // layers reads the table of ARCHITECTURE.md's Arrows section: package →
 // layer number.
@@ -143,6 +144,22 @@ func TestCommandsStartFromTheViews(t *testing.T) {
 			switch rel(imp) {
 			case "inspect/store", "inspect/group", "plan/assignor":
 				t.Errorf("%s imports %s: reach it through inspect/decoded, plan or check", from, rel(imp))
+			}
+		}
+	}
+}
+
+// TestFormatDependsOnNothingOfOurs: format, and the JSON writer beside it,
+// import no package of this module (ARCHITECTURE.md, Parts).
+func TestFormatDependsOnNothingOfOurs(t *testing.T) {
+	for _, p := range packages(t) {
+		from := rel(p.ImportPath)
+		if from != "format" && !strings.HasPrefix(from, "format/") {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if strings.HasPrefix(imp, module+"/") {
+				t.Errorf("%s imports %s: format depends on nothing of ours", from, rel(imp))
 			}
 		}
 	}

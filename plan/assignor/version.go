@@ -46,7 +46,7 @@ func featuresFor(v kafkaversion.Version) features {
 }
 
 // newestVerifiedLine is the newest Kafka release line whose own assignors were
-// run against these profiles (internal/assignordiff: every line from 2.3 on).
+// run against these profiles (e2e/assignordiff: every line from 2.3 on).
 var newestVerifiedLine = kafkaversion.New(4, 4, 0)
 
 // NewestVerifiedLine names it, as MAJOR.MINOR, for messages.

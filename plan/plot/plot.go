@@ -17,7 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	cliformat "github.com/connectscope/connectscope/format"
-	"github.com/connectscope/connectscope/internal/atomicfile"
+	"github.com/connectscope/connectscope/inspect/source/atomicfile"
 	"github.com/connectscope/connectscope/plan"
 )
 

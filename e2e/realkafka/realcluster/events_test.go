@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/connectscope/connectscope/internal/realkafka"
+	"github.com/connectscope/connectscope/e2e/realkafka"
 )
 
 // eventsDelayMs is scheduled.rebalance.max.delay.ms of the events cluster:

@@ -5,7 +5,7 @@
 # (its own root: the real-cluster harness keeps fuller jar sets under
 # connectscope/kafka). A version whose directory holds a .complete marker is
 # skipped; Maven's own repository stays ~/.m2. Usage:
-#   internal/assignordiff/warm-cache.sh [VERSION ...]
+#   e2e/assignordiff/warm-cache.sh [VERSION ...]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cache="${CONNECTSCOPE_ASSIGNORDIFF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/connectscope/assignordiff}"

@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/commands"
+	"github.com/connectscope/connectscope/e2e/realkafka"
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/source"
-	"github.com/connectscope/connectscope/internal/realkafka"
 )
 
 // Timings of the test clusters: Connect's defaults. 6 s sessions left too

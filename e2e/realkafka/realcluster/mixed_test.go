@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/connectscope/connectscope/internal/realkafka"
+	"github.com/connectscope/connectscope/e2e/realkafka"
 )
 
 // TestMixedVersions runs one group of 3.9.x and 4.x workers on a 4.x

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/connectscope/connectscope/internal/realkafka"
+	"github.com/connectscope/connectscope/e2e/realkafka"
 )
 
 // standardConnectors creates three sources (one task each) and two sinks

@@ -8,7 +8,7 @@ import (
 )
 
 // howToGet is the one line printed when Java or Maven is missing.
-const howToGet = "real-Kafka tests need java (17+) and mvn on PATH: apt-get install openjdk-17-jdk-headless maven, then internal/realkafka/warm-cache.sh"
+const howToGet = "real-Kafka tests need java (17+) and mvn on PATH: apt-get install openjdk-17-jdk-headless maven, then e2e/realkafka/warm-cache.sh"
 
 // Require stops the test when Java or Maven is missing: a failure under
 // CI=true (CI must run these tests), a skip elsewhere.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/connectscope/connectscope/internal/realkafka"
+	"github.com/connectscope/connectscope/e2e/realkafka"
 )
 
 // secureWorkerFile writes a worker .properties file that reaches the broker

@@ -14,11 +14,11 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/check"
+	"github.com/connectscope/connectscope/e2e/realkafka"
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/live"
 	"github.com/connectscope/connectscope/inspect/rest"
 	"github.com/connectscope/connectscope/inspect/workers"
-	"github.com/connectscope/connectscope/internal/realkafka"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 

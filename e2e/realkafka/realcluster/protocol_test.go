@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/connectscope/connectscope/internal/realkafka"
+	"github.com/connectscope/connectscope/e2e/realkafka"
 )
 
 // groupProtocolName is the name the broker selects for a connect.protocol

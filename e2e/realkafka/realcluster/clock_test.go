@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connectscope/connectscope/e2e/realkafka"
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/connectscope/connectscope/inspect/store"
-	"github.com/connectscope/connectscope/internal/realkafka"
 	"github.com/connectscope/connectscope/plan"
 )
 

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/commands"
-	"github.com/connectscope/connectscope/internal/realkafka"
+	"github.com/connectscope/connectscope/e2e/realkafka"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )

@@ -55,11 +55,11 @@ func CacheDir() (string, error) {
 func pomPath() (string, error) {
 	_, file, _, ok := runtime.Caller(0)
 	if !ok {
-		return "", errors.New("locating internal/realkafka/pom.xml: no caller information")
+		return "", errors.New("locating e2e/realkafka/pom.xml: no caller information")
 	}
 	p := filepath.Join(filepath.Dir(file), "pom.xml")
 	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("locating internal/realkafka/pom.xml: %w", err)
+		return "", fmt.Errorf("locating e2e/realkafka/pom.xml: %w", err)
 	}
 	return p, nil
 }

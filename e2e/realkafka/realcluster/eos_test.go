@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/connectscope/connectscope/internal/realkafka"
+	"github.com/connectscope/connectscope/e2e/realkafka"
 )
 
 // TestExactlyOnceSource runs a cluster with exactly.once.source.support=

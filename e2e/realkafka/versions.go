@@ -41,7 +41,7 @@ func Versions() []string { return []string{Newest4x, Newest39} }
 func lookup(version string) (release, error) {
 	r, ok := releases[version]
 	if !ok {
-		return release{}, fmt.Errorf("kafka %q is not pinned in internal/realkafka/versions.go (pinned: %v)", version, Versions())
+		return release{}, fmt.Errorf("kafka %q is not pinned in e2e/realkafka/versions.go (pinned: %v)", version, Versions())
 	}
 	return r, nil
 }

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connectscope/connectscope/e2e/realkafka"
 	"github.com/connectscope/connectscope/internal/kafkatest"
-	"github.com/connectscope/connectscope/internal/realkafka"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"

@@ -1,5 +1,5 @@
 // Package realbroker holds tests that run connectscope's commands against
-// real Apache Kafka brokers started by internal/realkafka: broker behaviour
+// real Apache Kafka brokers started by e2e/realkafka: broker behaviour
 // of 4.x (GROUP_ID_NOT_FOUND, KIP-848 groups, KIP-896's removed API
 // versions), the topic and broker-limit checks against real configs, the
 // read-only guarantee seen from the broker's own request log, and TLS and
