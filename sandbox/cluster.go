@@ -43,6 +43,10 @@ type Cluster struct {
 	memberNames map[string]string // member id -> worker name
 	seq         int
 	rounds      []RoundRecord
+	gate        syncGate // who has its assignment in recent generations (syncgate.go)
+	// slowSync delays a worker's SyncGroup by this long: tests stand in
+	// with it for a member slowed by a loaded machine.
+	slowSync map[string]time.Duration
 }
 
 // Start starts the broker, creates Connect's internal topics and returns a

@@ -101,6 +101,11 @@ func (w *worker) lead(gen int32, groupProtocol string, members []kmsg.JoinGroupR
 	for _, m := range ms {
 		maxOffset = max(maxOffset, m.meta.ConfigOffset)
 	}
+	ids := make([]string, len(ms))
+	for i, m := range ms {
+		ids[i] = m.id
+	}
+	w.c.noteRound(gen, ids)
 	rec := RoundRecord{Generation: gen, Protocol: groupProtocol, Leader: w.name, LeaderMemberID: w.memberID, At: time.Now()}
 	base := protocol.Assignment{Version: version, Leader: w.memberID, LeaderURL: w.url, ConfigOffset: maxOffset}
 

@@ -68,6 +68,7 @@ type worker struct {
 	needJoin         bool
 	rejoinAt         time.Time
 	lastCompletedGen int32
+	revokedInGen     int32 // the generation whose assignment revoked work, until the rejoin after it; -1 = none
 	assignor         assignor.AssignorState
 	pendingRound     *RoundRecord // round computed as leader, until SyncGroup says whose was delivered
 	running          map[string]*piece
@@ -107,7 +108,7 @@ func newWorker(c *Cluster, name, protocol string) (*worker, error) {
 	w := &worker{
 		c: c, name: name, id: id, url: "http://" + id + "/", protocol: protocol,
 		cl: cl, ctx: ctx, cancel: cancel, done: make(chan struct{}), wake: make(chan struct{}, 1),
-		generation: -1, lastCompletedGen: -1, needJoin: true,
+		generation: -1, lastCompletedGen: -1, revokedInGen: -1, needJoin: true,
 		assignor: assignor.NewAssignorState(), running: map[string]*piece{},
 	}
 	w.publish(true)
@@ -198,6 +199,14 @@ func (w *worker) run() {
 		w.handleInbox()
 		if w.needJoin {
 			w.publish(true)
+			if w.revokedInGen >= 0 {
+				// Kafka's order: the generation's assignments all go out
+				// before the follow-up round starts (syncgate.go).
+				if !w.c.waitPeersSynced(w.ctx, w.revokedInGen, w.c.cfg.SessionTimeout/2) && w.ctx.Err() == nil {
+					w.c.log.printf("worker %s: a member of generation %d had no assignment after %v; rejoining anyway", w.name, w.revokedInGen, w.c.cfg.SessionTimeout/2)
+				}
+				w.revokedInGen = -1
+			}
 			if err := w.joinAndSync(); err != nil && w.ctx.Err() == nil {
 				w.c.log.printf("worker %s: %v; retrying", w.name, err)
 				w.sleep(w.c.cfg.HeartbeatInterval)
@@ -257,6 +266,7 @@ func (w *worker) handleInbox() {
 // ran and sends LeaveGroup; a kill sends nothing.
 func (w *worker) shutdown() {
 	defer w.cl.Close()
+	defer w.c.noteGone(w.memberID)
 	if w.mode.Load() == modeKilled {
 		w.dropAll()
 		return
@@ -402,9 +412,13 @@ func (w *worker) joinAndSync() error {
 	sync.ProtocolType = kmsg.StringPtr("connect")
 	sync.Protocol = kmsg.StringPtr(groupProtocol)
 	sync.GroupAssignment = assignments
+	if d := w.c.syncDelay(w.name); d > 0 {
+		w.sleep(d)
+	}
 	ctx, cancel := w.requestCtx()
 	sresp, err := sync.RequestWith(ctx, w.cl)
 	cancel()
+	w.c.noteSynced(jresp.Generation, w.memberID)
 	if err != nil {
 		return fmt.Errorf("SyncGroup: %w", err)
 	}
@@ -501,6 +515,7 @@ func (w *worker) apply(gen int32, groupProtocol string, a *protocol.Assignment) 
 	w.last = a
 	if !revoked.empty() {
 		w.needJoin = true
+		w.revokedInGen = gen
 	}
 	if a.DelayMs > 0 {
 		w.rejoinAt = time.Now().Add(time.Duration(a.DelayMs) * time.Millisecond)
