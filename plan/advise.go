@@ -647,16 +647,3 @@ func outageText(ms *int64) string {
 	}
 	return Millis(*ms)
 }
-
-// TaskSeconds renders task-ms as whole task-seconds with thousands separators.
-func TaskSeconds(ms int64) string {
-	s := fmt.Sprintf("%d", (ms+500)/1000)
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 && s[0] != '-' {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}

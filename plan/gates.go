@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/connectscope/connectscope/format"
 )
@@ -138,4 +139,17 @@ func (r *PlanResult) gatesTable() []format.Table {
 		row(GateMaxRounds, strconv.Itoa(*g.MaxRounds))
 	}
 	return []format.Table{t}
+}
+
+// TaskSeconds renders task-ms as whole task-seconds with thousands separators.
+func TaskSeconds(ms int64) string {
+	s := fmt.Sprintf("%d", (ms+500)/1000)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 && s[0] != '-' {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

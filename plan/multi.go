@@ -286,15 +286,6 @@ func scaleInOrder(state ClusterState) []string {
 	return ids
 }
 
-// joinerPrefix is how Connect names a worker's member id: its client id
-// (connect-<advertised host:port> by default since 3.x) and a random UUID.
-const joinerUUID = "<uuid>"
-
-// JoinerID is the member id a worker advertised as hostPort will get,
-// up to its random UUID: eager deals in the sort order of member ids,
-// which the prefix decides against every other worker's.
-func JoinerID(hostPort string) string { return "connect-" + hostPort + "-" + joinerUUID }
-
 // MaxJoiners bounds the workers one --add number invents.
 const MaxJoiners = 10000
 
@@ -341,16 +332,6 @@ func Joiners(state ClusterState, values []string) ([]string, error) {
 		return nil, field.Errorf("Add", ": no worker to add")
 	}
 	return out, nil
-}
-
-// joinerLabel is the host:port of a JoinerID, for tables.
-func joinerLabel(member string) (string, bool) {
-	rest, ok := strings.CutPrefix(member, "connect-")
-	if !ok {
-		return "", false
-	}
-	hp, ok := strings.CutSuffix(rest, "-"+joinerUUID)
-	return hp, ok && hp != ""
 }
 
 // noteJoinerOrder says where the eager preview placed each joiner among the

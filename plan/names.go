@@ -1,9 +1,12 @@
 package plan
 
 import (
-	"slices"
+	"fmt"
+	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/connectscope/connectscope/format"
 )
 
 // Name is the name of member that the plans' flags accept (--worker,
@@ -33,48 +36,111 @@ func (s ClusterState) Names(members []string) []string {
 	return out
 }
 
-// nameWorkers gives every worker of a timeline its flag name beside its
-// member id: the final counts, the outages, the rounds and the events.
-func (tl *Timeline) nameWorkers(state ClusterState) {
-	nameCounts(state, tl.Summary.Final)
-	// Each member is named once: naming scans the workers, and rounds list
-	// every member (a roll of 1,000 workers names a million entries).
-	seen := map[string]*string{}
-	name := func(m string) *string {
-		n, ok := seen[m]
-		if !ok {
-			v := state.Name(m)
-			n = &v
-			seen[m] = n
-		}
-		return n
+func (s ClusterState) leader() string {
+	if s.Leader != "" {
+		return s.Leader
 	}
-	for i := range tl.Outages {
-		if o := &tl.Outages[i]; o.Host != nil {
-			o.Name = name(*o.Host)
-		}
+	if len(s.Workers) > 0 {
+		return s.Workers[0].ID
 	}
-	for i := range tl.Rounds {
-		for j := range tl.Rounds[i].Workers {
-			w := &tl.Rounds[i].Workers[j]
-			w.Name = *name(w.Worker)
-		}
-	}
-	for i := range tl.Events {
-		if ev := &tl.Events[i]; ev.Worker != nil {
-			ev.Name = name(*ev.Worker)
-		}
-	}
+	return ""
 }
 
-// nameCounts names the workers of counts and sorts the pieces they list,
-// as JSON lists are.
-func nameCounts(state ClusterState, counts []WorkerCount) []WorkerCount {
-	for i := range counts {
-		c := &counts[i]
-		c.Name = state.Name(c.Worker)
-		slices.Sort(c.OwnedConnectors)
-		slices.Sort(c.OwnedTasks)
+// Label is the short name tables and messages use for a member: the
+// host:port of its REST URL, else its client id, when that names only it;
+// a restarted incarnation (ID.N) is labelled LABEL.N.
+func (s ClusterState) Label(member string) string {
+	if hp, ok := joinerLabel(member); ok {
+		return hp
 	}
-	return counts
+	for _, w := range s.Workers {
+		if w.ID == member {
+			return s.preferredAlias(w)
+		}
+	}
+	if i := strings.LastIndexByte(member, '.'); i > 0 {
+		if _, err := strconv.Atoi(member[i+1:]); err == nil {
+			for _, w := range s.Workers {
+				if w.ID == member[:i] {
+					return s.preferredAlias(w) + member[i:]
+				}
+			}
+		}
+	}
+	return member
+}
+
+func (s ClusterState) preferredAlias(w WorkerState) string {
+	var hostPort, other string
+	for _, a := range w.Aliases {
+		if strings.Contains(a, "://") {
+			continue
+		}
+		if strings.Contains(a, ":") && hostPort == "" {
+			hostPort = a
+		} else if other == "" && !strings.Contains(a, ".") {
+			other = a
+		}
+	}
+	for _, c := range []string{hostPort, other} {
+		if c == "" {
+			continue
+		}
+		if w2, err := s.ResolveWorker(c); err == nil && w2 == w.ID {
+			return c
+		}
+	}
+	return w.ID
+}
+
+// ResolveWorker finds a member by member id or, when unique, by one of its
+// other names (client id, REST URL, host:port).
+func (s ClusterState) ResolveWorker(name string) (string, error) {
+	for _, w := range s.Workers {
+		if w.ID == name {
+			return w.ID, nil
+		}
+	}
+	var hits []string
+	for _, w := range s.Workers {
+		for _, a := range w.Aliases {
+			if strings.EqualFold(a, name) { // host names are case-insensitive
+				hits = append(hits, w.ID)
+				break
+			}
+		}
+	}
+	switch len(hits) {
+	case 1:
+		return hits[0], nil
+	case 0:
+		// The names the plans print (host:port where known), sorted, so the
+		// list reads like the tables and does not depend on the group's order.
+		names := []string{}
+		for _, w := range s.Workers {
+			names = append(names, s.preferredAlias(w))
+		}
+		sort.Strings(names)
+		return "", &NotFoundError{msg: fmt.Sprintf("no worker %q (members: %s)", name, format.List(names))}
+	}
+	return "", fmt.Errorf("%q names several workers (%s); give the member id", name, format.List(hits))
+}
+
+// joinerPrefix is how Connect names a worker's member id: its client id
+// (connect-<advertised host:port> by default since 3.x) and a random UUID.
+const joinerUUID = "<uuid>"
+
+// JoinerID is the member id a worker advertised as hostPort will get,
+// up to its random UUID: eager deals in the sort order of member ids,
+// which the prefix decides against every other worker's.
+func JoinerID(hostPort string) string { return "connect-" + hostPort + "-" + joinerUUID }
+
+// joinerLabel is the host:port of a JoinerID, for tables.
+func joinerLabel(member string) (string, bool) {
+	rest, ok := strings.CutPrefix(member, "connect-")
+	if !ok {
+		return "", false
+	}
+	hp, ok := strings.CutSuffix(rest, "-"+joinerUUID)
+	return hp, ok && hp != ""
 }

@@ -33,7 +33,7 @@ func (r *ReplayResult) Tables() []format.Table {
 				countPair(len(w.RevokedConnectors), len(w.RevokedTasks)),
 				countPair(len(w.AssignedConnectors), len(w.AssignedTasks)),
 				fmtMs(w.DelayMs),
-				cnt(len(w.Connectors), len(w.Tasks)),
+				counts(len(w.Connectors), len(w.Tasks)),
 				joinPieces(w.Connectors, w.Tasks),
 				joinPieces(w.RevokedConnectors, w.RevokedTasks),
 				joinPieces(w.AssignedConnectors, w.AssignedTasks),
@@ -68,7 +68,7 @@ func (r *ReplayResult) Tables() []format.Table {
 	}
 	for _, id := range sortedMapKeys(r.Final) {
 		o := r.Final[id]
-		final.Rows = append(final.Rows, []string{id, cnt(len(o.Connectors), len(o.Tasks)), joinPieces(o.Connectors, o.Tasks)})
+		final.Rows = append(final.Rows, []string{id, counts(len(o.Connectors), len(o.Tasks)), joinPieces(o.Connectors, o.Tasks)})
 	}
 	if len(r.Rounds) == 0 {
 		final.Footer = []string{"the scenario has no rebalance rounds"}
@@ -105,3 +105,6 @@ func joinPieces(cs []string, ts []assignor.TaskID) string {
 
 // fmtMs is the one duration style of tables.
 func fmtMs(ms int64) string { return format.Millis(ms) }
+
+// counts renders connectors/tasks as the what-if tables do.
+func counts(c, t int) string { return fmt.Sprintf("%d/%d", c, t) }

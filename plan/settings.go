@@ -138,3 +138,44 @@ func (s Settings) ms(given *int64, input, key string, def int64) (int64, error) 
 func VersionBeyondVerified(v kafkaversion.Version) (bool, string) {
 	return assignor.BeyondVerified(v), assignor.NewestVerifiedLine()
 }
+
+// PlanOptions are the assignor and time-model settings shared by every plan.
+type PlanOptions struct {
+	Protocol         string               // cooperative protocol of the group: compatible|sessioned ("" = from the state, else sessioned)
+	MaxDelayMs       int64                // scheduled.rebalance.max.delay.ms
+	KafkaVersion     kafkaversion.Version // unknown = current (3.9) behaviour
+	JDK              int                  // 0 = 17
+	RoundTimeMs      int64                // how long one round takes (join, sync, stop and start work)
+	SessionTimeoutMs int64                // how long the group takes to notice a crashed worker
+	MaxRounds        int                  // safety cap per timeline
+	// HeartbeatIntervalMs is heartbeat.interval.ms (0 = not known): with
+	// it, membership changes the group notices within one join window
+	// share a round, and a crash is noticed session.timeout.ms after the
+	// member's last heartbeat (timemodel.go).
+	HeartbeatIntervalMs int64
+	// Sources says where each setting came from (Setting* -> Source*),
+	// shown in assumptions.settings; a setting not listed is "default"
+	// when left zero, "given" otherwise.
+	Sources map[string]string
+	// Ctx stops a long plan when it is cancelled (Ctrl-C); nil never does.
+	Ctx context.Context
+}
+
+// effectiveProtocol is the cooperative protocol to run and the group's own.
+func effectiveProtocol(state ClusterState, opts PlanOptions) (group, cooperative string) {
+	group = opts.Protocol
+	if group == "" {
+		group = state.Protocol
+	}
+	switch group {
+	case "default":
+		group = "eager"
+	case "":
+		group = "sessioned"
+	}
+	cooperative = group
+	if cooperative == "eager" {
+		cooperative = "sessioned"
+	}
+	return group, cooperative
+}

@@ -96,3 +96,18 @@ func (e *engine) roundOpened() int64 {
 	e.windowOpen, e.windowClose, e.selfRejoin = -1, -1, false
 	return start
 }
+
+// ModelStatements are the time model's rules in words, printed with every plan.
+func ModelStatements() []string {
+	return []string{
+		"a clean stop stops the worker's work and rebalances at once (LeaveGroup); a crash stops the work at once but is noticed only after session.timeout.ms",
+		"a restarted worker rejoins after the restart time with a new member id, holding nothing",
+		"a round takes round_time_ms: eager stops every piece for the round, cooperative only the revoked ones; assigned pieces run from the round's end",
+		"after a round that revoked anything the next round follows at once; after a delay, when the delay (counted from the round's start) ends",
+		"events during a round wait for its end; when the leader leaves, the first remaining member leads with no memory of earlier rounds",
+		"eager sends whole assignments: every piece stops and restarts in every round (KEEPS = restarted on the same worker); who gets what follows the sort order of member ids; a restarted worker's new id (here ID.2) keeps its place, as real ids (client.id + random UUID) do only when the workers have distinct client.id values: with Connect's default every worker is connect-1 and a new id lands anywhere, so real eager rounds move more than shown",
+		"a restarted worker's new id also decides Java HashMap tie-breaks (which of equally loaded workers is trimmed or served first): piece names, rarely counts, can differ for real ids",
+		"the leader's memory at the start is the current ownership plus what the input shows it holding (assumptions.pending: work held back for departed workers, the delay told, a revocation to follow up); with nothing shown, no delay or backoff is pending",
+		"not running = configured pieces not owned by a live worker or not started yet; task_ms_not_running integrates that over time",
+	}
+}

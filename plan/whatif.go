@@ -317,115 +317,6 @@ func incarnationAmong(w string, taken map[string]bool) string {
 	}
 }
 
-func (s ClusterState) leader() string {
-	if s.Leader != "" {
-		return s.Leader
-	}
-	if len(s.Workers) > 0 {
-		return s.Workers[0].ID
-	}
-	return ""
-}
-
-// Label is the short name tables and messages use for a member: the
-// host:port of its REST URL, else its client id, when that names only it;
-// a restarted incarnation (ID.N) is labelled LABEL.N.
-func (s ClusterState) Label(member string) string {
-	if hp, ok := joinerLabel(member); ok {
-		return hp
-	}
-	for _, w := range s.Workers {
-		if w.ID == member {
-			return s.preferredAlias(w)
-		}
-	}
-	if i := strings.LastIndexByte(member, '.'); i > 0 {
-		if _, err := strconv.Atoi(member[i+1:]); err == nil {
-			for _, w := range s.Workers {
-				if w.ID == member[:i] {
-					return s.preferredAlias(w) + member[i:]
-				}
-			}
-		}
-	}
-	return member
-}
-
-func (s ClusterState) preferredAlias(w WorkerState) string {
-	var hostPort, other string
-	for _, a := range w.Aliases {
-		if strings.Contains(a, "://") {
-			continue
-		}
-		if strings.Contains(a, ":") && hostPort == "" {
-			hostPort = a
-		} else if other == "" && !strings.Contains(a, ".") {
-			other = a
-		}
-	}
-	for _, c := range []string{hostPort, other} {
-		if c == "" {
-			continue
-		}
-		if w2, err := s.ResolveWorker(c); err == nil && w2 == w.ID {
-			return c
-		}
-	}
-	return w.ID
-}
-
-// ResolveWorker finds a member by member id or, when unique, by one of its
-// other names (client id, REST URL, host:port).
-func (s ClusterState) ResolveWorker(name string) (string, error) {
-	for _, w := range s.Workers {
-		if w.ID == name {
-			return w.ID, nil
-		}
-	}
-	var hits []string
-	for _, w := range s.Workers {
-		for _, a := range w.Aliases {
-			if strings.EqualFold(a, name) { // host names are case-insensitive
-				hits = append(hits, w.ID)
-				break
-			}
-		}
-	}
-	switch len(hits) {
-	case 1:
-		return hits[0], nil
-	case 0:
-		// The names the plans print (host:port where known), sorted, so the
-		// list reads like the tables and does not depend on the group's order.
-		names := []string{}
-		for _, w := range s.Workers {
-			names = append(names, s.preferredAlias(w))
-		}
-		sort.Strings(names)
-		return "", &NotFoundError{msg: fmt.Sprintf("no worker %q (members: %s)", name, format.List(names))}
-	}
-	return "", fmt.Errorf("%q names several workers (%s); give the member id", name, format.List(hits))
-}
-
-// effectiveProtocol is the cooperative protocol to run and the group's own.
-func effectiveProtocol(state ClusterState, opts PlanOptions) (group, cooperative string) {
-	group = opts.Protocol
-	if group == "" {
-		group = state.Protocol
-	}
-	switch group {
-	case "default":
-		group = "eager"
-	case "":
-		group = "sessioned"
-	}
-	cooperative = group
-	if cooperative == "eager" {
-		cooperative = "sessioned"
-	}
-	return group, cooperative
-}
-
 func newResult(plan string, state ClusterState, opts PlanOptions, event string) *PlanResult {
 	group, _ := effectiveProtocol(state, opts)
 	model := TimeModel{RoundTimeMs: opts.RoundTimeMs, SessionTimeoutMs: opts.SessionTimeoutMs, HeartbeatIntervalMs: opts.HeartbeatIntervalMs}.withDefaults()
@@ -453,21 +344,6 @@ func newResult(plan string, state ClusterState, opts PlanOptions, event string) 
 	}
 	res.Assumptions.Settings = settingSources(state, opts, res.Assumptions)
 	return res
-}
-
-// ModelStatements are the time model's rules in words, printed with every plan.
-func ModelStatements() []string {
-	return []string{
-		"a clean stop stops the worker's work and rebalances at once (LeaveGroup); a crash stops the work at once but is noticed only after session.timeout.ms",
-		"a restarted worker rejoins after the restart time with a new member id, holding nothing",
-		"a round takes round_time_ms: eager stops every piece for the round, cooperative only the revoked ones; assigned pieces run from the round's end",
-		"after a round that revoked anything the next round follows at once; after a delay, when the delay (counted from the round's start) ends",
-		"events during a round wait for its end; when the leader leaves, the first remaining member leads with no memory of earlier rounds",
-		"eager sends whole assignments: every piece stops and restarts in every round (KEEPS = restarted on the same worker); who gets what follows the sort order of member ids; a restarted worker's new id (here ID.2) keeps its place, as real ids (client.id + random UUID) do only when the workers have distinct client.id values: with Connect's default every worker is connect-1 and a new id lands anywhere, so real eager rounds move more than shown",
-		"a restarted worker's new id also decides Java HashMap tie-breaks (which of equally loaded workers is trimmed or served first): piece names, rarely counts, can differ for real ids",
-		"the leader's memory at the start is the current ownership plus what the input shows it holding (assumptions.pending: work held back for departed workers, the delay told, a revocation to follow up); with nothing shown, no delay or backoff is pending",
-		"not running = configured pieces not owned by a live worker or not started yet; task_ms_not_running integrates that over time",
-	}
 }
 
 func (r *PlanResult) addBranch(state ClusterState, opts PlanOptions, name string, events []Event) error {
