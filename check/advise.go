@@ -7,7 +7,9 @@ import (
 
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/advise"
+	"github.com/connectscope/connectscope/plan/timeline"
+	"github.com/connectscope/connectscope/plan/whatif"
 )
 
 // adviceKey is what one advisor run depends on, so workers sharing their
@@ -90,17 +92,17 @@ func adviseDelay(f *Findings, in TimeoutsInput, s *delaySetting, subject, whose 
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	res, err := plan.Advise(ctx, *in.Cluster,
-		plan.PlanOptions{Protocol: s.key.proto, MaxDelayMs: s.key.delay, SessionTimeoutMs: s.key.session, KafkaVersion: s.key.version, RoundTimeMs: plan.DefaultRoundTimeMs},
-		plan.AdviseOptions{RestartMs: in.RestartTimeMs, Orders: []string{plan.OrderLeaderLast}, Pacings: []plan.Pacing{{Mode: plan.PaceBack}},
-			Stops: []string{plan.StopClean}, MaxDowntimeMs: in.MaxDowntimeMs, MaxMoves: -1})
+	res, err := advise.Advise(ctx, *in.Cluster,
+		timeline.Options{Protocol: s.key.proto, MaxDelayMs: s.key.delay, SessionTimeoutMs: s.key.session, KafkaVersion: s.key.version, RoundTimeMs: timeline.DefaultRoundTimeMs},
+		advise.AdviseOptions{RestartMs: in.RestartTimeMs, Orders: []string{advise.OrderLeaderLast}, Pacings: []whatif.Pacing{{Mode: whatif.PaceBack}},
+			Stops: []string{whatif.StopClean}, MaxDowntimeMs: in.MaxDowntimeMs, MaxMoves: -1})
 	if err != nil {
 		return fmt.Errorf("D7 advisor for %s: %w", subject, err)
 	}
-	if res.Verdict != plan.VerdictBeaten || res.Recommended == nil {
+	if res.Verdict != advise.VerdictBeaten || res.Recommended == nil {
 		return nil
 	}
-	var cur plan.Candidate
+	var cur advise.Candidate
 	for _, c := range res.Candidates {
 		if c.IsCurrent {
 			cur = c
@@ -108,8 +110,8 @@ func adviseDelay(f *Findings, in TimeoutsInput, s *delaySetting, subject, whose 
 	}
 	rec := *res.Recommended
 	add(f, "D7", subject, s.v, fmt.Sprintf("scheduled.rebalance.max.delay.ms %d (%s): a delay of %s gives a rolling restart (%s each) %s task-s not running instead of %s and a crash outage of %s instead of %s, %s",
-		s.delay.N, whose, plan.Millis(rec.DelayMs), plan.Millis(in.RestartTimeMs), plan.TaskSeconds(rec.Roll.TaskMsNotRunning), plan.TaskSeconds(cur.Roll.TaskMsNotRunning),
-		plan.Millis(*rec.Crash.LongestTaskOutageMs), plan.Millis(*cur.Crash.LongestTaskOutageMs), movesTrade(rec.Roll.TasksMoved, cur.Roll.TasksMoved)),
+		s.delay.N, whose, whatif.Millis(rec.DelayMs), whatif.Millis(in.RestartTimeMs), whatif.TaskSeconds(rec.Roll.TaskMsNotRunning), whatif.TaskSeconds(cur.Roll.TaskMsNotRunning),
+		whatif.Millis(*rec.Crash.LongestTaskOutageMs), whatif.Millis(*cur.Crash.LongestTaskOutageMs), movesTrade(rec.Roll.TasksMoved, cur.Roll.TasksMoved)),
 		"scheduled.rebalance.max.delay.ms", s.delay, "session.timeout.ms", s.session, "restart_time_ms", in.RestartTimeMs,
 		"recommended_delay_ms", rec.DelayMs,
 		"roll_task_ms_not_running", cur.Roll.TaskMsNotRunning, "recommended_roll_task_ms_not_running", rec.Roll.TaskMsNotRunning,

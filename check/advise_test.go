@@ -6,7 +6,7 @@ import (
 
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/cluster"
 )
 
 func workerWithDelay(t *testing.T, delay string) *workerconfig.Config {
@@ -33,7 +33,7 @@ func findingsOf(rep *TimeoutsReport, id string) []Finding {
 // 5m12s); a delay of 0 is not; without the group or the restart time D7
 // does not run.
 func TestD7DelayBeatenByAdvice(t *testing.T) {
-	st := plan.SyntheticState(plan.SyntheticSpec{Workers: 6, Connectors: 30, Tasks: 3})
+	st := cluster.SyntheticState(cluster.SyntheticSpec{Workers: 6, Connectors: 30, Tasks: 3})
 	in := TimeoutsInput{Workers: []*workerconfig.Config{workerWithDelay(t, "300000")}, Cluster: &st, RestartTimeMs: 90000, KafkaVersion: kafkaversion.New(3, 9, 0)}
 	rep, err := Timeouts(in)
 	if err != nil {
@@ -71,8 +71,8 @@ func workerFile(t *testing.T, name, props string) *workerconfig.Config {
 
 // classicWithHosts is the classic 6-worker cluster whose members advertise
 // w1:8083 … w6:8083 (w1 leads), so worker files can be matched to them.
-func classicWithHosts() plan.ClusterState {
-	st := plan.SyntheticState(plan.SyntheticSpec{Workers: 6, Connectors: 30, Tasks: 3})
+func classicWithHosts() cluster.State {
+	st := cluster.SyntheticState(cluster.SyntheticSpec{Workers: 6, Connectors: 30, Tasks: 3})
 	for i := range st.Workers {
 		st.Workers[i].Aliases = []string{st.Workers[i].ID + ":8083"}
 	}

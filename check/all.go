@@ -6,7 +6,7 @@ import (
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/setting"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/cluster"
 )
 
 // Options are the settings shared by the checks (command-line flags).
@@ -88,7 +88,7 @@ func TimeoutsFor(workers []*workerconfig.Config, d *Decoded, o Options) Timeouts
 		if d.Loaded() {
 			in.Broker = d.BrokerConfigs
 			if d.Group != nil && o.RestartTimeMs > 0 {
-				if st, err := plan.StateFromDataset(d.Dataset); err == nil && len(st.Workers) > 0 {
+				if st, err := cluster.StateFromDataset(d.Dataset); err == nil && len(st.Workers) > 0 {
 					in.Cluster = &st
 				}
 			}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/cluster"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -123,11 +123,11 @@ func runCase(t *testing.T, c ruleCase) []Finding {
 		}
 		if spec := args["synthetic"]; spec != "" {
 			// The group's members and connectors, as plan --synthetic makes them (D7).
-			s, err := plan.ParseSynthetic(spec)
+			s, err := cluster.ParseSynthetic(spec)
 			if err != nil {
 				t.Fatalf("args synthetic: %v", err)
 			}
-			st := plan.SyntheticState(s)
+			st := cluster.SyntheticState(s)
 			in.Cluster = &st
 		}
 		rep, err := Timeouts(in)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/cluster"
 )
 
 // TimeoutsInput is what `check timeouts` audits.
@@ -32,7 +32,7 @@ type TimeoutsInput struct {
 	MaxPutTimeMs  int64 // --max-put-time; 0 = not given
 	// Cluster is the group's members and connectors as the plans read them
 	// (nil without a dataset that holds the group), for rule D7.
-	Cluster *plan.ClusterState
+	Cluster *cluster.State
 	Context context.Context // stops D7's advisor; nil = never
 	// TasksPerWorker is the largest number of tasks one worker owns (from the
 	// group); 0 = unknown, then 8 (one parallel stop batch) is assumed.

@@ -8,7 +8,9 @@ import (
 
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/store"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/timeline"
+	"github.com/connectscope/connectscope/plan/whatif"
 )
 
 // A plan made from a snapshot taken while the leader holds a departed
@@ -17,7 +19,7 @@ import (
 // then assigns only the new tasks at once, the held work stays down until
 // the deadline, and the end ownership is the real one, piece by piece.
 func TestPlanFromMidDelaySnapshot(t *testing.T) {
-	for _, stop := range []string{plan.StopClean, plan.StopCrash} {
+	for _, stop := range []string{whatif.StopClean, whatif.StopCrash} {
 		t.Run(stop, func(t *testing.T) { testPlanFromMidDelay(t, stop) })
 	}
 }
@@ -40,7 +42,7 @@ func testPlanFromMidDelay(t *testing.T, stop string) {
 	}
 	gone := nonLeader(t, c, *leader)
 	goneID := memberOf(t, c, gone)
-	if stop == plan.StopClean {
+	if stop == whatif.StopClean {
 		err = c.StopWorker(context.Background(), gone)
 	} else {
 		err = c.KillWorker(gone)
@@ -51,7 +53,7 @@ func testPlanFromMidDelay(t *testing.T, stop string) {
 
 	// The snapshot: the group is Stable again, every member was told a delay.
 	v := readMidDelay(t, c, goneID)
-	state, err := plan.StateFromDataset(decoded.Decode(v.ds, store.DecodeOptions{}))
+	state, err := cluster.StateFromDataset(decoded.Decode(v.ds, store.DecodeOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +61,7 @@ func testPlanFromMidDelay(t *testing.T, stop string) {
 	if p == nil || p.DelayMs <= 0 || len(p.Lost.Tasks) == 0 {
 		t.Fatalf("pending state not reconstructed from the mid-delay snapshot: %+v", p)
 	}
-	if stop == plan.StopClean && (p.DepartedAtMs == 0 || !slices.Contains(p.Departed, gone+":8083")) {
+	if stop == whatif.StopClean && (p.DepartedAtMs == 0 || !slices.Contains(p.Departed, gone+":8083")) {
 		t.Errorf("clean stop of %s: departure not seen in the status topic: departed %v at %d", gone, p.Departed, p.DepartedAtMs)
 	}
 
@@ -77,9 +79,9 @@ func testPlanFromMidDelay(t *testing.T, stop string) {
 	if err := c.ReconfigureConnector(context.Background(), conn, 8); err != nil {
 		t.Fatal(err)
 	}
-	res, err := plan.ConnectorPlan(state, plan.PlanOptions{
+	res, err := whatif.ConnectorPlan(state, timeline.Options{
 		MaxDelayMs: maxDelay.Milliseconds(), SessionTimeoutMs: cfg.SessionTimeout.Milliseconds(), RoundTimeMs: 50,
-	}, plan.ConnectorChange{Set: map[string]int{conn: 8}})
+	}, whatif.ConnectorChange{Set: map[string]int{conn: 8}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +115,7 @@ func testPlanFromMidDelay(t *testing.T, stop string) {
 
 	waitStable(t, c)
 	live := ownedByMember(c)
-	predicted := plan.FinalPieces(state, tl)
+	predicted := whatif.FinalPieces(state, tl)
 	if !equalOwnership(live, predicted) {
 		t.Errorf("live workers own\n  %v\nthe plan from the mid-delay snapshot predicted\n  %v", live, predicted)
 		for _, r := range c.Rounds() {

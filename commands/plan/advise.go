@@ -7,7 +7,8 @@ import (
 
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/format"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/advise"
+	"github.com/connectscope/connectscope/plan/whatif"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -64,13 +65,13 @@ func NewCmdAdvise(run func(*cli.Env, *AdviseOptions) error) *cli.Command {
 		}, o.flags("also draw the trade-off into `FILE` (.svg or .png): over the delay, the roll's task-seconds and the crash outage, the front, current and recommended settings marked")...),
 		Spec: cli.Spec{
 			Read:   cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true, SettleGroup: true},
-			Result: (*plan.AdviseResult)(nil),
+			Result: (*advise.AdviseResult)(nil),
 			Inputs: inputs,
 			Values: map[string]cli.Candidates{
 				flagProtocol: cli.Fixed("eager", "compatible", "sessioned"),
 				flagStop:     stopValues,
-				flagOrder:    cli.Fixed(plan.OrderLeaderFirst, plan.OrderLeaderLast),
-				flagPacing:   cli.Fixed(plan.PaceBack, plan.PaceStable, plan.PaceGap),
+				flagOrder:    cli.Fixed(advise.OrderLeaderFirst, advise.OrderLeaderLast),
+				flagPacing:   cli.Fixed(whatif.PaceBack, whatif.PaceStable, whatif.PaceGap),
 			},
 		},
 		Run: func(e *cli.Env) error {
@@ -99,9 +100,9 @@ func runAdvise(e *cli.Env, o *AdviseOptions) error {
 	if format.IsTerminal(e.IO.Err) {
 		// A long sweep shows how far it is, on a terminal only; the line
 		// goes before anything else is printed.
-		ao.Progress, clearProgress = plan.AdviseProgressLine(e.IO.Err)
+		ao.Progress, clearProgress = advise.AdviseProgressLine(e.IO.Err)
 	}
-	res, err := plan.Advise(e.Ctx, state, opts, ao)
+	res, err := advise.Advise(e.Ctx, state, opts, ao)
 	clearProgress()
 	if err != nil {
 		if e.Ctx.Err() != nil {
@@ -118,15 +119,15 @@ func runAdvise(e *cli.Env, o *AdviseOptions) error {
 	if err := e.Emit(res); err != nil {
 		return err
 	}
-	if res.Verdict == plan.VerdictBeaten {
+	if res.Verdict == advise.VerdictBeaten {
 		return cli.Exit(cli.ExitFindings, fmt.Errorf("the current setting (%s) is beaten on both costs by %s", res.Current, res.Recommended.Setting))
 	}
 	return nil
 }
 
 // sweep reads the sweep flags.
-func (o *AdviseOptions) sweep(e *cli.Env) (plan.AdviseOptions, error) {
-	ao := plan.AdviseOptions{MaxMoves: -1}
+func (o *AdviseOptions) sweep(e *cli.Env) (advise.AdviseOptions, error) {
+	ao := advise.AdviseOptions{MaxMoves: -1}
 	var err error
 	if ao.RestartMs, err = parseDurationMs("--"+flagRestartTime, o.RestartTime); err != nil {
 		return ao, err
@@ -147,8 +148,8 @@ func (o *AdviseOptions) sweep(e *cli.Env) (plan.AdviseOptions, error) {
 	if e.Given(flagOrder) {
 		for _, ord := range cli.SplitList([]string{o.Order}) {
 			ord = strings.ToLower(ord)
-			if ord != plan.OrderLeaderFirst && ord != plan.OrderLeaderLast {
-				return ao, cli.UsageErrorf("--order: want %s or %s, got %q", plan.OrderLeaderFirst, plan.OrderLeaderLast, ord)
+			if ord != advise.OrderLeaderFirst && ord != advise.OrderLeaderLast {
+				return ao, cli.UsageErrorf("--order: want %s or %s, got %q", advise.OrderLeaderFirst, advise.OrderLeaderLast, ord)
 			}
 			ao.Orders = append(ao.Orders, ord)
 		}
@@ -159,16 +160,16 @@ func (o *AdviseOptions) sweep(e *cli.Env) (plan.AdviseOptions, error) {
 		}
 	}
 	if e.Given(flagPacing) {
-		ao.Pacings = []plan.Pacing{}
+		ao.Pacings = []whatif.Pacing{}
 		for _, p := range cli.SplitList([]string{o.Pacing}) {
 			switch p = strings.ToLower(p); p {
-			case plan.PaceBack, plan.PaceStable:
-				ao.Pacings = append(ao.Pacings, plan.Pacing{Mode: p})
-			case plan.PaceGap:
+			case whatif.PaceBack, whatif.PaceStable:
+				ao.Pacings = append(ao.Pacings, whatif.Pacing{Mode: p})
+			case whatif.PaceGap:
 				if !e.Given(flagGap) {
 					return ao, cli.UsageErrorf("--%s gap: give the gap with --%s DURATION", flagPacing, flagGap)
 				}
-				ao.Pacings = append(ao.Pacings, plan.Pacing{Mode: p, GapMs: ao.GapMs})
+				ao.Pacings = append(ao.Pacings, whatif.Pacing{Mode: p, GapMs: ao.GapMs})
 			default:
 				return ao, cli.UsageErrorf("--%s: want back, stable or gap, got %q", flagPacing, p)
 			}
@@ -177,7 +178,7 @@ func (o *AdviseOptions) sweep(e *cli.Env) (plan.AdviseOptions, error) {
 	if e.Given(flagStop) {
 		for _, s := range cli.SplitList([]string{o.Stop}) {
 			s = strings.ToLower(s)
-			if s != plan.StopClean && s != plan.StopCrash {
+			if s != whatif.StopClean && s != whatif.StopCrash {
 				return ao, cli.UsageErrorf("--%s: want clean or crash, got %q", flagStop, s)
 			}
 			ao.Stops = append(ao.Stops, s)

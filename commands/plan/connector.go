@@ -5,7 +5,9 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/timeline"
+	"github.com/connectscope/connectscope/plan/whatif"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -52,9 +54,9 @@ func runConnector(e *cli.Env, o *ConnectorOptions) error {
 	if err != nil {
 		return err
 	}
-	change := plan.ConnectorChange{Set: set, Add: add, Remove: cli.SplitList(o.Remove.Value())}
-	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
-		res, err := plan.ConnectorPlan(state, opts, change)
+	change := whatif.ConnectorChange{Set: set, Add: add, Remove: cli.SplitList(o.Remove.Value())}
+	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
+		res, err := whatif.ConnectorPlan(state, opts, change)
 		if err != nil {
 			return nil, planFailed(err)
 		}

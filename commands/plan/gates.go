@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/whatif"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -21,18 +21,18 @@ type GateOptions struct {
 
 func (o *GateOptions) flags() []urfave.Flag {
 	return []urfave.Flag{
-		&urfave.StringFlag{Name: plan.GateMaxOutage, Destination: &o.MaxOutage, Usage: "gate: exit 1 when a task is down longer than this `DURATION` in any branch (work never reassigned counts as too long)"},
-		&urfave.StringFlag{Name: plan.GateMaxTaskSeconds, Destination: &o.MaxTaskSeconds, Usage: "gate: exit 1 when more than `N` task-seconds are not running in any branch"},
-		&urfave.StringFlag{Name: plan.GateMaxMoves, Destination: &o.MaxMoves, Usage: "gate: exit 1 when more than `N` tasks end on another machine in any branch"},
-		&urfave.StringFlag{Name: plan.GateMaxRounds, Destination: &o.MaxRounds, Usage: "gate: exit 1 when any branch takes more than `N` rebalance rounds"},
+		&urfave.StringFlag{Name: whatif.GateMaxOutage, Destination: &o.MaxOutage, Usage: "gate: exit 1 when a task is down longer than this `DURATION` in any branch (work never reassigned counts as too long)"},
+		&urfave.StringFlag{Name: whatif.GateMaxTaskSeconds, Destination: &o.MaxTaskSeconds, Usage: "gate: exit 1 when more than `N` task-seconds are not running in any branch"},
+		&urfave.StringFlag{Name: whatif.GateMaxMoves, Destination: &o.MaxMoves, Usage: "gate: exit 1 when more than `N` tasks end on another machine in any branch"},
+		&urfave.StringFlag{Name: whatif.GateMaxRounds, Destination: &o.MaxRounds, Usage: "gate: exit 1 when any branch takes more than `N` rebalance rounds"},
 	}
 }
 
 // gates reads the gate flags given.
-func (o GateOptions) gates(e *cli.Env) (plan.Gates, error) {
-	var g plan.Gates
-	if e.Given(plan.GateMaxOutage) {
-		ms, err := parseDurationMs("--"+plan.GateMaxOutage, o.MaxOutage)
+func (o GateOptions) gates(e *cli.Env) (whatif.Gates, error) {
+	var g whatif.Gates
+	if e.Given(whatif.GateMaxOutage) {
+		ms, err := parseDurationMs("--"+whatif.GateMaxOutage, o.MaxOutage)
 		if err != nil {
 			return g, err
 		}
@@ -49,13 +49,13 @@ func (o GateOptions) gates(e *cli.Env) (plan.Gates, error) {
 		return &n, nil
 	}
 	var err error
-	if g.MaxTaskSeconds, err = count(plan.GateMaxTaskSeconds, o.MaxTaskSeconds); err != nil {
+	if g.MaxTaskSeconds, err = count(whatif.GateMaxTaskSeconds, o.MaxTaskSeconds); err != nil {
 		return g, err
 	}
 	for _, c := range []struct {
 		flag, value string
 		into        **int
-	}{{plan.GateMaxMoves, o.MaxMoves, &g.MaxMoves}, {plan.GateMaxRounds, o.MaxRounds, &g.MaxRounds}} {
+	}{{whatif.GateMaxMoves, o.MaxMoves, &g.MaxMoves}, {whatif.GateMaxRounds, o.MaxRounds, &g.MaxRounds}} {
 		n, err := count(c.flag, c.value)
 		if err != nil {
 			return g, err
@@ -70,7 +70,7 @@ func (o GateOptions) gates(e *cli.Env) (plan.Gates, error) {
 
 // gateFailed is the exit status of a plan beyond its gates: 1, with every
 // figure that broke one on the error line.
-func gateFailed(breaches []plan.Breach) error {
+func gateFailed(breaches []whatif.Breach) error {
 	if len(breaches) == 0 {
 		return nil
 	}

@@ -2,7 +2,9 @@ package plan
 
 import (
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/timeline"
+	"github.com/connectscope/connectscope/plan/whatif"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -42,18 +44,18 @@ func NewCmdJoin(run func(*cli.Env, *JoinOptions) error) *cli.Command {
 }
 
 func runJoin(e *cli.Env, o *JoinOptions) error {
-	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
-		names, err := plan.Joiners(state, o.Add.Value())
+	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
+		names, err := whatif.Joiners(state, o.Add.Value())
 		if err != nil {
 			return nil, planFailed(err)
 		}
-		jo := plan.JoinOptions{Workers: names}
+		jo := whatif.JoinOptions{Workers: names}
 		if e.Given(flagPace) {
 			if jo.PaceMs, err = parseDurationMs("--"+flagPace, o.Pace); err != nil {
 				return nil, err
 			}
 		}
-		res, err := plan.JoinWorkersPlan(state, opts, jo)
+		res, err := whatif.JoinWorkersPlan(state, opts, jo)
 		if err != nil {
 			return nil, planFailed(err)
 		}

@@ -13,7 +13,9 @@ import (
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/timeline"
+	"github.com/connectscope/connectscope/plan/whatif"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -119,9 +121,9 @@ var inputs = map[string]string{
 func whatIfSpec(values map[string]cli.Candidates) cli.Spec {
 	values[flagProtocol] = cli.Fixed("eager", "compatible", "sessioned")
 	return cli.Spec{
-		Read:    cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true, SettleGroup: true}, // status: the pending state (pending.go)
+		Read:    cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true, SettleGroup: true}, // status: the pending state (plan/cluster/pending.go)
 		Outputs: []string{"mermaid"},
-		Result:  (*plan.PlanResult)(nil),
+		Result:  (*whatif.PlanResult)(nil),
 		Inputs:  inputs,
 		Values:  values,
 	}
@@ -129,7 +131,7 @@ func whatIfSpec(values map[string]cli.Candidates) cli.Spec {
 
 // whatIf makes a what-if plan: the --plot file checked, the starting state
 // and settings resolved, then make, then the result printed (and drawn).
-func whatIf(e *cli.Env, p *PlanOptions, g *GateOptions, make func(plan.ClusterState, plan.PlanOptions) (*plan.PlanResult, error)) error {
+func whatIf(e *cli.Env, p *PlanOptions, g *GateOptions, make func(cluster.State, timeline.Options) (*whatif.PlanResult, error)) error {
 	if _, err := plotTarget(p.Plot); err != nil {
 		return err
 	}
@@ -158,7 +160,7 @@ func whatIf(e *cli.Env, p *PlanOptions, g *GateOptions, make func(plan.ClusterSt
 // worker or connector the cluster does not hold is not found (exit 4), any
 // other refusal a usage error.
 func planFailed(err error) error {
-	var nf *plan.NotFoundError
+	var nf *cluster.NotFoundError
 	if errors.As(err, &nf) {
 		return cli.Exit(cli.ExitNotFound, inFlagTerms(err))
 	}
@@ -169,9 +171,9 @@ func planFailed(err error) error {
 // flags behind them; named inputs (field.Error) are the kit's, through the
 // verb's Spec.Inputs.
 func inFlagTerms(err error) error {
-	var se *plan.SyntheticError
-	var ss *plan.StartingStateError
-	var ws *plan.WorkerSettingError
+	var se *cluster.SyntheticError
+	var ss *cluster.StartingStateError
+	var ws *timeline.WorkerSettingError
 	switch {
 	case errors.As(err, &se):
 		return &cli.FlagWordsError{Msg: "--" + flagSynthetic + ": " + se.Problem(), Err: err}
@@ -179,7 +181,7 @@ func inFlagTerms(err error) error {
 		return &cli.FlagWordsError{Msg: ss.Msg + " (--" + flagSynthetic + ")", Err: err}
 	case errors.As(err, &ws):
 		return &cli.FlagWordsError{Msg: strings.Replace(ws.Error(), "give "+ws.Input, "give --"+inputs[ws.Input], 1), Err: err}
-	case errors.Is(err, plan.ErrNothingToChange):
+	case errors.Is(err, whatif.ErrNothingToChange):
 		return &cli.FlagWordsError{Msg: "nothing to change: give --set, --add or --remove", Err: err}
 	}
 	return err
@@ -187,38 +189,38 @@ func inFlagTerms(err error) error {
 
 // planInputs resolves the starting state (--synthetic or the dataset) and
 // the assignor and time settings: flag, else worker config, else default.
-func planInputs(e *cli.Env, p *PlanOptions) (plan.ClusterState, plan.PlanOptions, error) {
+func planInputs(e *cli.Env, p *PlanOptions) (cluster.State, timeline.Options, error) {
 	g := e.Globals
-	var state plan.ClusterState
+	var state cluster.State
 	if e.Given(flagSynthetic) {
 		if g.From != "" {
-			return state, plan.PlanOptions{}, cli.UsageErrorf("--synthetic and --from both give the starting state; use one")
+			return state, timeline.Options{}, cli.UsageErrorf("--synthetic and --from both give the starting state; use one")
 		}
-		s, err := plan.ParseSynthetic(p.Synthetic)
+		s, err := cluster.ParseSynthetic(p.Synthetic)
 		if err != nil {
-			return state, plan.PlanOptions{}, cli.Exit(cli.ExitUsage, inFlagTerms(err))
+			return state, timeline.Options{}, cli.Exit(cli.ExitUsage, inFlagTerms(err))
 		}
-		state = plan.SyntheticState(s)
+		state = cluster.SyntheticState(s)
 	} else {
 		ds, err := e.Dataset()
 		if err != nil {
-			return state, plan.PlanOptions{}, err
+			return state, timeline.Options{}, err
 		}
-		state, err = plan.StateFromDataset(decoded.Of(ds))
+		state, err = cluster.StateFromDataset(decoded.Of(ds))
 		if err != nil {
-			return state, plan.PlanOptions{}, cli.Exit(cli.ExitUsage, inFlagTerms(err))
+			return state, timeline.Options{}, cli.Exit(cli.ExitUsage, inFlagTerms(err))
 		}
 	}
-	settings := plan.Settings{KafkaVersion: p.KafkaVersion, JDK: p.JDK, Protocol: p.Protocol, Ctx: e.Ctx, Given: map[string]bool{}}
-	for flag, setting := range map[string]string{flagKafkaVersion: plan.SettingKafkaVersion, flagJDK: plan.SettingJDK, flagRoundTime: plan.SettingRoundTime, flagProtocol: plan.SettingProtocol} {
+	settings := timeline.Settings{KafkaVersion: p.KafkaVersion, JDK: p.JDK, Protocol: p.Protocol, Ctx: e.Ctx, Given: map[string]bool{}}
+	for flag, setting := range map[string]string{flagKafkaVersion: timeline.SettingKafkaVersion, flagJDK: timeline.SettingJDK, flagRoundTime: timeline.SettingRoundTime, flagProtocol: timeline.SettingProtocol} {
 		settings.Given[setting] = e.Given(flag)
 	}
 	warnUnverifiedVersion(e, p.KafkaVersion)
 	if len(g.WorkerConfigs) > 0 {
 		settings.WorkerPath, settings.Worker = g.WorkerConfigs[0].Path, g.WorkerConfigs[0].Props
-		settings.WorkerSource = plan.SourceWorkerFile
+		settings.WorkerSource = timeline.SourceWorkerFile
 		if g.FromContext(cli.FlagWorkerConfig) {
-			settings.WorkerSource = plan.SourceContext
+			settings.WorkerSource = timeline.SourceContext
 		}
 	}
 	for _, d := range []struct {
@@ -230,13 +232,13 @@ func planInputs(e *cli.Env, p *PlanOptions) (plan.ClusterState, plan.PlanOptions
 		}
 		ms, err := parseDurationMs("--"+d.flag, d.value)
 		if err != nil {
-			return state, plan.PlanOptions{}, err
+			return state, timeline.Options{}, err
 		}
 		*d.into = &ms
 	}
 	var err error
 	if settings.RoundTimeMs, err = parseDurationMs("--"+flagRoundTime, p.RoundTime); err != nil {
-		return state, plan.PlanOptions{}, err
+		return state, timeline.Options{}, err
 	}
 	opts, err := settings.Options(state)
 	if err != nil {
@@ -248,11 +250,11 @@ func planInputs(e *cli.Env, p *PlanOptions) (plan.ClusterState, plan.PlanOptions
 // warnDefaults says in one line on stderr that a live plan ran with Kafka's
 // defaults for settings the cluster decides (they are in the JSON's
 // assumptions.settings with source "default" too).
-func warnDefaults(e *cli.Env, settings []plan.SettingSource) {
+func warnDefaults(e *cli.Env, settings []timeline.SettingSource) {
 	if !e.Globals.Live() {
 		return
 	}
-	if d := plan.DefaultsAssumed(settings); len(d) > 0 {
+	if d := timeline.DefaultsAssumed(settings); len(d) > 0 {
 		fmt.Fprintf(e.IO.Err, "connectscope: plan assumes Kafka's defaults %s (no flag, worker file or context gives them; the cluster may run others: give --%s or --%s/--%s)\n",
 			strings.Join(d, ", "), cli.FlagWorkerConfig, flagMaxDelay, flagSessionTimeout)
 	}
@@ -282,10 +284,10 @@ func parseDurationMs(flag, s string) (int64, error) {
 // verified assignors is replayed with the newest verified line's behaviour,
 // so nobody takes the preview for a verified answer.
 func warnUnverifiedVersion(e *cli.Env, version kafkaversion.Version) {
-	if beyond, newest := plan.VersionBeyondVerified(version); beyond {
+	if beyond, newest := timeline.VersionBeyondVerified(version); beyond {
 		fmt.Fprintf(e.IO.Err, "connectscope: warning: --kafka-version %s is newer than the assignors connectscope was checked against (2.3 to %s); replaying %s's behaviour\n", version, newest, newest)
 	}
 }
 
 // stopValues complete --stop.
-var stopValues = cli.Fixed(plan.StopClean, plan.StopCrash)
+var stopValues = cli.Fixed(whatif.StopClean, whatif.StopCrash)

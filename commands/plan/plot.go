@@ -5,8 +5,9 @@ import (
 	"io"
 
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/advise"
 	"github.com/connectscope/connectscope/plan/plot"
+	"github.com/connectscope/connectscope/plan/whatif"
 )
 
 // plotUsage is what --plot draws for a what-if plan.
@@ -24,7 +25,7 @@ func plotTarget(path string) (string, error) {
 }
 
 // emitPlan prints a what-if plan and, with --plot, draws its timeline.
-func emitPlan(e *cli.Env, path string, res *plan.PlanResult) error {
+func emitPlan(e *cli.Env, path string, res *whatif.PlanResult) error {
 	if path != "" {
 		if err := plot.Save(path, func(w io.Writer, format string) error { return plot.WriteTimeline(w, format, res) }); err != nil {
 			return plotFailed(err)
@@ -33,7 +34,7 @@ func emitPlan(e *cli.Env, path string, res *plan.PlanResult) error {
 	return e.Emit(res)
 }
 
-func writeAdvisePlot(path string, res *plan.AdviseResult) error {
+func writeAdvisePlot(path string, res *advise.AdviseResult) error {
 	if err := plot.Save(path, func(w io.Writer, format string) error { return plot.WriteTradeoff(w, format, res) }); err != nil {
 		return plotFailed(err)
 	}

@@ -7,7 +7,8 @@ import (
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/scenario"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -36,7 +37,7 @@ func NewCmdReplay(run func(*cli.Env, *ReplayOptions) error) *cli.Command {
 			cli.KafkaVersionFlag(&o.KafkaVersion, "replay the assignor of this Kafka `VERSION` (e.g. 3.3, 2.6.1; default: the current assignor, as in 3.7.0 to 4.4)"),
 			&urfave.IntFlag{Name: flagJDK, Value: 17, Destination: &o.JDK, Usage: "JDK `MAJOR` version whose HashSet sizing decides some tie-breaks (17 as the test vectors; 19+ differs)"},
 		},
-		Spec: cli.Spec{Read: cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true, SettleGroup: true}, Result: (*plan.ReplayResult)(nil)},
+		Spec: cli.Spec{Read: cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true, SettleGroup: true}, Result: (*scenario.ReplayResult)(nil)},
 		Run: func(e *cli.Env) error {
 			if len(e.Args) != 1 {
 				// Flags after FILE are already read (flags first): more is a mistake.
@@ -49,12 +50,12 @@ func NewCmdReplay(run func(*cli.Env, *ReplayOptions) error) *cli.Command {
 }
 
 func runReplay(e *cli.Env, o *ReplayOptions) error {
-	data, err := boundedfile.Read(o.Path, plan.MaxScenarioFile)
+	data, err := boundedfile.Read(o.Path, scenario.MaxScenarioFile)
 	if err != nil {
 		return cli.InputError(fmt.Errorf("reading scenario: %w", err))
 	}
-	ro := plan.ReplayOptions{KafkaVersion: o.KafkaVersion, JDK: o.JDK, Ctx: e.Ctx}
-	var sc *plan.Scenario
+	ro := scenario.ReplayOptions{KafkaVersion: o.KafkaVersion, JDK: o.JDK, Ctx: e.Ctx}
+	var sc *scenario.Scenario
 	if e.Globals.From != "" {
 		// Start from the snapshot's state (its members, what they own, the
 		// leader's pending delay and held work) instead of an empty group.
@@ -62,20 +63,20 @@ func runReplay(e *cli.Env, o *ReplayOptions) error {
 		if err != nil {
 			return err
 		}
-		state, err := plan.StateFromDataset(decoded.Of(ds))
+		state, err := cluster.StateFromDataset(decoded.Of(ds))
 		if err != nil {
 			return cli.Exit(cli.ExitUsage, inFlagTerms(err))
 		}
 		ro.From = &state
-		sc, err = plan.ParseScenarioFrom(data, state)
+		sc, err = scenario.ParseScenarioFrom(data, state)
 		if err != nil {
 			return cli.Exit(cli.ExitUsage, fmt.Errorf("%s: %w", o.Path, err))
 		}
-	} else if sc, err = plan.ParseScenario(data); err != nil {
+	} else if sc, err = scenario.ParseScenario(data); err != nil {
 		return cli.Exit(cli.ExitUsage, fmt.Errorf("%s: %w", o.Path, err))
 	}
 	warnUnverifiedVersion(e, o.KafkaVersion)
-	res, err := plan.Replay(sc, ro)
+	res, err := scenario.Replay(sc, ro)
 	if err != nil {
 		return cli.Exit(cli.ExitUsage, fmt.Errorf("%s: %w", o.Path, err))
 	}

@@ -2,7 +2,9 @@ package plan
 
 import (
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/timeline"
+	"github.com/connectscope/connectscope/plan/whatif"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -34,7 +36,7 @@ func NewCmdScale(run func(*cli.Env, *ScaleOptions) error) *cli.Command {
 			&urfave.IntFlag{Name: "to", Required: true, Destination: &o.To, Usage: "the number of workers wanted, `N`"},
 			&urfave.IntFlag{Name: "step", Destination: &o.Step, Usage: "workers added or removed at a time, `K` (default: all at once)"},
 			&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "time between two steps, `DURATION`"},
-			&urfave.StringFlag{Name: flagStop, Value: plan.StopClean, Destination: &o.Stop, Usage: "how removed workers go, `MODE`: clean or crash"},
+			&urfave.StringFlag{Name: flagStop, Value: whatif.StopClean, Destination: &o.Stop, Usage: "how removed workers go, `MODE`: clean or crash"},
 			&urfave.StringSliceFlag{Name: "add", Destination: &o.Add, Usage: "scale-out: each new worker as HOST:PORT (the member id Connect gives it) or a member id, `W`; repeatable (default: invented names)"},
 		}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
 		Spec: whatIfSpec(map[string]cli.Candidates{flagStop: stopValues}),
@@ -48,8 +50,8 @@ func NewCmdScale(run func(*cli.Env, *ScaleOptions) error) *cli.Command {
 }
 
 func runScale(e *cli.Env, o *ScaleOptions) error {
-	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state plan.ClusterState, opts plan.PlanOptions) (*plan.PlanResult, error) {
-		so := plan.ScaleOptions{To: o.To, Step: o.Step, Stop: o.Stop}
+	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
+		so := whatif.ScaleOptions{To: o.To, Step: o.Step, Stop: o.Stop}
 		var err error
 		if e.Given(flagPace) {
 			if so.PaceMs, err = parseDurationMs("--"+flagPace, o.Pace); err != nil {
@@ -57,11 +59,11 @@ func runScale(e *cli.Env, o *ScaleOptions) error {
 			}
 		}
 		if add := o.Add.Value(); len(add) > 0 {
-			if so.Add, err = plan.Joiners(state, add); err != nil {
+			if so.Add, err = whatif.Joiners(state, add); err != nil {
 				return nil, planFailed(err)
 			}
 		}
-		res, err := plan.ScalePlan(state, opts, so)
+		res, err := whatif.ScalePlan(state, opts, so)
 		if err != nil {
 			return nil, planFailed(err)
 		}

@@ -19,7 +19,7 @@ import (
 	"github.com/connectscope/connectscope/commands"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/internal/vectors"
-	"github.com/connectscope/connectscope/plan"
+	planscenario "github.com/connectscope/connectscope/plan/scenario"
 )
 
 var (
@@ -272,7 +272,7 @@ func replayAPI(file, version, jdk string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc, err := plan.ParseScenario(data)
+	sc, err := planscenario.ParseScenario(data)
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +284,7 @@ func replayAPI(file, version, jdk string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := plan.Replay(sc, plan.ReplayOptions{KafkaVersion: v, JDK: j})
+	res, err := planscenario.Replay(sc, planscenario.ReplayOptions{KafkaVersion: v, JDK: j})
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
-	"github.com/connectscope/connectscope/plan"
+	planscenario "github.com/connectscope/connectscope/plan/scenario"
 )
 
 // TestGeneratedScenariosAreValid: every generated scenario parses and
@@ -15,18 +15,18 @@ func TestGeneratedScenariosAreValid(t *testing.T) {
 	protocols := map[string]int{}
 	wide := 0
 	for name, b := range generate(1, 300) {
-		sc, err := plan.ParseScenario(b)
+		sc, err := planscenario.ParseScenario(b)
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", name, err, b)
 		}
 		protocols[sc.Protocol]++
 		for _, st := range sc.Steps {
 			kinds[st.Kind]++
-			if st.Kind == plan.StepConnectors && len(st.Connectors) >= 24 {
+			if st.Kind == planscenario.StepConnectors && len(st.Connectors) >= 24 {
 				wide++
 			}
 		}
-		if _, err := plan.Replay(sc, plan.ReplayOptions{KafkaVersion: kafkaversion.New(3, 9, 2)}); err != nil {
+		if _, err := planscenario.Replay(sc, planscenario.ReplayOptions{KafkaVersion: kafkaversion.New(3, 9, 2)}); err != nil {
 			t.Fatalf("%s: replay: %v", name, err)
 		}
 	}
@@ -35,7 +35,7 @@ func TestGeneratedScenariosAreValid(t *testing.T) {
 			t.Errorf("no %s scenario among 300", p)
 		}
 	}
-	for _, k := range []string{plan.StepConnectors, plan.StepJoin, plan.StepLeave, plan.StepSleep, plan.StepNewLeader, plan.StepRebalance, plan.StepSettle} {
+	for _, k := range []string{planscenario.StepConnectors, planscenario.StepJoin, planscenario.StepLeave, planscenario.StepSleep, planscenario.StepNewLeader, planscenario.StepRebalance, planscenario.StepSettle} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s step among 300 scenarios", k)
 		}

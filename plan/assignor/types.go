@@ -1,6 +1,6 @@
-// Package plan simulates Kafka Connect rebalances: the incremental cooperative
-// assignor (KIP-415, assignor.md §2-§6), the eager assignor (§7), scenario
-// replay and the stateful Sim every what-if and sandbox path goes through.
+// Package assignor simulates Kafka Connect rebalances: the incremental
+// cooperative assignor (KIP-415, assignor.md §2-§6), the eager assignor (§7)
+// and the stateful Sim every replay, what-if and sandbox path goes through.
 package assignor
 
 import (

@@ -13,7 +13,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/advise"
+	"github.com/connectscope/connectscope/plan/whatif"
 )
 
 // hostileNames are worker names a cluster can carry: every character XML
@@ -28,7 +29,7 @@ var hostileNames = []string{
 // not UTF-8 still give well-formed SVG, with each name shown visibly.
 func TestSVGWithHostileNamesIsXML(t *testing.T) {
 	st, opts := classic()
-	res, err := plan.RollingRestartPlan(st, opts, 90000, plan.StopClean, nil)
+	res, err := whatif.RollingRestartPlan(st, opts, 90000, whatif.StopClean, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestSVGWithHostileNamesIsXML(t *testing.T) {
 		t.Errorf("neither the OSC name nor the markup name is shown as text: %v", texts)
 	}
 
-	adv, err := plan.Advise(context.Background(), st, opts, plan.AdviseOptions{RestartMs: 90000, MaxMoves: -1})
+	adv, err := advise.Advise(context.Background(), st, opts, advise.AdviseOptions{RestartMs: 90000, MaxMoves: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

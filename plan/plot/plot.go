@@ -18,7 +18,7 @@ import (
 
 	cliformat "github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect/source/atomicfile"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/whatif"
 )
 
 // Formats the pictures come in, by file extension.
@@ -100,7 +100,7 @@ func (durationTicks) Ticks(lo, hi float64) []gplot.Tick {
 	}
 	var out []gplot.Tick
 	for v := math.Ceil(lo/step) * step; v <= hi+1e-9; v += step {
-		out = append(out, gplot.Tick{Value: v, Label: plan.Millis(int64(math.Round(v * 1000)))})
+		out = append(out, gplot.Tick{Value: v, Label: whatif.Millis(int64(math.Round(v * 1000)))})
 	}
 	return out
 }

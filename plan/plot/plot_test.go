@@ -7,7 +7,10 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/advise"
+	"github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/timeline"
+	"github.com/connectscope/connectscope/plan/whatif"
 )
 
 // svgText is one <text> element of an SVG: its content and where it starts.
@@ -31,9 +34,9 @@ func parseSVG(t *testing.T, b []byte) []svgText {
 	return texts
 }
 
-func classic() (plan.ClusterState, plan.PlanOptions) {
-	return plan.SyntheticState(plan.SyntheticSpec{Workers: 6, Connectors: 30, Tasks: 3}),
-		plan.PlanOptions{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000}
+func classic() (cluster.State, timeline.Options) {
+	return cluster.SyntheticState(cluster.SyntheticSpec{Workers: 6, Connectors: 30, Tasks: 3}),
+		timeline.Options{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000}
 }
 
 func count(texts []svgText, s string) int {
@@ -51,7 +54,7 @@ func count(texts []svgText, s string) int {
 // right in time order.
 func TestTimelineSVGMatchesPlan(t *testing.T) {
 	st, opts := classic()
-	res, err := plan.RollingRestartPlan(st, opts, 90000, plan.StopClean, nil)
+	res, err := whatif.RollingRestartPlan(st, opts, 90000, whatif.StopClean, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +73,7 @@ func TestTimelineSVGMatchesPlan(t *testing.T) {
 	if n := len(Hosts(b.Cooperative, label)); n != 6 {
 		t.Errorf("%d lanes, want 6 workers", n)
 	}
-	for _, tl := range []*plan.Timeline{b.Cooperative, b.Eager} {
+	for _, tl := range []*timeline.Timeline{b.Cooperative, b.Eager} {
 		labels := MarkLabels(tl, label)
 		if len(labels) == 0 {
 			t.Fatalf("%s: no event labels", tl.Protocol)
@@ -112,9 +115,9 @@ func TestTimelineSVGMatchesPlan(t *testing.T) {
 	}
 }
 
-func countLabels(b plan.Branch, text string, label func(string) string) int {
+func countLabels(b whatif.Branch, text string, label func(string) string) int {
 	n := 0
-	for _, tl := range []*plan.Timeline{b.Cooperative, b.Eager} {
+	for _, tl := range []*timeline.Timeline{b.Cooperative, b.Eager} {
 		for _, m := range MarkLabels(tl, label) {
 			if m.Text == text {
 				n++
@@ -138,14 +141,14 @@ func contains(xs []string, s string) bool {
 // its 15 tasks at 0 under the cooperative protocol.
 func TestRunningSeriesMatchesSummary(t *testing.T) {
 	st, opts := classic()
-	res, err := plan.RollingRestartPlan(st, opts, 90000, plan.StopClean, nil)
+	res, err := whatif.RollingRestartPlan(st, opts, 90000, whatif.StopClean, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if w1 := res.Branches[0].Cooperative.Running["w1"]; w1[0].Tasks != 15 {
 		t.Errorf("cooperative w1 starts with %+v, want 15 tasks", w1[0])
 	}
-	for _, tl := range []*plan.Timeline{res.Branches[0].Cooperative, res.Branches[0].Eager} {
+	for _, tl := range []*timeline.Timeline{res.Branches[0].Cooperative, res.Branches[0].Eager} {
 		final := map[string]int{}
 		for _, w := range tl.Summary.Final {
 			final[w.Host] += w.Tasks
@@ -170,7 +173,7 @@ func TestRunningSeriesMatchesSummary(t *testing.T) {
 
 func TestTimelinePNGDecodes(t *testing.T) {
 	st, opts := classic()
-	res, err := plan.LeavePlan(st, opts, "w3", plan.StopCrash, nil)
+	res, err := whatif.LeavePlan(st, opts, "w3", whatif.StopCrash, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +195,7 @@ func TestTimelinePNGDecodes(t *testing.T) {
 // once, and the current (5m) stands right of the recommended (0s).
 func TestTradeoffSVGMatchesAdvice(t *testing.T) {
 	st, opts := classic()
-	res, err := plan.Advise(context.Background(), st, opts, plan.AdviseOptions{RestartMs: 90000, MaxMoves: -1})
+	res, err := advise.Advise(context.Background(), st, opts, advise.AdviseOptions{RestartMs: 90000, MaxMoves: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,13 +16,15 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/timeline"
+	"github.com/connectscope/connectscope/plan/whatif"
 )
 
 // realState is the synthetic cluster with the names real workers carry,
 // connect-worker-N.prod.example.com:8083.
-func realState(workers, connectors, tasks int) plan.ClusterState {
-	return plan.SyntheticState(plan.SyntheticSpec{Workers: workers, Connectors: connectors, Tasks: tasks}).WithHostNames(RealLookingName)
+func realState(workers, connectors, tasks int) cluster.State {
+	return cluster.SyntheticState(cluster.SyntheticSpec{Workers: workers, Connectors: connectors, Tasks: tasks}).WithHostNames(RealLookingName)
 }
 
 // box is where one <text> of an SVG picture stands, in the picture's
@@ -106,16 +108,16 @@ func overlap(a, b box) bool {
 // apart, no text over another, the y axis' title inside the picture, the
 // event labels in a band that leaves the lanes most of the height.
 func TestTimelineRealNames(t *testing.T) {
-	opts := plan.PlanOptions{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000}
+	opts := timeline.Options{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000}
 	for _, n := range []int{3, 30, 300} {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			st := realState(n, 2*n, 2)
-			var res *plan.PlanResult
+			var res *whatif.PlanResult
 			var err error
 			if n <= 30 {
-				res, err = plan.RollingRestartPlan(st, opts, 90000, plan.StopClean, nil)
+				res, err = whatif.RollingRestartPlan(st, opts, 90000, whatif.StopClean, nil)
 			} else {
-				res, err = plan.LeavePlan(st, opts, st.Workers[3].ID, plan.StopClean, nil)
+				res, err = whatif.LeavePlan(st, opts, st.Workers[3].ID, whatif.StopClean, nil)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -193,12 +195,12 @@ func TestTimelineRealNames(t *testing.T) {
 // work they get at its end.
 func TestJoinPictureShowsJoinersRunning(t *testing.T) {
 	st := realState(3, 6, 2)
-	opts := plan.PlanOptions{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000}
-	res, err := plan.JoinPlan(st, opts, []string{"connect-worker-4.prod.example.com:8083"})
+	opts := timeline.Options{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000}
+	res, err := whatif.JoinPlan(st, opts, []string{"connect-worker-4.prod.example.com:8083"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tl := range []*plan.Timeline{res.Branches[0].Cooperative, res.Branches[0].Eager} {
+	for _, tl := range []*timeline.Timeline{res.Branches[0].Cooperative, res.Branches[0].Eager} {
 		var joiner string
 		for h := range tl.Running {
 			if strings.Contains(res.Labels[h]+h, "worker-4") {

@@ -13,44 +13,45 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/connectscope/connectscope/format"
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/timeline"
+	"github.com/connectscope/connectscope/plan/whatif"
 )
 
 // MarkText is the label a timeline picture writes for an event.
-func MarkText(m plan.Mark, label func(string) string) string {
+func MarkText(m timeline.Mark, label func(string) string) string {
 	who := label(m.Worker)
 	switch m.Kind {
-	case plan.MarkStop:
+	case timeline.MarkStop:
 		return who + " stops"
-	case plan.MarkCrash:
+	case timeline.MarkCrash:
 		return who + " crashes"
-	case plan.MarkNotice:
+	case timeline.MarkNotice:
 		return who + " noticed gone"
-	case plan.MarkReturn:
+	case timeline.MarkReturn:
 		return who + " back"
-	case plan.MarkJoin:
+	case timeline.MarkJoin:
 		return who + " joins"
-	case plan.MarkLeader:
+	case timeline.MarkLeader:
 		return who + " leads"
-	case plan.MarkDelayEnds:
+	case timeline.MarkDelayEnds:
 		return "delay ends"
 	}
 	return m.Kind
 }
 
 var markColors = map[string]color.Color{
-	plan.MarkStop:      color.RGBA{R: 200, A: 255},
-	plan.MarkCrash:     color.RGBA{R: 200, A: 255},
-	plan.MarkNotice:    color.RGBA{R: 140, G: 60, B: 140, A: 255},
-	plan.MarkReturn:    color.RGBA{G: 140, A: 255},
-	plan.MarkJoin:      color.RGBA{G: 140, A: 255},
-	plan.MarkLeader:    color.RGBA{R: 200, G: 120, A: 255},
-	plan.MarkDelayEnds: color.RGBA{B: 200, A: 255},
+	timeline.MarkStop:      color.RGBA{R: 200, A: 255},
+	timeline.MarkCrash:     color.RGBA{R: 200, A: 255},
+	timeline.MarkNotice:    color.RGBA{R: 140, G: 60, B: 140, A: 255},
+	timeline.MarkReturn:    color.RGBA{G: 140, A: 255},
+	timeline.MarkJoin:      color.RGBA{G: 140, A: 255},
+	timeline.MarkLeader:    color.RGBA{R: 200, G: 120, A: 255},
+	timeline.MarkDelayEnds: color.RGBA{B: 200, A: 255},
 }
 
 // Hosts lists the hosts a timeline's picture draws, in the natural order of
 // their labels (worker-2 before worker-10), the first on top.
-func Hosts(tl *plan.Timeline, label func(string) string) []string {
+func Hosts(tl *timeline.Timeline, label func(string) string) []string {
 	hosts := make([]string, 0, len(tl.Running))
 	for h := range tl.Running {
 		hosts = append(hosts, h)
@@ -75,7 +76,7 @@ type MarkLabel struct {
 
 // MarkLabels merges the marks of a timeline that fall at the same moment
 // (a worker back and the next one stopping), so their labels do not overlap.
-func MarkLabels(tl *plan.Timeline, label func(string) string) []MarkLabel {
+func MarkLabels(tl *timeline.Timeline, label func(string) string) []MarkLabel {
 	var out []MarkLabel
 	for _, m := range tl.Marks {
 		t := MarkText(m, label)
@@ -127,7 +128,7 @@ type panel struct {
 
 // WriteTimeline draws each branch of a plan: tasks running per worker over
 // time, cooperative above eager, events marked above the lanes.
-func WriteTimeline(w io.Writer, format string, res *plan.PlanResult) error {
+func WriteTimeline(w io.Writer, format string, res *whatif.PlanResult) error {
 	full := func(m string) string {
 		if l, ok := res.Labels[m]; ok && l != "" {
 			return text(l)
@@ -136,7 +137,7 @@ func WriteTimeline(w io.Writer, format string, res *plan.PlanResult) error {
 	}
 	var names []string
 	for _, b := range res.Branches {
-		for _, tl := range []*plan.Timeline{b.Cooperative, b.Eager} {
+		for _, tl := range []*timeline.Timeline{b.Cooperative, b.Eager} {
 			if tl == nil {
 				continue
 			}
@@ -160,7 +161,7 @@ func WriteTimeline(w io.Writer, format string, res *plan.PlanResult) error {
 	var panels []*panel
 	lanes := 0
 	for _, b := range res.Branches {
-		for _, tl := range []*plan.Timeline{b.Cooperative, b.Eager} {
+		for _, tl := range []*timeline.Timeline{b.Cooperative, b.Eager} {
 			if tl == nil {
 				continue
 			}
@@ -230,7 +231,7 @@ func panelHeight(p *gplot.Plot, lanes, rows int, pitch vg.Length) vg.Length {
 
 // timelinePlot draws one lane per worker (the first on top): its line rises
 // with the tasks running on it, the busiest worker filling laneHeight.
-func timelinePlot(title string, tl *plan.Timeline, label func(string) string, note string) (*panel, error) {
+func timelinePlot(title string, tl *timeline.Timeline, label func(string) string, note string) (*panel, error) {
 	p := gplot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "time"
@@ -301,7 +302,7 @@ func timelinePlot(title string, tl *plan.Timeline, label func(string) string, no
 // DrawnEnd is where a timeline's picture ends, in seconds: past the plan's
 // last round by a tenth of its length (at least two seconds), so work that
 // starts at the last round shows running.
-func DrawnEnd(tl *plan.Timeline) float64 {
+func DrawnEnd(tl *timeline.Timeline) float64 {
 	end := float64(tl.Summary.EndMs) / 1000
 	return end + max(2, end/10)
 }

@@ -11,7 +11,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/advise"
+	"github.com/connectscope/connectscope/plan/whatif"
 )
 
 // Labels the trade-off picture writes beside its marked points.
@@ -22,17 +23,17 @@ const (
 )
 
 // SeriesName names one way of rolling (order, pacing, stop) in the legend.
-func SeriesName(s plan.Setting) string {
+func SeriesName(s advise.Setting) string {
 	pace := s.Pacing
-	if s.Pacing == plan.PaceGap && s.GapMs != nil {
-		pace = "gap " + plan.Millis(*s.GapMs)
+	if s.Pacing == whatif.PaceGap && s.GapMs != nil {
+		pace = "gap " + whatif.Millis(*s.GapMs)
 	}
 	return fmt.Sprintf("%s, %s, %s", s.Order, pace, s.Stop)
 }
 
 // Series groups the candidates by way of rolling, in first-seen order; each
 // holds candidate indexes by delay.
-func Series(res *plan.AdviseResult) (names []string, members map[string][]int) {
+func Series(res *advise.AdviseResult) (names []string, members map[string][]int) {
 	members = map[string][]int{}
 	for i, c := range res.Candidates {
 		n := SeriesName(c.Setting)
@@ -47,7 +48,7 @@ func Series(res *plan.AdviseResult) (names []string, members map[string][]int) {
 // WriteTradeoff draws the advisor's sweep: over the delay, the rolling
 // restart's task-seconds not running (one line per way of rolling) above the
 // crash outage, with the front, the current and the recommended setting marked.
-func WriteTradeoff(w io.Writer, format string, res *plan.AdviseResult) error {
+func WriteTradeoff(w io.Writer, format string, res *advise.AdviseResult) error {
 	if len(res.Candidates) == 0 {
 		return fmt.Errorf("the advice has no setting to draw")
 	}
@@ -198,7 +199,7 @@ func repeat(s string, n int) []string {
 
 func sec(ms int64) float64 { return float64(ms) / 1000 }
 
-func label(res *plan.AdviseResult, m string) string {
+func label(res *advise.AdviseResult, m string) string {
 	if l, ok := res.Labels[m]; ok && l != "" {
 		return text(l)
 	}

@@ -17,7 +17,9 @@ import (
 	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/connectscope/connectscope/inspect/store"
-	"github.com/connectscope/connectscope/plan"
+	plancluster "github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/timeline"
+	"github.com/connectscope/connectscope/plan/whatif"
 )
 
 // The plan's clock against real workers: the workers' logs say when each
@@ -142,19 +144,19 @@ func (c *cluster) planClockOf(args ...string) planClock {
 // planWithHeartbeat runs a plan from a snapshot through the package with
 // the cluster's heartbeat interval known (join windows, crash notice from
 // the last heartbeat), for the same figures as planClockOf.
-func (c *cluster) planWithHeartbeat(snap string, f func(plan.ClusterState, plan.PlanOptions) (*plan.PlanResult, error)) planClock {
+func (c *cluster) planWithHeartbeat(snap string, f func(plancluster.State, timeline.Options) (*whatif.PlanResult, error)) planClock {
 	c.t.Helper()
 	ds, err := source.LoadFile(snap, inspect.DefaultTopicNames())
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	state, err := plan.StateFromDataset(decoded.Decode(ds, store.DecodeOptions{}))
+	state, err := plancluster.StateFromDataset(decoded.Decode(ds, store.DecodeOptions{}))
 	if err != nil {
 		c.t.Fatal(err)
 	}
 	var delay int64
 	fmt.Sscan(c.props["scheduled.rebalance.max.delay.ms"], &delay)
-	res, err := f(state, plan.PlanOptions{MaxDelayMs: delay, SessionTimeoutMs: sessionTimeoutMs, HeartbeatIntervalMs: heartbeatMs, RoundTimeMs: plan.DefaultRoundTime(heartbeatMs)})
+	res, err := f(state, timeline.Options{MaxDelayMs: delay, SessionTimeoutMs: sessionTimeoutMs, HeartbeatIntervalMs: heartbeatMs, RoundTimeMs: timeline.DefaultRoundTime(heartbeatMs)})
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -232,8 +234,8 @@ func TestPlanClockAgainstWorkers(t *testing.T) {
 		m.allRunning -= at.Sub(t0).Milliseconds()
 	}
 	rows = append(rows, clockRow{"join", p, m})
-	rows = append(rows, clockRow{"join (heartbeat known)", c.planWithHeartbeat(snap, func(st plan.ClusterState, o plan.PlanOptions) (*plan.PlanResult, error) {
-		return plan.JoinPlan(st, o, plan.NewWorkerNames(st, 1))
+	rows = append(rows, clockRow{"join (heartbeat known)", c.planWithHeartbeat(snap, func(st plancluster.State, o timeline.Options) (*whatif.PlanResult, error) {
+		return whatif.JoinPlan(st, o, whatif.NewWorkerNames(st, 1))
 	}), m})
 
 	// A worker stops cleanly; its work waits out the delay.
@@ -247,8 +249,8 @@ func TestPlanClockAgainstWorkers(t *testing.T) {
 	c.settle(2*time.Minute, 3*time.Second, nil)
 	ml := c.measureClock(t0, nil)
 	rows = append(rows, clockRow{"clean leave", p, ml})
-	rows = append(rows, clockRow{"clean leave (heartbeat known)", c.planWithHeartbeat(snap, func(st plan.ClusterState, o plan.PlanOptions) (*plan.PlanResult, error) {
-		return plan.LeavePlan(st, o, w.URL(), plan.StopClean, nil)
+	rows = append(rows, clockRow{"clean leave (heartbeat known)", c.planWithHeartbeat(snap, func(st plancluster.State, o timeline.Options) (*whatif.PlanResult, error) {
+		return whatif.LeavePlan(st, o, w.URL(), whatif.StopClean, nil)
 	}), ml})
 
 	// A worker crashes and the tasks of a connector are raised while its
@@ -257,8 +259,8 @@ func TestPlanClockAgainstWorkers(t *testing.T) {
 	_, w = c.leaderAndOther()
 	killed := taskList(snap, w.ID())
 	pc := c.planClockOf(append([]string{"plan", "leave", "--worker", w.URL(), "--stop", "crash"}, c.planFlags(snap)...)...)
-	pch := c.planWithHeartbeat(snap, func(st plan.ClusterState, o plan.PlanOptions) (*plan.PlanResult, error) {
-		return plan.LeavePlan(st, o, w.URL(), plan.StopCrash, nil)
+	pch := c.planWithHeartbeat(snap, func(st plancluster.State, o timeline.Options) (*whatif.PlanResult, error) {
+		return whatif.LeavePlan(st, o, w.URL(), whatif.StopCrash, nil)
 	})
 	t0 = time.Now()
 	if err := w.Kill(); err != nil {

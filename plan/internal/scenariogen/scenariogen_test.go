@@ -3,19 +3,19 @@ package scenariogen_test
 import (
 	"testing"
 
-	"github.com/connectscope/connectscope/plan"
 	"github.com/connectscope/connectscope/plan/internal/scenariogen"
+	"github.com/connectscope/connectscope/plan/scenario"
 )
 
 func TestScaleOutParsesAndReplays(t *testing.T) {
-	sc, err := plan.ParseScenario(scenariogen.ScaleOut(5, 7, 3))
+	sc, err := scenario.ParseScenario(scenariogen.ScaleOut(5, 7, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(sc.Steps) != 5 || len(sc.Steps[0].Connectors) != 7 || len(sc.Steps[1].Workers) != 5 {
 		t.Fatalf("steps %+v", sc.Steps)
 	}
-	res, err := plan.Replay(sc, plan.ReplayOptions{})
+	res, err := scenario.Replay(sc, scenario.ReplayOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,11 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/connectscope/connectscope/plan"
+	"github.com/connectscope/connectscope/plan/advise"
+	"github.com/connectscope/connectscope/plan/cluster"
 	"github.com/connectscope/connectscope/plan/plot"
+	"github.com/connectscope/connectscope/plan/timeline"
+	"github.com/connectscope/connectscope/plan/whatif"
 )
 
 func main() {
@@ -30,20 +33,20 @@ func run(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	st := plan.SyntheticState(plan.SyntheticSpec{Workers: 6, Connectors: 30, Tasks: 3}).WithHostNames(plot.RealLookingName)
-	opts := plan.PlanOptions{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000}
-	roll, err := plan.RollingRestartPlan(st, opts, 90000, plan.StopClean, nil)
+	st := cluster.SyntheticState(cluster.SyntheticSpec{Workers: 6, Connectors: 30, Tasks: 3}).WithHostNames(plot.RealLookingName)
+	opts := timeline.Options{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000}
+	roll, err := whatif.RollingRestartPlan(st, opts, 90000, whatif.StopClean, nil)
 	if err != nil {
 		return err
 	}
 	if err := save(filepath.Join(dir, "classic-rolling-restart.svg"), func(w io.Writer, f string) error { return plot.WriteTimeline(w, f, roll) }); err != nil {
 		return err
 	}
-	for name, ao := range map[string]plan.AdviseOptions{
+	for name, ao := range map[string]advise.AdviseOptions{
 		"classic-advise.svg":              {RestartMs: 90000, MaxMoves: -1},
 		"classic-advise-max-moves-20.svg": {RestartMs: 90000, MaxMoves: 20},
 	} {
-		res, err := plan.Advise(context.Background(), st, opts, ao)
+		res, err := advise.Advise(context.Background(), st, opts, ao)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,53 @@
+package advise
+
+import (
+	"github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/timeline"
+	"github.com/connectscope/connectscope/plan/whatif"
+)
+
+// MaxAdviseWork bounds the size of plan advise's sweep, measured as the
+// rolling restarts it simulates × the workers × (the workers + the
+// connectors and tasks): a roll takes one to four rounds per worker and a
+// round costs about the members plus the pieces. The default sweep (88
+// rolls) of 1,000 workers and 10,000 connectors and tasks is 0.97 × 10⁹
+// and took 201 s of CPU, about 100 s on 2 cores (BENCHMARKS.md, "plan
+// advise at scale"); the bound keeps a sweep near a minute on 2 cores.
+const MaxAdviseWork = 6e8
+
+// adviseWork is the sweep's size as MaxAdviseWork measures it.
+func adviseWork(state cluster.State, rolls int) float64 {
+	w := float64(len(state.Workers))
+	return float64(rolls) * w * (w + float64(cluster.StatePieces(state)))
+}
+
+// checkAdviseBounds refuses, before anything runs, an advisor sweep that
+// would take more than a minute or so, and settings outside the plans'
+// bounds (the advisor keeps only each simulation's costs, so memory is not
+// what limits it).
+func checkAdviseBounds(state cluster.State, opts timeline.Options, ao AdviseOptions, settings []Setting) error {
+	pieces, err := whatif.CheckPlanSize(state, opts)
+	if err != nil {
+		return err
+	}
+	for _, d := range []struct {
+		what string
+		ms   int64
+	}{{"--restart-time", ao.RestartMs}, {"--gap", ao.GapMs}, {"--max-downtime", ao.MaxDowntimeMs}} {
+		if err := cluster.CheckDurationMs(d.what, d.ms); err != nil {
+			return err
+		}
+	}
+	for _, s := range settings {
+		if err := cluster.CheckDurationMs("--delays", s.DelayMs); err != nil {
+			return err
+		}
+	}
+	if work := adviseWork(state, len(settings)); work > MaxAdviseWork {
+		return cluster.BoundsErrorf("this sweep is too large to run in about a minute: %d rolling restarts of %d workers with %d connectors and tasks "+
+			"(settings x workers x (workers + connectors and tasks) = %.1f billion; connectscope advises up to %.1f billion): "+
+			"sweep fewer settings (--delays, --order, --pacing, --stop), or preview one setting with plan rolling-restart",
+			len(settings), len(state.Workers), pieces, work/1e9, MaxAdviseWork/1e9)
+	}
+	return nil
+}

@@ -1,0 +1,196 @@
+package timeline
+
+// downtime integrates, over the plan's clock, how long each configured piece
+// is not running. A piece is running from the end of the round that gave it
+// to a live worker until it is stopped (revoked, its worker stops, or an eager
+// round begins). Pieces are the ids of a pieceIndex; the state is kept in
+// slices indexed by id (grow and renumber follow the index).
+type downtime struct {
+	configured []bool
+	down       []bool  // configured and not running now
+	downSince  []int64 // when it stopped (down only)
+	total      []int64 // accumulated ms not running
+	longest    []int64 // longest single outage, ms
+	stopped    []bool  // was running and was stopped at least once
+	spans      spanLog // every outage closed, in the order they closed
+	keepSpans  bool    // spans are kept (not in lite timelines)
+	lastStart  int64   // when the last outage ended
+}
+
+// newDowntime starts the accounting at time 0 with the configured pieces
+// and the set of those running (ids below n).
+func newDowntime(n int, configured []int32, running func(id int32) bool, keepSpans bool) *downtime {
+	d := &downtime{keepSpans: keepSpans}
+	d.grow(n)
+	for _, id := range configured {
+		d.configured[id] = true
+		if !running(id) {
+			d.down[id] = true
+		}
+	}
+	return d
+}
+
+// grow makes room for ids below n.
+func (d *downtime) grow(n int) {
+	for len(d.configured) < n {
+		d.configured = append(d.configured, false)
+		d.down = append(d.down, false)
+		d.downSince = append(d.downSince, 0)
+		d.total = append(d.total, 0)
+		d.longest = append(d.longest, 0)
+		d.stopped = append(d.stopped, false)
+	}
+}
+
+// renumber follows a pieceIndex renumbering (remap: old id -> new id) and
+// grows to n ids.
+func (d *downtime) renumber(remap []int32, n int) {
+	old := *d
+	*d = downtime{keepSpans: old.keepSpans, lastStart: old.lastStart, spans: old.spans}
+	d.grow(n)
+	for o, id := range remap {
+		d.configured[id], d.down[id], d.downSince[id] = old.configured[o], old.down[o], old.downSince[o]
+		d.total[id], d.longest[id], d.stopped[id] = old.total[o], old.longest[o], old.stopped[o]
+	}
+	for _, c := range d.spans {
+		for i := range c {
+			c[i].id = remap[c[i].id]
+		}
+	}
+}
+
+func (d *downtime) isRunning(id int32) bool { return d.configured[id] && !d.down[id] }
+
+// stop marks a running piece as stopped at time t; false when it was not running.
+func (d *downtime) stop(id int32, t int64) bool {
+	if !d.isRunning(id) {
+		return false
+	}
+	d.down[id], d.downSince[id], d.stopped[id] = true, t, true
+	return true
+}
+
+// start marks a piece as running from time t; false when it was running.
+func (d *downtime) start(id int32, t int64) bool {
+	if !d.down[id] || !d.configured[id] {
+		return false
+	}
+	d.close(id, d.downSince[id], t)
+	d.down[id] = false
+	if t > d.lastStart {
+		d.lastStart = t
+	}
+	return true
+}
+
+func (d *downtime) close(id int32, since, t int64) {
+	gap := t - since
+	if gap > 0 && d.keepSpans {
+		d.spans.add(span{id: id, Interval: Interval{FromMs: since, ToMs: t}})
+	}
+	d.total[id] += gap
+	if gap > d.longest[id] {
+		d.longest[id] = gap
+	}
+}
+
+// reconfigure applies a new set of configured pieces at time t: removed
+// pieces stop counting (their open outage is closed), added ones start as not
+// running (they never ran, so they do not count as stopped).
+func (d *downtime) reconfigure(next []bool, t int64) {
+	for id := range d.configured {
+		switch {
+		case d.configured[id] && !next[id]:
+			if d.down[id] {
+				d.close(int32(id), d.downSince[id], t)
+				d.down[id] = false
+			}
+			d.configured[id] = false
+		case !d.configured[id] && next[id]:
+			d.configured[id], d.down[id], d.downSince[id] = true, true, t
+		}
+	}
+}
+
+// finish closes open outages at the end of the timeline and returns the
+// pieces still not running then, in id (output) order.
+func (d *downtime) finish(t int64) []int32 {
+	var open []int32
+	for id, down := range d.down {
+		if down {
+			d.close(int32(id), d.downSince[id], t)
+			d.down[id] = false
+			open = append(open, int32(id))
+		}
+	}
+	return open
+}
+
+// sums returns connector-ms and task-ms not running, and the longest single
+// outage of a task (0 when none stopped).
+func (d *downtime) sums(x *pieceIndex) (connMs, taskMs, longestTaskMs int64) {
+	for id, v := range d.total {
+		if x.isConnector(int32(id)) {
+			connMs += v
+		} else {
+			taskMs += v
+			if d.longest[id] > longestTaskMs {
+				longestTaskMs = d.longest[id]
+			}
+		}
+	}
+	return connMs, taskMs, longestTaskMs
+}
+
+// span is one closed outage of a piece. Outages are logged in one list as
+// they close and grouped by piece at the end (intervals): appending to one
+// list per piece cost a cache miss per piece per round under eager, where
+// every piece stops in every round.
+type span struct {
+	id int32
+	Interval
+}
+
+// intervals groups the logged outages by piece, each piece's in time order
+// (the order they closed); nil for a piece that never stopped.
+func (d *downtime) intervals() [][]Interval {
+	out := make([][]Interval, len(d.configured))
+	count := make([]int, len(d.configured))
+	n := 0
+	for _, c := range d.spans {
+		for _, s := range c {
+			count[s.id]++
+		}
+		n += len(c)
+	}
+	all := make([]Interval, n)
+	at := 0
+	for id, n := range count {
+		if n > 0 {
+			out[id] = all[at : at : at+n]
+		}
+		at += n
+	}
+	for _, c := range d.spans {
+		for _, s := range c {
+			out[s.id] = append(out[s.id], s.Interval)
+		}
+	}
+	return out
+}
+
+// spanLog is a list of spans in fixed-size chunks, so that growing it never
+// copies what it holds (an eager roll of a big cluster logs millions).
+type spanLog [][]span
+
+const spanChunk = 1 << 14
+
+func (l *spanLog) add(s span) {
+	n := len(*l)
+	if n == 0 || len((*l)[n-1]) == spanChunk {
+		*l = append(*l, make([]span, 0, spanChunk))
+		n++
+	}
+	(*l)[n-1] = append((*l)[n-1], s)
+}

@@ -1,0 +1,132 @@
+package timeline
+
+// Timeline is what one protocol does over the whole event.
+type Timeline struct {
+	Protocol string      `json:"protocol"`
+	Events   []EventView `json:"events"`
+	Rounds   []RoundView `json:"rounds"`
+	Summary  Summary     `json:"summary"`
+	Outages  []Outage    `json:"outages"`
+	Notes    []string    `json:"notes"`
+
+	// Marks and Running feed the pictures (--plot); they are not part of
+	// the JSON form, whose events are the text above.
+	Marks   []Mark             `json:"-"`
+	Running map[string][]Point `json:"-"` // host -> tasks running on it, a step at each point
+}
+
+// Mark is an event of a timeline, for a picture.
+type Mark struct {
+	TimeMs int64
+	Kind   string // MarkStop, MarkCrash, MarkNotice, MarkReturn, MarkJoin, MarkLeader, MarkDelayEnds
+	Worker string // member id ("" for a delay's end)
+}
+
+// Kinds of Mark.
+const (
+	MarkStop      = "stop"
+	MarkCrash     = "crash"
+	MarkNotice    = "notice"
+	MarkReturn    = "return"
+	MarkJoin      = "join"
+	MarkLeader    = "leader"
+	MarkDelayEnds = "delay-ends"
+)
+
+// Point is how many tasks run on a host from TimeMs on.
+type Point struct {
+	TimeMs int64
+	Tasks  int
+}
+
+// Outage is when one configured piece was not running during the timeline.
+type Outage struct {
+	Piece        string     `json:"piece"`
+	Kind         string     `json:"kind"` // connector or task
+	Host         *string    `json:"host"` // the worker that ran it at the start; null for a piece that did not run then
+	NotRunningMs int64      `json:"not_running_ms"`
+	Intervals    []Interval `json:"intervals"`
+	Name         *string    `json:"name"` // Host's HOST:PORT name, as flags take it
+}
+
+// Interval is a span of plan time, [from, to).
+type Interval struct {
+	FromMs int64 `json:"from_ms"`
+	ToMs   int64 `json:"to_ms"`
+}
+
+// EventView is one thing that happened, at plan time TimeMs.
+type EventView struct {
+	TimeMs int64  `json:"time_ms"`
+	Event  string `json:"event"`
+	// Kind is what happened: stop, crash, notice (the group notices a
+	// crash), return (a restarted worker is back), join, leader (leadership
+	// moved; Worker is the new leader) or connectors (configuration change).
+	Kind   string  `json:"kind"`
+	Worker *string `json:"worker"` // the member id the event is about; null for connectors
+	Name   *string `json:"name"`   // Worker's HOST:PORT name, as --worker and --order take it
+}
+
+// EventKindConnectors is the kind of a configuration change event (the
+// other kinds are the Mark kinds).
+const EventKindConnectors = "connectors"
+
+// RoundView is one rebalance round of a plan.
+type RoundView struct {
+	Round      int               `json:"round"`
+	Generation int               `json:"generation"`
+	TimeMs     int64             `json:"time_ms"`
+	EndMs      int64             `json:"end_ms"`
+	Trigger    string            `json:"trigger"`
+	DelayMs    int64             `json:"delay_ms"`
+	Workers    []WorkerRoundView `json:"workers"`
+	changed    bool              // some worker was assigned or revoked something (set in lite timelines, which omit the names)
+}
+
+// WorkerRoundView is what one worker does in a round. Under eager, revoked
+// and assigned are derived from what it held before and after (eager sends
+// whole assignments) and every piece is restarted.
+type WorkerRoundView struct {
+	Worker             string   `json:"worker"`
+	KeepsConnectors    int      `json:"keeps_connectors"`
+	KeepsTasks         int      `json:"keeps_tasks"`
+	RevokedConnectors  []string `json:"revoked_connectors"`
+	RevokedTasks       []string `json:"revoked_tasks"`
+	AssignedConnectors []string `json:"assigned_connectors"`
+	AssignedTasks      []string `json:"assigned_tasks"`
+	DelayMs            int64    `json:"delay_ms"`
+	Connectors         int      `json:"connectors"`
+	Tasks              int      `json:"tasks"`
+	Name               string   `json:"name"` // Worker's HOST:PORT name, as flags take it
+}
+
+// Summary condenses a timeline.
+type Summary struct {
+	Rounds                int           `json:"rounds"`
+	ConnectorsStopped     int           `json:"connectors_stopped"`
+	TasksStopped          int           `json:"tasks_stopped"`
+	ConnectorsMoved       int           `json:"connectors_moved"`
+	TasksMoved            int           `json:"tasks_moved"`
+	TaskMsNotRunning      int64         `json:"task_ms_not_running"`
+	ConnectorMsNotRunning int64         `json:"connector_ms_not_running"`
+	LongestTaskOutageMs   int64         `json:"longest_task_outage_ms"`
+	AllRunningAfterMs     *int64        `json:"all_running_after_ms"`
+	BalancedAfterMs       *int64        `json:"balanced_after_ms"`
+	EndMs                 int64         `json:"end_ms"`
+	NotRunningAtEnd       []string      `json:"not_running_at_end"`
+	Final                 []WorkerCount `json:"final"`
+}
+
+// WorkerCount is how much one worker owns.
+type WorkerCount struct {
+	Worker     string `json:"worker"`
+	Host       string `json:"host"`
+	Connectors int    `json:"connectors"`
+	Tasks      int    `json:"tasks"`
+	// Name is the worker's HOST:PORT name, as --worker, --order and
+	// inspect status take it (a restarted incarnation has its machine's).
+	Name string `json:"name"`
+	// OwnedConnectors and OwnedTasks are the pieces it owns, sorted.
+	OwnedConnectors []string `json:"owned_connectors"`
+	OwnedTasks      []string `json:"owned_tasks"`
+}

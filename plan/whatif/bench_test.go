@@ -1,0 +1,54 @@
+package whatif
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/timeline"
+)
+
+// BenchmarkRollingRestartPlan times a whole rolling-restart preview (both
+// protocols) of 100 workers and 1,000 connectors x 10 tasks.
+func BenchmarkRollingRestartPlan(b *testing.B) {
+	st := cluster.SyntheticState(cluster.SyntheticSpec{Workers: 100, Connectors: 1000, Tasks: 10})
+	opts := timeline.Options{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000}
+	for b.Loop() {
+		if _, err := RollingRestartPlan(st, opts, 90000, StopClean, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkJoinPlan times a join preview on 1,000 workers and 100,000 tasks.
+func BenchmarkJoinPlan(b *testing.B) {
+	st := cluster.SyntheticState(cluster.SyntheticSpec{Workers: 1000, Connectors: 10000, Tasks: 10})
+	opts := timeline.Options{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000}
+	for b.Loop() {
+		if _, err := JoinPlan(st, opts, []string{"w1001"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRollingRestartScale times the engine alone (both protocols, no
+// output) on a rolling restart as the cluster grows, 30 pieces per worker,
+// past the plan bounds (BENCHMARKS.md, "Rolling restarts at scale").
+func BenchmarkRollingRestartScale(b *testing.B) {
+	for _, w := range []int{100, 300, 1000} {
+		st := cluster.SyntheticState(cluster.SyntheticSpec{Workers: w, Connectors: 10 * w, Tasks: 2})
+		opts := timeline.Options{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000, MaxRounds: RollRoundCap(w)}
+		order, err := RestartOrder(st, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			for b.Loop() {
+				res := NewResult("rolling-restart", st, opts, "")
+				if err := res.addBranch(st, opts, "rolling restart", RollEvents(st, order, 90000, timeline.EventStop, Pacing{})); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,46 @@
+package whatif
+
+import (
+	"math"
+
+	"github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/timeline"
+)
+
+// checkPlanBounds refuses a what-if plan too large to compute in ~1 GiB.
+// restarts is how many workers the plan restarts (0 or 1 for join/leave).
+func checkPlanBounds(state cluster.State, opts timeline.Options, restarts int) error {
+	pieces, err := CheckPlanSize(state, opts)
+	if err != nil {
+		return err
+	}
+	est := float64(pieces)*math.Max(cluster.WhatifPieceBytes, cluster.RollPieceBytes*float64(restarts)) + cluster.StateCost(len(state.Workers), pieces)
+	if est > cluster.MaxPlanBytes {
+		if restarts > 1 {
+			return cluster.BoundsErrorf("this plan would need about %s of memory (%d workers, %d connectors and tasks, %d restarts); connectscope refuses plans over ~1 GiB: restart fewer workers (--order) or plan a smaller cluster", cluster.GiB(est), len(state.Workers), pieces, restarts)
+		}
+		return cluster.BoundsErrorf("this plan would need about %s of memory (%d workers, %d connectors and tasks); connectscope refuses plans over ~1 GiB: plan a smaller cluster", cluster.GiB(est), len(state.Workers), pieces)
+	}
+	return nil
+}
+
+// checkPlanSize checks the time-model settings and the cluster's size
+// against the fixed bounds, and returns its connectors and tasks.
+func CheckPlanSize(state cluster.State, opts timeline.Options) (pieces int, err error) {
+	for _, d := range []struct {
+		what string
+		ms   int64
+	}{{"--max-delay", opts.MaxDelayMs}, {"--round-time", opts.RoundTimeMs}, {"--session-timeout", opts.SessionTimeoutMs}} {
+		if err := cluster.CheckDurationMs(d.what, d.ms); err != nil {
+			return 0, err
+		}
+	}
+	if len(state.Workers) > cluster.MaxPlanWorkers {
+		return 0, cluster.BoundsErrorf("%d workers: connectscope plans at most %d", len(state.Workers), cluster.MaxPlanWorkers)
+	}
+	pieces = cluster.StatePieces(state)
+	if pieces > cluster.MaxPlanPieces {
+		return 0, cluster.BoundsErrorf("%d connectors and tasks: connectscope plans at most %d", pieces, cluster.MaxPlanPieces)
+	}
+	return pieces, nil
+}

@@ -1,0 +1,124 @@
+package whatif
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/timeline"
+)
+
+func hbOpts(maxDelay, hb int64) timeline.Options {
+	o := testOpts(maxDelay)
+	o.HeartbeatIntervalMs = hb
+	return o
+}
+
+// A worker that is back within the join window shares the round with its
+// departure and with the next worker's stop, as real groups fold them
+// (restarts faster than the heartbeat interval): fewer rounds than one per
+// event, and the same assignment as the merged sequence.
+func TestFastRestartsShareRounds(t *testing.T) {
+	st := synth(t, "workers=3,connectors=6,tasks=2")
+	slow, err := RollingRestartPlan(st, hbOpts(0, 0), 1000, StopClean, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast, err := RollingRestartPlan(st, hbOpts(0, 3000), 1000, StopClean, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, rf := slow.Branches[0].Cooperative.Rounds, fast.Branches[0].Cooperative.Rounds
+	if len(rf) >= len(rs) {
+		t.Fatalf("with a 3 s heartbeat, 1 s restarts take %d rounds, without %d: want fewer", len(rf), len(rs))
+	}
+	first := rf[0]
+	if first.TimeMs != 0 || !strings.Contains(first.Trigger, "w2 left") || !strings.Contains(first.Trigger, "w2.2 joined") {
+		t.Errorf("first round at %d for %q: want w2's stop and return in one round opened at 0", first.TimeMs, first.Trigger)
+	}
+	if fast.Assumptions.JoinWindowMs != 1500 || !strings.Contains(strings.Join(fast.Assumptions.Model, "\n"), "join window") {
+		t.Errorf("assumptions %+v", fast.Assumptions)
+	}
+	// Slow restarts (longer than the window) keep one round per event.
+	slower, err := RollingRestartPlan(st, hbOpts(0, 3000), 5000, StopClean, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, want := len(slower.Branches[0].Cooperative.Rounds), len(rs); n != want {
+		t.Errorf("5 s restarts with a 3 s heartbeat: %d rounds, want %d as without windows", n, want)
+	}
+}
+
+// Paced joins inside one window share a round.
+func TestJoinsInOneWindowShareARound(t *testing.T) {
+	st := synth(t, "workers=2,connectors=4,tasks=2")
+	res, err := JoinWorkersPlan(st, hbOpts(60000, 3000), JoinOptions{Workers: []string{"w3", "w4"}, PaceMs: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Branches[0].Cooperative.Rounds[0]
+	if len(r.Workers) != 4 {
+		t.Errorf("first round has %d members, want both joiners in it", len(r.Workers))
+	}
+	res, err = JoinWorkersPlan(st, hbOpts(60000, 0), JoinOptions{Workers: []string{"w3", "w4"}, PaceMs: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(res.Branches[0].Cooperative.Rounds[0].Workers); n != 3 {
+		t.Errorf("without a heartbeat interval the first round has %d members, want 3", n)
+	}
+}
+
+// A crash is noticed session.timeout.ms after the last heartbeat: half an
+// interval before session.timeout.ms after the kill, on average.
+func TestCrashNoticedFromLastHeartbeat(t *testing.T) {
+	st := synth(t, "workers=3,connectors=3,tasks=2")
+	res, err := LeavePlan(st, hbOpts(60000, 3000), "w2", StopCrash, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Branches[0].Cooperative.Rounds[0]
+	if r.TimeMs != 8500 || r.EndMs != 12000 {
+		t.Errorf("first round %d..%d, want opened at 8500 (expiry) and ended at 12000 (rejoin at 10000 + round)", r.TimeMs, r.EndMs)
+	}
+	if res.Assumptions.CrashNoticedAfterMs != 8500 {
+		t.Errorf("crash_noticed_after_ms %d", res.Assumptions.CrashNoticedAfterMs)
+	}
+	res, _ = LeavePlan(st, hbOpts(60000, 0), "w2", StopCrash, nil)
+	if r := res.Branches[0].Cooperative.Rounds[0]; r.TimeMs != 10000 || res.Assumptions.CrashNoticedAfterMs != 10000 {
+		t.Errorf("without the interval: round at %d, notice %d, want 10000", r.TimeMs, res.Assumptions.CrashNoticedAfterMs)
+	}
+}
+
+// A delay that runs out is every member's own timer: the round starts at
+// the deadline, with no join window.
+func TestDelayedRoundHasNoJoinWindow(t *testing.T) {
+	st := synth(t, "workers=3,connectors=3,tasks=2")
+	res, err := LeavePlan(st, hbOpts(15000, 3000), "w2", StopClean, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := res.Branches[0].Cooperative.Rounds
+	if len(rs) != 2 || rs[0].TimeMs != 0 || rs[1].TimeMs != 1500+15000 {
+		t.Fatalf("rounds at %d and %d, want the leave at 0 (told at its close, 1500) and the deadline at 16500", rs[0].TimeMs, rs[len(rs)-1].TimeMs)
+	}
+}
+
+// With the heartbeat interval known the round time defaults to the
+// calibrated 1 s (the wait for the members is the join window); a given
+// round time stays.
+func TestRoundTimeDefaultFollowsHeartbeat(t *testing.T) {
+	hb := int64(3000)
+	opts, err := timeline.Settings{HeartbeatIntervalMs: &hb, RoundTimeMs: timeline.DefaultRoundTimeMs}.Options(cluster.State{})
+	if err != nil || opts.RoundTimeMs != timeline.DefaultRoundTimeWithHeartbeatMs {
+		t.Errorf("heartbeat known: round time %d (%v), want %d", opts.RoundTimeMs, err, timeline.DefaultRoundTimeWithHeartbeatMs)
+	}
+	opts, _ = timeline.Settings{HeartbeatIntervalMs: &hb, RoundTimeMs: 2000, Given: map[string]bool{timeline.SettingRoundTime: true}}.Options(cluster.State{})
+	if opts.RoundTimeMs != 2000 {
+		t.Errorf("given round time replaced: %d", opts.RoundTimeMs)
+	}
+	opts, _ = timeline.Settings{RoundTimeMs: timeline.DefaultRoundTimeMs}.Options(cluster.State{})
+	if opts.RoundTimeMs != timeline.DefaultRoundTimeMs {
+		t.Errorf("no heartbeat: round time %d", opts.RoundTimeMs)
+	}
+}

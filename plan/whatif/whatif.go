@@ -1,0 +1,422 @@
+// Package whatif holds the what-if plans: a worker joins or leaves, a
+// connector changes, a rolling restart, scaling in or out, several workers
+// at once; each runs its branches under both protocol families on the
+// timeline engine, with gates, the final state and its tables.
+package whatif
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/connectscope/connectscope/format"
+
+	"github.com/connectscope/connectscope/inspect/field"
+	"github.com/connectscope/connectscope/plan/assignor"
+	"github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/timeline"
+)
+
+// StopMode says how a worker goes away.
+const (
+	StopClean = "clean" // graceful shutdown: LeaveGroup, the round starts at once
+	StopCrash = "crash" // noticed after session.timeout.ms
+)
+
+// JoinPlan previews workers joining the group. names are the new member ids.
+func JoinPlan(state cluster.State, opts timeline.Options, names []string) (*PlanResult, error) {
+	if len(names) == 0 {
+		return nil, field.Errorf("NewWorkers", ": no worker to add")
+	}
+	if err := checkPlanBounds(state, opts, 1); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, w := range state.Workers {
+		seen[w.ID] = true
+	}
+	events := []timeline.Event{}
+	for _, n := range names {
+		if n == "" || seen[n] {
+			return nil, field.Errorf("NewWorkers", ": worker %q is already a member", n)
+		}
+		seen[n] = true
+		events = append(events, timeline.Event{Kind: timeline.EventJoin, Worker: n})
+	}
+	who := strings.Join(labels(state, names), ", ")
+	res := NewResult("join", state, opts, fmt.Sprintf("%s join%s the group", who, plural1(len(names))))
+	res.noteJoinerOrder(state, names)
+	return res, res.addBranch(state, opts, fmt.Sprintf("%s join%s", who, plural1(len(names))), events)
+}
+
+// NewWorkerNames invents n member ids for joining workers: the next numbers
+// when the members are named PREFIX<number> (w7, w8 after w1..w6), otherwise
+// new-1, new-2, ...
+func NewWorkerNames(state cluster.State, n int) []string {
+	taken := map[string]bool{}
+	prefix, highest, numbered := "", 0, len(state.Workers) > 0
+	for _, w := range state.Workers {
+		taken[w.ID] = true
+		i := len(w.ID)
+		for i > 0 && w.ID[i-1] >= '0' && w.ID[i-1] <= '9' {
+			i--
+		}
+		num, err := strconv.Atoi(w.ID[i:])
+		if i == 0 || i == len(w.ID) || err != nil || (prefix != "" && prefix != w.ID[:i]) {
+			numbered = false
+			continue
+		}
+		prefix = w.ID[:i]
+		if num > highest {
+			highest = num
+		}
+	}
+	out := []string{}
+	next, base := highest+1, prefix
+	if !numbered {
+		next, base = 1, "new-"
+	}
+	for len(out) < n {
+		name := base + strconv.Itoa(next)
+		next++
+		if !taken[name] {
+			taken[name] = true
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// LeavePlan previews a worker leaving: the work it held is lost and (under
+// the cooperative protocols) held idle for the scheduled delay. With
+// returnsAfterMs it also shows the branch where the worker comes back after
+// that long as a new member holding nothing; the branch where it never comes
+// back is always shown.
+func LeavePlan(state cluster.State, opts timeline.Options, worker, stop string, returnsAfterMs *int64) (*PlanResult, error) {
+	return LeaveWorkersPlan(state, opts, LeaveOptions{Workers: []string{worker}, Stop: stop, ReturnsAfterMs: returnsAfterMs})
+}
+
+// ConnectorChange is one edit of the configured connectors.
+type ConnectorChange struct {
+	Set    map[string]int // existing connector -> new task count
+	Add    map[string]int // new connector -> task count
+	Remove []string       // connectors to delete
+}
+
+// ErrNothingToChange is ConnectorPlan's answer to a change that sets, adds
+// and removes nothing.
+var ErrNothingToChange = errors.New("nothing to change: no connector is set, added or removed")
+
+// ConnectorPlan previews changes of the configured connectors (task counts,
+// new and removed connectors), applied at once in one config change.
+func ConnectorPlan(state cluster.State, opts timeline.Options, ch ConnectorChange) (*PlanResult, error) {
+	next := map[string]int{}
+	for _, c := range state.Connectors {
+		next[c.Name] = c.Tasks
+	}
+	var what []string
+	for _, name := range sortedSpecNames(ch.Set) {
+		if _, ok := next[name]; !ok {
+			return nil, field.Errorf("Set", " %s: %w", name, &cluster.NotFoundError{Msg: "no such connector (add it to create one)"})
+		}
+		if ch.Set[name] < 0 {
+			return nil, field.Errorf("Set", " %s: task count must not be negative", name)
+		}
+		what = append(what, fmt.Sprintf("%s: %d -> %s", name, next[name], format.Count(ch.Set[name], "task", "tasks")))
+		next[name] = ch.Set[name]
+	}
+	for _, name := range ch.Remove {
+		if _, ok := next[name]; !ok {
+			return nil, field.Errorf("Remove", " %s: %w", name, &cluster.NotFoundError{Msg: "no such connector"})
+		}
+		delete(next, name)
+		what = append(what, name+" removed")
+	}
+	for _, name := range sortedSpecNames(ch.Add) {
+		if _, ok := next[name]; ok {
+			return nil, field.Errorf("Add", " %s: connector already exists (set its tasks to change them)", name)
+		}
+		if ch.Add[name] < 0 {
+			return nil, field.Errorf("Add", " %s: task count must not be negative", name)
+		}
+		next[name] = ch.Add[name]
+		what = append(what, fmt.Sprintf("%s added with %s", name, format.Count(ch.Add[name], "task", "tasks")))
+	}
+	if len(what) == 0 {
+		return nil, ErrNothingToChange
+	}
+	specs := []assignor.ConnectorSpec{}
+	for _, name := range sortedSpecNames(next) {
+		specs = append(specs, assignor.ConnectorSpec{Name: name, Tasks: next[name]})
+	}
+	after := state
+	after.Connectors = specs
+	for _, st := range []cluster.State{state, after} {
+		if err := checkPlanBounds(st, opts, 1); err != nil {
+			return nil, err
+		}
+	}
+	desc := strings.Join(what, "; ")
+	res := NewResult("connector", state, opts, desc)
+	return res, res.addBranch(state, opts, desc, connectorEvents(state, specs, ch, res))
+}
+
+// RollingRestartPlan previews restarting every worker in order, one at a
+// time: each stops, comes back after restartMs as a new member holding
+// nothing, and the next one stops as soon as the previous one is back.
+// order lists the workers (empty = members in order, the leader last).
+func RollingRestartPlan(state cluster.State, opts timeline.Options, restartMs int64, stop string, order []string) (*PlanResult, error) {
+	if restartMs < 0 {
+		return nil, field.Errorf("RestartTime", ": must not be negative")
+	}
+	if err := cluster.CheckDurationMs("--restart-time", restartMs); err != nil {
+		return nil, err
+	}
+	kind, err := StopKind(stop)
+	if err != nil {
+		return nil, err
+	}
+	resolved, err := RestartOrder(state, order)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPlanBounds(state, opts, len(resolved)); err != nil {
+		return nil, err
+	}
+	if opts.MaxRounds == 0 {
+		opts.MaxRounds = RollRoundCap(len(resolved))
+	}
+	next := RollEvents(state, resolved, restartMs, kind, Pacing{})
+	res := NewResult("rolling-restart", state, opts,
+		fmt.Sprintf("rolling restart of %s, %s each, the next stopped when the previous is back", strings.Join(labels(state, resolved), ", "), Millis(restartMs)))
+	res.Assumptions.RestartTimeMs = &restartMs
+	res.Assumptions.Stop = &stop
+	res.Assumptions.Order = state.Names(resolved)
+	return res, res.addBranch(state, opts, "rolling restart", next)
+}
+
+// rollRoundCap is the round cap of a roll of n workers: a roll takes a few
+// rounds per worker (more when paced by stability), so the plans' default
+// cap would cut a roll of a few hundred workers short.
+func RollRoundCap(n int) int { return max(timeline.DefaultMaxRounds, 8*n+20) }
+
+// Pacing says when the next worker of a roll stops.
+type Pacing struct {
+	Mode  string // PaceBack (default), PaceStable or PaceGap
+	GapMs int64  // PaceGap: how long after the previous worker is back
+}
+
+// Pacing modes of a rolling restart.
+const (
+	PaceBack   = "back"   // as soon as the previous worker is back
+	PaceStable = "stable" // when the group is stable again after the previous return
+	PaceGap    = "gap"    // a fixed time after the previous worker is back
+)
+
+// rollEvents chains the roll from the last worker backwards: each stops,
+// comes back after restartMs as a new member, and the next one stops as the
+// pacing says.
+func RollEvents(state cluster.State, order []string, restartMs int64, kind timeline.EventKind, pace Pacing) []timeline.Event {
+	var next []timeline.Event
+	taken := memberIDs(state)
+	for i := len(order) - 1; i >= 0; i-- {
+		w := order[i]
+		back := timeline.Event{AfterMs: restartMs, Kind: timeline.EventJoin, Worker: incarnationAmong(w, taken), Host: w, Replaces: w, Then: next}
+		stop := timeline.Event{Kind: kind, Worker: w, Then: []timeline.Event{back}}
+		if i > 0 {
+			switch pace.Mode {
+			case PaceStable:
+				stop.WhenStable = true
+			case PaceGap:
+				stop.AfterMs = pace.GapMs
+			}
+		}
+		next = []timeline.Event{stop}
+	}
+	return next
+}
+
+func labels(state cluster.State, ids []string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = state.Label(id)
+	}
+	return out
+}
+
+func RestartOrder(state cluster.State, order []string) ([]string, error) {
+	if len(order) == 0 {
+		leader := state.LeaderID()
+		out := []string{}
+		for _, w := range state.Workers {
+			if w.ID != leader {
+				out = append(out, w.ID)
+			}
+		}
+		if leader != "" {
+			out = append(out, leader)
+		}
+		return out, nil
+	}
+	seen := map[string]bool{}
+	out := []string{}
+	for _, o := range order {
+		w, err := state.ResolveWorker(o)
+		if err != nil {
+			return nil, field.Errorf("Order", ": %w", err)
+		}
+		if seen[w] {
+			return nil, field.Errorf("Order", ": worker %s listed twice", w)
+		}
+		seen[w] = true
+		out = append(out, w)
+	}
+	// The plan is a roll of the whole group: a forgotten worker would make
+	// its cost look smaller than the real roll's.
+	var missing []string
+	for _, w := range state.Workers {
+		if !seen[w.ID] {
+			missing = append(missing, state.Label(w.ID))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, field.Errorf("Order", " leaves out %s: list every worker, the roll restarts them all", strings.Join(missing, ", "))
+	}
+	return out, nil
+}
+
+func StopKind(stop string) (timeline.EventKind, error) {
+	switch stop {
+	case StopClean, "":
+		return timeline.EventStop, nil
+	case StopCrash:
+		return timeline.EventCrash, nil
+	}
+	return 0, field.Errorf("Stop", ": must be %s or %s, got %q", StopClean, StopCrash, stop)
+}
+
+// incarnation names a restarted worker's new member id: w1 -> w1.2.
+func incarnation(w string, state cluster.State) string {
+	return incarnationAmong(w, memberIDs(state))
+}
+
+// memberIDs is the set of the state's member ids.
+func memberIDs(state cluster.State) map[string]bool {
+	taken := make(map[string]bool, len(state.Workers))
+	for _, m := range state.Workers {
+		taken[m.ID] = true
+	}
+	return taken
+}
+
+// incarnationAmong is incarnation with the member ids already collected
+// (a roll names every worker's incarnation: collecting them each time was
+// quadratic in the workers).
+func incarnationAmong(w string, taken map[string]bool) string {
+	for i := 2; ; i++ {
+		n := fmt.Sprintf("%s.%d", w, i)
+		if !taken[n] {
+			return n
+		}
+	}
+}
+
+func NewResult(plan string, state cluster.State, opts timeline.Options, event string) *PlanResult {
+	group, _ := timeline.EffectiveProtocol(state, opts)
+	model := timeline.TimeModel{RoundTimeMs: opts.RoundTimeMs, SessionTimeoutMs: opts.SessionTimeoutMs, HeartbeatIntervalMs: opts.HeartbeatIntervalMs}.WithDefaults()
+	jdk := opts.JDK
+	if jdk == 0 {
+		jdk = 17
+	}
+	version := "3.9"
+	if opts.KafkaVersion.Known {
+		version = opts.KafkaVersion.String()
+	}
+	notes := append([]string{}, state.Notes...)
+	res := &PlanResult{
+		Plan: plan, Source: state.Source, Event: event, Protocol: group,
+		Assumptions: Assumptions{
+			RoundTimeMs: model.RoundTimeMs, SessionTimeoutMs: model.SessionTimeoutMs, MaxDelayMs: opts.MaxDelayMs,
+			KafkaVersion: version, JDK: jdk, Leader: state.LeaderID(), LeaderName: state.Name(state.LeaderID()), Model: append(timeline.ModelStatements(), model.ClockStatements()...),
+			CrashNoticedAfterMs: model.CrashNoticeMs(), JoinWindowMs: model.JoinWindowMs(),
+			Pending: state.Pending.View(opts.MaxDelayMs),
+		},
+		Initial:  timeline.NameCounts(state, initialCounts(state)),
+		Labels:   map[string]string{},
+		Branches: []Branch{},
+		Notes:    notes,
+	}
+	res.Assumptions.Settings = settingSources(state, opts, res.Assumptions)
+	return res
+}
+
+func (r *PlanResult) addBranch(state cluster.State, opts timeline.Options, name string, events []timeline.Event) error {
+	_, coop := timeline.EffectiveProtocol(state, opts)
+	// The two protocols run on their own simulators: side by side, on two
+	// cores when there are.
+	var e *timeline.Timeline
+	var eerr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e, eerr = timeline.Run(state, opts, "eager", events)
+	}()
+	c, err := timeline.Run(state, opts, coop, events)
+	<-done
+	if err != nil {
+		return fmt.Errorf("%s (%s): %w", name, coop, err)
+	}
+	if eerr != nil {
+		return fmt.Errorf("%s (eager): %w", name, eerr)
+	}
+	c.NameWorkers(state)
+	e.NameWorkers(state)
+	r.Branches = append(r.Branches, Branch{Name: name, Cooperative: c, Eager: e})
+	for _, w := range state.Workers {
+		r.Labels[w.ID] = state.Label(w.ID)
+	}
+	// Each member is labelled once: a label scans the workers, and every
+	// round lists every member.
+	for _, tl := range []*timeline.Timeline{c, e} {
+		for _, rd := range tl.Rounds {
+			for _, w := range rd.Workers {
+				if _, ok := r.Labels[w.Worker]; !ok {
+					r.Labels[w.Worker] = state.Label(w.Worker)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func initialCounts(state cluster.State) []timeline.WorkerCount {
+	out := []timeline.WorkerCount{}
+	for _, w := range state.Workers {
+		wc := timeline.WorkerCount{Worker: w.ID, Host: w.ID, Connectors: len(w.Owned.Connectors), Tasks: len(w.Owned.Tasks)}
+		wc.OwnedConnectors, wc.OwnedTasks = cluster.PieceNames(cluster.KeysOf(w.Owned))
+		out = append(out, wc)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Worker < out[j].Worker })
+	return out
+}
+
+func sortedSpecNames(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func plural1(n int) string {
+	if n == 1 {
+		return "s"
+	}
+	return ""
+}
+
+// Millis renders a duration in ms as every table does (format.Millis).
+func Millis(ms int64) string { return format.Millis(ms) }
