@@ -48,6 +48,7 @@ func TestPlanReplayReproducesVectors(t *testing.T) {
 }
 
 func TestPlanReplayTable(t *testing.T) {
+	t.Parallel()
 	f := filepath.Join(assignorVectors, "ops-connector-replaced.scenario.json")
 	out, stderr, code := run(t, "plan", "replay", f)
 	if code != 0 || !strings.Contains(out, "w1") {
@@ -56,6 +57,7 @@ func TestPlanReplayTable(t *testing.T) {
 }
 
 func TestPlanReplayBadScenarios(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cases := map[string]struct {
 		body string
@@ -120,6 +122,7 @@ func branches(t *testing.T, m map[string]any) []map[string]any {
 }
 
 func TestPlanCommandsOnSynthetic(t *testing.T) {
+	t.Parallel()
 	syn := "--synthetic=workers=6,connectors=30,tasks=3"
 	join := planJSON(t, "plan", "join", syn, "--add", "2")
 	if join["plan"] != "join" || len(branches(t, join)) != 1 || !strings.Contains(join["event"].(string), "w7, w8") {
@@ -162,6 +165,7 @@ func TestPlanCommandsOnSynthetic(t *testing.T) {
 }
 
 func TestPlanUsageErrors(t *testing.T) {
+	t.Parallel()
 	syn := "--synthetic=workers=3,connectors=3"
 	cases := map[string][]string{
 		"bad synthetic":  {"plan", "join", "--synthetic", "workers=3,colour=red", "--add", "1"},
@@ -190,6 +194,7 @@ func TestPlanUsageErrors(t *testing.T) {
 }
 
 func TestPlanFromSnapshotFile(t *testing.T) {
+	t.Parallel()
 	ds := &inspect.Dataset{Topics: inspect.DefaultTopicNames(), Records: []inspect.Record{
 		{Topic: "connect-configs", Offset: 0, Key: []byte("connector-orders"), Value: []byte(`{"properties":{"connector.class":"X"}}`)},
 		{Topic: "connect-configs", Offset: 1, Key: []byte("task-orders-0"), Value: []byte(`{"properties":{}}`)},

@@ -21,6 +21,7 @@ func runRunbook(t *testing.T, bin, bootstrap string, env ...string) (stdout, std
 // gate or a finding is not waived (an expired waiver, a failed task), 2 on
 // a jq error, never a pass by accident.
 func TestRunbookOnSandbox(t *testing.T) {
+	t.Parallel()
 	bin := runbook.Binary(t)
 	ctx, c := testSandbox(t)
 	seedSandbox(t, ctx, c)
@@ -71,6 +72,7 @@ func TestRunbookOnSandbox(t *testing.T) {
 // The README's runbook section is the script and its waiver file, word for
 // word.
 func TestREADMERunbookIsTheScript(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
