@@ -123,6 +123,9 @@ func globalsFrom(c *urfave.Context, spec Spec) (Globals, error) {
 	if err != nil {
 		return g, err
 	}
+	if err := needJQ(g.JQ, r.pairs(FlagArg), r.pairs(FlagArgJSON)); err != nil {
+		return g, err
+	}
 	g.JQVars = vars
 	patterns, err := g.applyContext(r, spec)
 	if err != nil {
