@@ -3,8 +3,8 @@ package cli
 import (
 	"errors"
 
+	"github.com/connectscope/connectscope/inspect/field"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
-	"github.com/connectscope/connectscope/internal/field"
 	urfave "github.com/urfave/cli/v2"
 )
 
