@@ -76,24 +76,22 @@ var globalFlagsHelpOnly = sync.OnceValue(func() []urfave.Flag { return buildGlob
 func freshCopy(f urfave.Flag) urfave.Flag {
 	switch f := f.(type) {
 	case *urfave.StringFlag:
-		c := *f
-		return &c
+		return clone(f)
 	case *urfave.StringSliceFlag:
-		c := *f
-		return &c
+		return clone(f)
 	case *urfave.BoolFlag:
-		c := *f
-		return &c
+		return clone(f)
 	case *urfave.DurationFlag:
-		c := *f
-		return &c
+		return clone(f)
 	case *urfave.GenericFlag:
-		c := *f
+		c := clone(f)
 		c.Value = &pairList{}
-		return &c
+		return c
 	}
 	panic(fmt.Sprintf("global flag of an unexpected kind %T", f))
 }
+
+func clone[T any](f *T) *T { c := *f; return &c }
 
 func buildGlobalFlags(readEnv bool) []urfave.Flag {
 	// An empty variable counts as unset, as if it were not exported.
