@@ -8,16 +8,16 @@ import (
 	"github.com/connectscope/connectscope/inspect/workers"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/views"
 )
 
-// Decoded is the dataset the checks read, decoded once (decoded.Decode with
+// Decoded is the dataset the checks read, decoded once (views.Decode with
 // ShowSecrets: the rules look at values; findings redact what they show).
 type Decoded struct {
-	*decoded.Dataset
+	*views.Dataset
 }
 
 // Decode wraps a dataset for the checks, decoded as the newest Kafka
@@ -27,7 +27,7 @@ func Decode(ds *inspect.Dataset) *Decoded { return DecodeAs(ds, kafkaversion.Ver
 // DecodeAs wraps a dataset decoded as the workers of Kafka version v read
 // it where a reader rule changed (unknown v: the newest release).
 func DecodeAs(ds *inspect.Dataset, v kafkaversion.Version) *Decoded {
-	return &Decoded{Dataset: decoded.Decode(ds, store.DecodeOptions{ShowSecrets: true, KafkaVersion: v})}
+	return &Decoded{Dataset: views.Decode(ds, store.DecodeOptions{ShowSecrets: true, KafkaVersion: v})}
 }
 
 // Connectors lists the configured connectors with flattened configs.

@@ -1,7 +1,7 @@
 package check
 
 import (
-	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/redact"
 )
 
 // RedactFindings hides secrets the rules saw (they read values with
@@ -10,14 +10,14 @@ import (
 func RedactFindings(findings []Finding) {
 	for i := range findings {
 		f := &findings[i]
-		f.Subject = store.RedactText(f.Subject)
-		f.Message = store.RedactText(f.Message)
-		f.Fix = store.RedactText(f.Fix) // a fix may quote the setting to change
+		f.Subject = redact.Text(f.Subject)
+		f.Message = redact.Text(f.Message)
+		f.Fix = redact.Text(f.Fix) // a fix may quote the setting to change
 		for k, v := range f.Values {
 			if s, ok := v.(string); ok {
-				f.Values[k] = store.RedactValue(k, s)
-			} else if v != nil && store.IsSecretKey(k) {
-				f.Values[k] = store.Redacted
+				f.Values[k] = redact.Value(k, s)
+			} else if v != nil && redact.IsSecretKey(k) {
+				f.Values[k] = redact.Placeholder
 			}
 		}
 	}

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/watch"
 	"github.com/connectscope/connectscope/internal/kafkatest"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -343,7 +343,7 @@ func TestLiveWatch(t *testing.T) {
 			t.Errorf("no %s event in:\n%s", want, res.out)
 		}
 	}
-	var summary group.WatchSummary
+	var summary watch.Summary
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &summary); err != nil || summary.Type != "summary" {
 		t.Fatalf("last line %q", lines[len(lines)-1])
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/connectscope/connectscope/inspect/describe"
+	"github.com/connectscope/connectscope/inspect/detail"
 	"github.com/connectscope/connectscope/inspect/diff"
 	"github.com/connectscope/connectscope/internal/kafkatest"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -22,7 +22,7 @@ func TestInspectConnectorLive(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var src describe.Connector
+	var src detail.Connector
 	if err := json.Unmarshal([]byte(stdout), &src); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestInspectConnectorLive(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("snk: exit %d: %s", code, stderr)
 	}
-	var snk describe.Connector
+	var snk detail.Connector
 	if err := json.Unmarshal([]byte(stdout), &snk); err != nil {
 		t.Fatal(err)
 	}

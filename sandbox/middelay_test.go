@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/views"
 	"github.com/connectscope/connectscope/plan/cluster"
 	"github.com/connectscope/connectscope/plan/timeline"
 	"github.com/connectscope/connectscope/plan/whatif"
@@ -53,7 +53,7 @@ func testPlanFromMidDelay(t *testing.T, stop string) {
 
 	// The snapshot: the group is Stable again, every member was told a delay.
 	v := readMidDelay(t, c, goneID)
-	state, err := cluster.StateFromDataset(decoded.Decode(v.ds, store.DecodeOptions{}))
+	state, err := cluster.StateFromDataset(views.Decode(v.ds, store.DecodeOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/format"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/field"
 	"github.com/connectscope/connectscope/inspect/setting"
+	"github.com/connectscope/connectscope/inspect/views"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -126,7 +126,7 @@ var settingFlags = map[setting.Setting]string{
 // redacted as outputs are, and escaped for the terminal with each overlong
 // word shortened, so no name can retitle, clear or reorder the screen.
 func ErrorLine(err error) string {
-	return format.EscapeLine(decoded.RedactText(oneLine(setting.Words(err, FlagName))))
+	return format.EscapeLine(views.RedactText(oneLine(setting.Words(err, FlagName))))
 }
 
 // FlagWordsError is an error of a deep package reworded with the flags the

@@ -4,8 +4,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/rest"
+	"github.com/connectscope/connectscope/inspect/views"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -69,7 +69,7 @@ func (o *RESTOptions) Client(e *Env) (*rest.Client, error) {
 	}
 	opts := rest.Options{PerRequest: per, Total: total, TLS: tlsCfg, Username: o.User, Password: pw}
 	if !e.Globals.ShowSecrets {
-		opts.Redact = decoded.RedactText
+		opts.Redact = views.RedactText
 	}
 	if e.HTTP != nil {
 		opts.Transport = e.HTTP.Transport

@@ -2,7 +2,7 @@ package inspect
 
 import (
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/views"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -24,7 +24,7 @@ func NewCmdConfigs(run func(*cli.Env, *ConfigsOptions) error) *cli.Command {
 			"  connectscope inspect configs --from cluster.snapshot.json\n" +
 			"  connectscope -b broker:9092 inspect configs --connector orders -o yaml",
 		Flags: append([]urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)}, filterFlags(&o.Filter, true)...),
-		Spec:  viewSpec(cli.ConfigTopic, (*decoded.ConfigsResult)(nil)),
+		Spec:  viewSpec(cli.ConfigTopic, (*views.ConfigsResult)(nil)),
 		Run:   func(e *cli.Env) error { return run(e, o) },
 	}
 }

@@ -4,8 +4,8 @@ import (
 	"errors"
 
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/inspect/decoded"
-	"github.com/connectscope/connectscope/inspect/describe"
+	"github.com/connectscope/connectscope/inspect/detail"
+	"github.com/connectscope/connectscope/inspect/views"
 )
 
 // ConnectorOptions are `inspect connector NAME`'s inputs.
@@ -32,7 +32,7 @@ func NewCmdConnector(run func(*cli.Env, *ConnectorOptions) error) *cli.Command {
 			"  connectscope inspect connector debezium-inventory --from dump.jsonl --jq '.tasks[] | select(.state == \"FAILED\") | .trace'",
 		Spec: cli.Spec{
 			Read:   cli.ReadSpec{}, // every topic and the groups: the connector whole
-			Result: (*describe.Connector)(nil),
+			Result: (*detail.Connector)(nil),
 			Args:   cli.FirstArg(cli.Connectors),
 		},
 		Run: func(e *cli.Env) error {
@@ -50,8 +50,8 @@ func runConnector(e *cli.Env, o *ConnectorOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := describe.Describe(decoded.Decode(ds, decoded.Options{ShowSecrets: e.Globals.ShowSecrets}), o.Name)
-	var nf *describe.NotFoundError
+	res, err := detail.Describe(views.Decode(ds, views.Options{ShowSecrets: e.Globals.ShowSecrets}), o.Name)
+	var nf *detail.NotFoundError
 	if errors.As(err, &nf) {
 		return cli.NotFound(err)
 	}

@@ -2,7 +2,7 @@ package inspect
 
 import (
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/views"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -25,7 +25,7 @@ func NewCmdConnectors(run func(*cli.Env, *ConnectorsOptions) error) *cli.Command
 			"  connectscope inspect connectors --from examples/cluster.snapshot.json\n" +
 			"  connectscope -b broker:9092 inspect connectors -o wide",
 		Flags: append([]urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)}, filterFlags(&o.Filter, true)...),
-		Spec:  viewSpec(cli.ConfigTopic|cli.StatusTopic, (*decoded.ConnectorsResult)(nil)),
+		Spec:  viewSpec(cli.ConfigTopic|cli.StatusTopic, (*views.ConnectorsResult)(nil)),
 		Run:   func(e *cli.Env) error { return run(e, o) },
 	}
 }

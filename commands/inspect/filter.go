@@ -5,9 +5,9 @@ import (
 
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/field"
 	"github.com/connectscope/connectscope/inspect/filter"
+	"github.com/connectscope/connectscope/inspect/views"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -49,7 +49,7 @@ var filterValues = map[string]cli.Candidates{
 // spec parses the filters, worded with their flags when they are wrong.
 // The connectors' types come from d's configs, read on their own when a
 // live view did not read the config topic.
-func (f FilterOptions) spec(e *cli.Env, d *decoded.Dataset) (filter.Spec, error) {
+func (f FilterOptions) spec(e *cli.Env, d *views.Dataset) (filter.Spec, error) {
 	s, err := filter.Parse(f.Pattern, f.Type, f.States.Value())
 	var fe *field.Error
 	if errors.As(err, &fe) {
@@ -59,7 +59,7 @@ func (f FilterOptions) spec(e *cli.Env, d *decoded.Dataset) (filter.Spec, error)
 	if err != nil || s.Type == "" {
 		return s, err
 	}
-	var configs *decoded.ConfigsResult
+	var configs *views.ConfigsResult
 	if d != nil {
 		configs = d.Configs()
 	}
@@ -74,7 +74,7 @@ func (f FilterOptions) spec(e *cli.Env, d *decoded.Dataset) (filter.Spec, error)
 		if err != nil {
 			return s, err
 		}
-		configs = decoded.Decode(ds, decoded.Options{}).Configs()
+		configs = views.Decode(ds, views.Options{}).Configs()
 	}
 	s.Types = filter.Types(configs)
 	return s, nil

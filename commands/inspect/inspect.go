@@ -1,6 +1,6 @@
 // Package inspect is the `inspect` noun: one file per verb (configs,
 // status, offsets, connectors, members, sinks, connector). The views
-// themselves are inspect/decoded's and inspect/group's.
+// themselves are inspect/views's and inspect/group's.
 package inspect
 
 import (
@@ -8,8 +8,8 @@ import (
 
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/views"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -74,12 +74,12 @@ func viewSpec(topics cli.Topics, result any) cli.Spec {
 }
 
 // decodeOptions are the decode options of the views.
-func (v ViewOptions) decodeOptions(e *cli.Env) decoded.Options {
-	return decoded.Options{ShowSecrets: e.Globals.ShowSecrets, Connector: v.Connector, KafkaVersion: v.KafkaVersion}
+func (v ViewOptions) decodeOptions(e *cli.Env) views.Options {
+	return views.Options{ShowSecrets: e.Globals.ShowSecrets, Connector: v.Connector, KafkaVersion: v.KafkaVersion}
 }
 
 // loadDecoded reads the input of a view and wraps it for decoding.
-func loadDecoded(e *cli.Env, v ViewOptions) (*decoded.Dataset, error) {
+func loadDecoded(e *cli.Env, v ViewOptions) (*views.Dataset, error) {
 	if err := e.NoArgs(); err != nil {
 		return nil, err
 	}
@@ -87,13 +87,13 @@ func loadDecoded(e *cli.Env, v ViewOptions) (*decoded.Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decoded.Decode(ds, v.decodeOptions(e)), nil
+	return views.Decode(ds, v.decodeOptions(e)), nil
 }
 
 // loadStatusStreaming is loadDecoded for the status view: a kcat dump given
 // with --from is decoded while it is read, so memory follows the distinct
 // keys kept, not the size of the file.
-func loadStatusStreaming(e *cli.Env, v ViewOptions) (*decoded.Dataset, error) {
+func loadStatusStreaming(e *cli.Env, v ViewOptions) (*views.Dataset, error) {
 	g := e.Globals
 	if g.From == "" {
 		return loadDecoded(e, v)
@@ -103,7 +103,7 @@ func loadStatusStreaming(e *cli.Env, v ViewOptions) (*decoded.Dataset, error) {
 	}
 	opts := v.decodeOptions(e)
 	opts.Topic = g.Topics.Status
-	return decoded.StreamStatus(opts, func(add func(*inspect.Record)) (*inspect.Dataset, bool, error) {
+	return views.StreamStatus(opts, func(add func(*inspect.Record)) (*inspect.Dataset, bool, error) {
 		return streamFrom(e, g.Topics.Status, add)
 	})
 }
@@ -122,7 +122,7 @@ func connectorNotFound(name string, where ...string) error {
 
 // knownConnector says whether the records hold a config or a status of the
 // connector d was decoded for (its --connector).
-func knownConnector(d *decoded.Dataset) bool {
+func knownConnector(d *views.Dataset) bool {
 	if len(d.Configs().Connectors) > 0 {
 		return true
 	}
@@ -132,9 +132,9 @@ func knownConnector(d *decoded.Dataset) bool {
 
 // connectorKind is the type (source, sink) of the connector d was decoded
 // for (its --connector), from its config; "" when the config does not say.
-func connectorKind(d *decoded.Dataset) string {
+func connectorKind(d *views.Dataset) string {
 	for _, c := range d.Configs().Connectors {
-		if t := decoded.ConnectorType(c.Config); t == "source" || t == "sink" {
+		if t := views.ConnectorType(c.Config); t == "source" || t == "sink" {
 			return t
 		}
 	}

@@ -2,7 +2,7 @@ package inspect
 
 import (
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/views"
 )
 
 // MembersOptions are `inspect members`' inputs: none of its own.
@@ -25,7 +25,7 @@ func NewCmdMembers(run func(*cli.Env, *MembersOptions) error) *cli.Command {
 			// a record that rebalances from those that only missed a
 			// session key.
 			Read:   cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true, NeedsStableGroup: true},
-			Result: (*decoded.MembersResult)(nil),
+			Result: (*views.MembersResult)(nil),
 		},
 		Run: func(e *cli.Env) error { return run(e, o) },
 	}
@@ -43,7 +43,7 @@ func runMembers(e *cli.Env, _ *MembersOptions) error {
 	if ds.Group == nil && g.From != "" {
 		return cli.UsageErrorf("%s holds no Connect group description (a kcat dump holds topic records only); inspect members needs a snapshot file or a live cluster", g.From)
 	}
-	res := decoded.Decode(ds, ViewOptions{}.decodeOptions(e)).MembersView()
+	res := views.Decode(ds, ViewOptions{}.decodeOptions(e)).MembersView()
 	res.NameSettings(cli.FlagName)
 	if err := groupNotFound(res); err != nil {
 		return err
@@ -55,7 +55,7 @@ func runMembers(e *cli.Env, _ *MembersOptions) error {
 // members is what Kafka answers for a group id nobody uses, and what 4.x's
 // GROUP_ID_NOT_FOUND reads as). An id held by a group of another kind is
 // shown, with its note, rather than refused.
-func groupNotFound(res decoded.MembersResult) error {
+func groupNotFound(res views.MembersResult) error {
 	if res.State != "Dead" || len(res.Members) > 0 || res.HeldByOther {
 		return nil
 	}

@@ -3,9 +3,9 @@ package inspect
 import (
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/live"
 	"github.com/connectscope/connectscope/inspect/source"
+	"github.com/connectscope/connectscope/inspect/views"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -20,7 +20,7 @@ func NewCmdOffsets(run func(*cli.Env, *OffsetsOptions) error) *cli.Command {
 	if run == nil {
 		run = runOffsets
 	}
-	spec := viewSpec(cli.OffsetTopic, (*decoded.OffsetsResult)(nil))
+	spec := viewSpec(cli.OffsetTopic, (*views.OffsetsResult)(nil))
 	return &cli.Command{
 		Name:  "offsets",
 		Usage: "source connector offsets (offsets topic)",
@@ -62,7 +62,7 @@ var readConfigsAndStatus = cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopi
 // streamed into the decoder as it is read, so its records are never all
 // held at once (a million small records cost more as Record structs than
 // as bytes).
-func loadOffsets(e *cli.Env, v ViewOptions) (*decoded.OffsetsResult, error) {
+func loadOffsets(e *cli.Env, v ViewOptions) (*views.OffsetsResult, error) {
 	g := e.Globals
 	if g.Live() {
 		return streamLiveOffsets(e, v)
@@ -71,7 +71,7 @@ func loadOffsets(e *cli.Env, v ViewOptions) (*decoded.OffsetsResult, error) {
 	// keys, not the file. A snapshot is read whole.
 	opts := v.decodeOptions(e)
 	opts.Topic = g.Topics.Offset
-	d, err := decoded.StreamOffsets(opts, func(add func(inspect.Record)) (*inspect.Dataset, bool, error) {
+	d, err := views.StreamOffsets(opts, func(add func(inspect.Record)) (*inspect.Dataset, bool, error) {
 		if g.From == "" {
 			ds, err := e.Dataset() // a dataset handed in, or the error saying what is missing
 			return ds, false, err
@@ -95,7 +95,7 @@ func loadOffsets(e *cli.Env, v ViewOptions) (*decoded.OffsetsResult, error) {
 }
 
 // streamLiveOffsets streams the live offsets topic into the decoder.
-func streamLiveOffsets(e *cli.Env, v ViewOptions) (*decoded.OffsetsResult, error) {
+func streamLiveOffsets(e *cli.Env, v ViewOptions) (*views.OffsetsResult, error) {
 	g := e.Globals
 	opts := v.decodeOptions(e)
 	opts.Topic = g.Topics.Offset
@@ -105,7 +105,7 @@ func streamLiveOffsets(e *cli.Env, v ViewOptions) (*decoded.OffsetsResult, error
 	}
 	liveOpts.Read, liveOpts.SkipSinkGroups = []string{g.Topics.Offset}, true
 	liveOpts.StreamTopic = g.Topics.Offset
-	d, err := decoded.StreamOffsets(opts, func(add func(inspect.Record)) (*inspect.Dataset, bool, error) {
+	d, err := views.StreamOffsets(opts, func(add func(inspect.Record)) (*inspect.Dataset, bool, error) {
 		liveOpts.Stream = add
 		ds, err := live.Read(e.Ctx, liveOpts)
 		if err != nil {
@@ -125,7 +125,7 @@ func streamLiveOffsets(e *cli.Env, v ViewOptions) (*decoded.OffsetsResult, error
 		if err != nil {
 			return nil, err
 		}
-		d := decoded.Decode(ds, opts)
+		d := views.Decode(ds, opts)
 		if !knownConnector(d) {
 			return nil, connectorNotFound(opts.Connector, g.Topics.Config, g.Topics.Status, g.Topics.Offset)
 		}

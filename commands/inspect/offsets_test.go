@@ -9,8 +9,8 @@ import (
 
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/views"
 	"github.com/connectscope/connectscope/internal/kafkatest"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -43,7 +43,7 @@ func TestLoadOffsetsStreams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole, _ := json.Marshal(decoded.Decode(ds, store.DecodeOptions{}).Offsets())
+	whole, _ := json.Marshal(views.Decode(ds, store.DecodeOptions{}).Offsets())
 	if len(streamed) < 1000 || string(streamed) != string(whole) {
 		t.Errorf("streamed and whole decodes differ:\n%.300s\n%.300s", streamed, whole)
 	}

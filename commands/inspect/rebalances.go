@@ -2,8 +2,8 @@ package inspect
 
 import (
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/history"
+	"github.com/connectscope/connectscope/inspect/views"
 )
 
 // RebalancesOptions are `inspect rebalances`' inputs.
@@ -36,5 +36,5 @@ func runRebalances(e *cli.Env, _ *RebalancesOptions) error {
 	if err != nil {
 		return err
 	}
-	return e.Emit(history.FromRecords(ds.Topics.Status, decoded.Of(ds).StatusRecords()))
+	return e.Emit(history.FromRecords(ds.Topics.Status, views.Of(ds).StatusRecords()))
 }

@@ -2,7 +2,7 @@ package inspect
 
 import (
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/views"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -30,7 +30,7 @@ func NewCmdSinks(run func(*cli.Env, *SinksOptions) error) *cli.Command {
 		Flags: append([]urfave.Flag{connectorFlag(&o.Connector)}, filterFlags(&o.Filter, false)...),
 		Spec: cli.Spec{
 			Read:   cli.ReadSpec{Topics: cli.ConfigTopic}, // sink connectors are found in their configs
-			Result: (*decoded.SinksResult)(nil),
+			Result: (*views.SinksResult)(nil),
 			Values: map[string]cli.Candidates{flagConnector: cli.Connectors, flagType: filterValues[flagType]},
 		},
 		Run: func(e *cli.Env) error { return run(e, o) },
@@ -45,7 +45,7 @@ func runSinks(e *cli.Env, o *SinksOptions) error {
 	if err != nil {
 		return err
 	}
-	d := decoded.Decode(ds, ViewOptions{Connector: o.Connector}.decodeOptions(e))
+	d := views.Decode(ds, ViewOptions{Connector: o.Connector}.decodeOptions(e))
 	res := d.Sinks()
 	if o.Connector != "" && len(res.Sinks) == 0 {
 		if !knownConnector(d) {

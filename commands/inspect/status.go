@@ -2,7 +2,7 @@ package inspect
 
 import (
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/views"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -24,7 +24,7 @@ func NewCmdStatus(run func(*cli.Env, *StatusOptions) error) *cli.Command {
 			"  connectscope inspect status --from cluster.snapshot.json -o wide\n" +
 			"  connectscope -b broker:9092 inspect status -o jsonl --jq 'select(.state==\"FAILED\") | .name'",
 		Flags: append([]urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)}, filterFlags(&o.Filter, true)...),
-		Spec:  viewSpec(cli.StatusTopic, (*decoded.StatusResult)(nil)),
+		Spec:  viewSpec(cli.StatusTopic, (*views.StatusResult)(nil)),
 		Run:   func(e *cli.Env) error { return run(e, o) },
 	}
 }

@@ -4,8 +4,8 @@ import (
 	"errors"
 
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/inspect/decoded"
-	"github.com/connectscope/connectscope/inspect/describe"
+	"github.com/connectscope/connectscope/inspect/detail"
+	"github.com/connectscope/connectscope/inspect/views"
 )
 
 // WorkerOptions are `inspect worker W`'s inputs.
@@ -32,7 +32,7 @@ func NewCmdWorker(run func(*cli.Env, *WorkerOptions) error) *cli.Command {
 			"  connectscope -b broker:9092 inspect worker worker-2 -o json --jq '.tasks[] | select(.state != \"RUNNING\") | .name'",
 		Spec: cli.Spec{
 			Read:   cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true},
-			Result: (*describe.Worker)(nil),
+			Result: (*detail.Worker)(nil),
 			Args:   cli.FirstArg(cli.Workers),
 		},
 		Run: func(e *cli.Env) error {
@@ -50,8 +50,8 @@ func runWorker(e *cli.Env, o *WorkerOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := describe.DescribeWorker(decoded.Of(ds), o.Name)
-	var nf *describe.WorkerNotFoundError
+	res, err := detail.DescribeWorker(views.Of(ds), o.Name)
+	var nf *detail.WorkerNotFoundError
 	if errors.As(err, &nf) {
 		return cli.NotFound(err)
 	}

@@ -7,9 +7,9 @@ import (
 
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/format"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/live"
 	"github.com/connectscope/connectscope/inspect/rest"
+	"github.com/connectscope/connectscope/inspect/views"
 	"github.com/connectscope/connectscope/inspect/workers"
 	urfave "github.com/urfave/cli/v2"
 )
@@ -72,7 +72,7 @@ func runWorkers(e *cli.Env, o *WorkersOptions) error {
 
 // membersToAsk reads the group and the config topic; no member to ask is a
 // usage error, as for the other views of the group.
-func membersToAsk(e *cli.Env, ro *cli.RESTOptions) (*rest.Client, *decoded.MembersResult, *decoded.Dataset, error) {
+func membersToAsk(e *cli.Env, ro *cli.RESTOptions) (*rest.Client, *views.MembersResult, *views.Dataset, error) {
 	if err := e.NoArgs(); err != nil {
 		return nil, nil, nil, err
 	}
@@ -84,7 +84,7 @@ func membersToAsk(e *cli.Env, ro *cli.RESTOptions) (*rest.Client, *decoded.Membe
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	d := decoded.Decode(ds, ViewOptions{}.decodeOptions(e))
+	d := views.Decode(ds, ViewOptions{}.decodeOptions(e))
 	m := d.Members()
 	if m == nil || len(m.Members) == 0 {
 		if m != nil {
@@ -119,14 +119,14 @@ func watchRestarts(e *cli.Env, o *WorkersOptions, client *rest.Client) error {
 	defer cl.Close()
 	ctx, cancel := context.WithTimeout(e.Ctx, o.Restarts)
 	defer cancel()
-	describe := func(ctx context.Context) (*decoded.MembersResult, error) {
+	describe := func(ctx context.Context) (*views.MembersResult, error) {
 		dctx, cancel := context.WithTimeout(ctx, o.RestartInterval+5*time.Second)
 		defer cancel()
 		gd, err := live.DescribeGroup(dctx, cl, g.Group)
 		if err != nil {
 			return nil, err
 		}
-		m := decoded.MembersOf(gd)
+		m := views.MembersOf(gd)
 		return &m, nil
 	}
 	res := workers.WatchRestarts(ctx, client, describe, o.RestartInterval, func(r workers.Restart) {

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/views"
 	"github.com/connectscope/connectscope/plan/cluster"
 	"github.com/connectscope/connectscope/plan/timeline"
 	"github.com/connectscope/connectscope/plan/whatif"
@@ -206,7 +206,7 @@ func planInputs(e *cli.Env, p *PlanOptions) (cluster.State, timeline.Options, er
 		if err != nil {
 			return state, timeline.Options{}, err
 		}
-		state, err = cluster.StateFromDataset(decoded.Of(ds))
+		state, err = cluster.StateFromDataset(views.Of(ds))
 		if err != nil {
 			return state, timeline.Options{}, cli.Exit(cli.ExitUsage, inFlagTerms(err))
 		}

@@ -5,8 +5,8 @@ import (
 	"github.com/connectscope/connectscope/inspect/source/boundedfile"
 
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/views"
 	"github.com/connectscope/connectscope/plan/cluster"
 	"github.com/connectscope/connectscope/plan/scenario"
 	urfave "github.com/urfave/cli/v2"
@@ -63,7 +63,7 @@ func runReplay(e *cli.Env, o *ReplayOptions) error {
 		if err != nil {
 			return err
 		}
-		state, err := cluster.StateFromDataset(decoded.Of(ds))
+		state, err := cluster.StateFromDataset(views.Of(ds))
 		if err != nil {
 			return cli.Exit(cli.ExitUsage, inFlagTerms(err))
 		}

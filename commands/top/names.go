@@ -7,10 +7,10 @@ import (
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/completions"
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/decoded"
-	"github.com/connectscope/connectscope/inspect/describe"
+	"github.com/connectscope/connectscope/inspect/detail"
 	"github.com/connectscope/connectscope/inspect/live"
 	"github.com/connectscope/connectscope/inspect/source"
+	"github.com/connectscope/connectscope/inspect/views"
 )
 
 // NewCmdNames is the hidden command completion asks for names: the
@@ -51,7 +51,7 @@ func runNames(e *cli.Env) error {
 	if err != nil {
 		return cli.InputError(err)
 	}
-	connectors, workers := describe.Names(decoded.Of(ds))
+	connectors, workers := detail.Names(views.Of(ds))
 	// One name a line: a name that holds a newline (or any control
 	// character) cannot be completed as itself and is left out.
 	for _, n := range connectors {

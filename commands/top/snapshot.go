@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/source"
+	"github.com/connectscope/connectscope/inspect/views"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -65,7 +65,7 @@ func runSnapshot(e *cli.Env, o *SnapshotOptions) error {
 	}
 	// Files outlive terminals: secrets are redacted unless --show-secrets,
 	// and the session key's material is never written.
-	ds = decoded.Redacted(ds, e.Globals.ShowSecrets)
+	ds = views.Redacted(ds, e.Globals.ShowSecrets)
 	if path == "-" {
 		w := bufio.NewWriterSize(e.IO.Out, 1<<20)
 		if err := source.WriteSnapshot(w, ds); err != nil {

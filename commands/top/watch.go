@@ -8,8 +8,8 @@ import (
 
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/format"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/live"
+	"github.com/connectscope/connectscope/inspect/views"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -47,8 +47,8 @@ func NewCmdWatch(run func(*cli.Env, *WatchOptions) error) *cli.Command {
 
 // watchResult is what -o json/yaml print at the end of a watch.
 type watchResult struct {
-	Events  []decoded.WatchEvent `json:"events"`
-	Summary decoded.WatchSummary `json:"summary"`
+	Events  []views.WatchEvent `json:"events"`
+	Summary views.WatchSummary `json:"summary"`
 }
 
 func runWatch(e *cli.Env, o *WatchOptions) error {
@@ -76,8 +76,8 @@ func runWatch(e *cli.Env, o *WatchOptions) error {
 	opts := g.FormatOptions()
 	streaming := opts.Output == format.OutputJSONL
 	textual := opts.Output == format.OutputTable || opts.Output == format.OutputWide
-	var collected []decoded.WatchEvent
-	emitEvent := func(e decoded.WatchEvent) error {
+	var collected []views.WatchEvent
+	emitEvent := func(e views.WatchEvent) error {
 		switch {
 		case streaming:
 			return format.Write(out, e, opts)
@@ -110,7 +110,7 @@ func runWatch(e *cli.Env, o *WatchOptions) error {
 		writeErr = writeWatchSummary(out, summary)
 	default:
 		if collected == nil {
-			collected = []decoded.WatchEvent{}
+			collected = []views.WatchEvent{}
 		}
 		writeErr = e.Emit(watchResult{Events: collected, Summary: summary})
 	}
@@ -120,7 +120,7 @@ func runWatch(e *cli.Env, o *WatchOptions) error {
 	return writeErr
 }
 
-func writeWatchSummary(w io.Writer, s decoded.WatchSummary) error {
+func writeWatchSummary(w io.Writer, s views.WatchSummary) error {
 	_, err := io.WriteString(w, "\n"+s.Text()+"\n")
 	return err
 }

@@ -7,13 +7,14 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/connectscope/connectscope/inspect/redact"
 	"sort"
 	"strconv"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/decoded"
-	"github.com/connectscope/connectscope/inspect/describe"
+	"github.com/connectscope/connectscope/inspect/detail"
 	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/views"
 )
 
 // Result is the `diff` view (README "diff"). Every list is sorted and empty
@@ -215,7 +216,7 @@ type offset struct{ connector, kind, partition, value string }
 func read(ds *inspect.Dataset) state {
 	st := state{connectors: map[string]*connector{}, tasks: map[string]*task{}, owners: map[string]owner{},
 		offsets: map[string]offset{}, members: map[string]bool{}}
-	d := decoded.Decode(ds, store.DecodeOptions{ShowSecrets: true})
+	d := views.Decode(ds, store.DecodeOptions{ShowSecrets: true})
 	// Secrets are compared in clear and redacted when shown, so a changed
 	// password still counts as a change.
 	configs, status := d.Configs(), d.Status()
@@ -268,7 +269,7 @@ func read(ds *inspect.Dataset) state {
 	}
 	if members := d.Members(); members != nil {
 		for _, m := range members.Members {
-			who := describe.WorkerName(m)
+			who := detail.WorkerName(m)
 			st.members[who] = true
 			if m.Owned == nil {
 				continue
@@ -341,7 +342,7 @@ func configChanges(a, b map[string]any, opts Options) []KeyChange {
 		if inb {
 			after = shown(k, vb, opts)
 		}
-		if ina != inb || describe.ConfigValue(va) != describe.ConfigValue(vb) {
+		if ina != inb || detail.ConfigValue(va) != detail.ConfigValue(vb) {
 			out = append(out, KeyChange{Key: k, Before: before, After: after})
 		}
 	}
@@ -351,9 +352,9 @@ func configChanges(a, b map[string]any, opts Options) []KeyChange {
 // shown is a config value as the diff prints it: redacted when the key is
 // secret, unless secrets are shown or the value is a provider reference.
 func shown(key string, v any, opts Options) *string {
-	text := describe.ConfigValue(v)
-	if !opts.ShowSecrets && v != nil && store.IsSecretKey(key) && !store.IsProviderReference(text) {
-		text = store.Redacted
+	text := detail.ConfigValue(v)
+	if !opts.ShowSecrets && v != nil && redact.IsSecretKey(key) && !redact.IsProviderReference(text) {
+		text = redact.Placeholder
 	}
 	return &text
 }

@@ -1,13 +1,13 @@
 package diff
 
 import (
+	"github.com/connectscope/connectscope/inspect/redact"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/source"
-	"github.com/connectscope/connectscope/inspect/store"
 )
 
 func load(t *testing.T, path string) *inspect.Dataset {
@@ -45,7 +45,7 @@ func TestCompareExampleAfter(t *testing.T) {
 	for _, k := range jdbc.Config {
 		switch k.Key {
 		case "connection.password":
-			if *k.Before != store.Redacted || *k.After != store.Redacted {
+			if *k.Before != redact.Placeholder || *k.After != redact.Placeholder {
 				t.Errorf("secret shown: %+v", k)
 			}
 		case "poll.interval.ms":
@@ -111,7 +111,7 @@ func TestCompareShowSecrets(t *testing.T) {
 	res := Compare(load(t, examplePath), exampleAfter(t), Options{ShowSecrets: true})
 	for _, c := range res.Connectors {
 		for _, k := range c.Config {
-			if k.Key == "connection.password" && (*k.After != "rotated-in-vault" || *k.Before == store.Redacted) {
+			if k.Key == "connection.password" && (*k.After != "rotated-in-vault" || *k.Before == redact.Placeholder) {
 				t.Errorf("--show-secrets: %v -> %v", *k.Before, *k.After)
 			}
 		}

@@ -4,17 +4,17 @@ import (
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/source"
+	"github.com/connectscope/connectscope/inspect/views"
 )
 
-func example(t *testing.T) *decoded.Dataset {
+func example(t *testing.T) *views.Dataset {
 	t.Helper()
 	ds, err := source.LoadFile("../../examples/cluster.snapshot.json", inspect.TopicNames{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return decoded.Decode(ds, decoded.Options{})
+	return views.Decode(ds, views.Options{})
 }
 
 // Names by regular expression, type from the configs, state per row.

@@ -1,6 +1,5 @@
-// Package group reads the Connect group: members and what they hold, sink
-// connectors' consumer groups, and the events watch reports between two
-// looks at the cluster.
+// Package group reads the Connect group: members and what they hold, and
+// sink connectors' consumer groups.
 package group
 
 import (

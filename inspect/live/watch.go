@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/setting"
+	"github.com/connectscope/connectscope/inspect/watch"
 )
 
 // WatchOptions say what to watch and how often to look at the group.
@@ -26,27 +26,27 @@ type WatchOptions struct {
 // reported once the timeout has passed, not a timeout per request later.
 // A summary whose cluster had stopped answering before the end says so
 // (Unanswered, LastAnswerMs): its state at the end is the last one seen.
-func RunWatch(ctx context.Context, opts WatchOptions, emit func(group.WatchEvent) error) (group.WatchSummary, error) {
+func RunWatch(ctx context.Context, opts WatchOptions, emit func(watch.Event) error) (watch.Summary, error) {
 	opts.Live = opts.Live.withDefaults()
 	if opts.Interval <= 0 {
 		opts.Interval = time.Second
 	}
-	watch := &connWatch{}
+	cw := &connWatch{}
 	opts.Live.Conn.Bootstrap = answeringSeeds(ctx, opts.Live.Conn)
-	cl, err := newWatchedClient(opts.Live.Conn, watch)
+	cl, err := newWatchedClient(opts.Live.Conn, cw)
 	if err != nil {
-		return group.WatchSummary{}, &Error{What: "connecting", Err: err, Hint: setting.Textf("check %v and %v", setting.Connection, setting.WorkerConfig)}
+		return watch.Summary{}, &Error{What: "connecting", Err: err, Hint: setting.Textf("check %v and %v", setting.Connection, setting.WorkerConfig)}
 	}
 	defer cl.Close()
-	r := &reader{cl: cl, adm: newAdm(cl), watch: watch, opts: opts.Live}
+	r := &reader{cl: cl, adm: newAdm(cl), watch: cw, opts: opts.Live}
 
 	layout, err := r.topicLayout(ctx)
 	if err != nil {
-		return group.WatchSummary{}, err
+		return watch.Summary{}, err
 	}
 	ranges, err := r.offsetRanges(ctx, layout)
 	if err != nil {
-		return group.WatchSummary{}, err
+		return watch.Summary{}, err
 	}
 	var statusRanges []partRange
 	for _, pr := range ranges {
@@ -56,16 +56,16 @@ func RunWatch(ctx context.Context, opts WatchOptions, emit func(group.WatchEvent
 	}
 	parts, err := r.fetchAll(ctx, layout, statusRanges)
 	if err != nil {
-		return group.WatchSummary{}, err
+		return watch.Summary{}, err
 	}
-	w := group.NewWatcher(time.Now().UnixMilli(), mergePartitions(parts.topic(opts.Live.Topics.Status)))
+	w := watch.New(time.Now().UnixMilli(), mergePartitions(parts.topic(opts.Live.Topics.Status)))
 
 	tail := make([]*cursor, len(statusRanges))
 	for i, pr := range statusRanges {
 		pr.end = math.MaxInt64 // follow the topic from where the first read ended
 		tail[i] = &cursor{partRange: pr, next: statusRanges[i].end, leader: layout.details[pr.topic].Partitions[pr.partition].Leader}
 	}
-	send := func(events []group.WatchEvent) error {
+	send := func(events []watch.Event) error {
 		for _, e := range events {
 			if err := emit(e); err != nil {
 				return err
@@ -79,7 +79,7 @@ func RunWatch(ctx context.Context, opts WatchOptions, emit func(group.WatchEvent
 	// summary is the watch's summary now; when the cluster has not answered
 	// for longer than a round or two, its state at the end is stale.
 	staleAfter := opts.Interval + max(opts.Interval, time.Second)
-	summary := func() group.WatchSummary {
+	summary := func() watch.Summary {
 		s := w.Summary(time.Now().UnixMilli())
 		s.LastAnswerMs = lastOK.UnixMilli()
 		s.Unanswered = time.Since(lastOK) > staleAfter
@@ -115,7 +115,7 @@ func RunWatch(ctx context.Context, opts WatchOptions, emit func(group.WatchEvent
 			return summary(), nil
 		}
 		if !ok && !time.Now().Before(lastOK.Add(timeout)) {
-			return summary(), explain("watching group "+opts.Live.Group, lastErr, opts.Live.Conn, watch)
+			return summary(), explain("watching group "+opts.Live.Group, lastErr, opts.Live.Conn, cw)
 		}
 		select {
 		case <-ctx.Done():

@@ -1,11 +1,12 @@
 // Package store replays the config, status and offsets topics as Connect's
 // backing stores do: classifying records by topic, decoding keys and
-// values, and redacting secrets (DecodeOptions).
+// values, with secrets redacted unless DecodeOptions.ShowSecrets says.
 package store
 
 import (
 	"encoding/base64"
 	"encoding/json"
+	"github.com/connectscope/connectscope/inspect/redact"
 	"sort"
 	"strconv"
 	"strings"
@@ -404,9 +405,9 @@ func (st *configReplay) session(value map[string]json.RawMessage) string {
 	if !ok {
 		return "session key has no integer \"creation-timestamp\""
 	}
-	if material == Redacted && algorithm != "" {
+	if material == redact.Placeholder && algorithm != "" {
 		// A snapshot never stores the key itself (README "Snapshot files").
-		st.sessionKey = &SessionKeyInfo{Algorithm: algorithm, CreatedAtMs: created, Key: Redacted}
+		st.sessionKey = &SessionKeyInfo{Algorithm: algorithm, CreatedAtMs: created, Key: redact.Placeholder}
 		return ""
 	}
 	decoded, err := base64.StdEncoding.DecodeString(material)
@@ -416,7 +417,7 @@ func (st *configReplay) session(value map[string]json.RawMessage) string {
 	if len(decoded) == 0 || algorithm == "" {
 		return "session key material or algorithm is empty"
 	}
-	st.sessionKey = &SessionKeyInfo{Algorithm: algorithm, CreatedAtMs: created, Key: Redacted}
+	st.sessionKey = &SessionKeyInfo{Algorithm: algorithm, CreatedAtMs: created, Key: redact.Placeholder}
 	return ""
 }
 
@@ -446,7 +447,7 @@ func (st *configReplay) fill(res *ConfigsResult, opts DecodeOptions) {
 	for _, name := range names {
 		c := ConnectorConfig{
 			Name:         name,
-			Config:       redactValues(st.configs[name], opts.ShowSecrets),
+			Config:       redact.Values(st.configs[name], opts.ShowSecrets),
 			TargetState:  st.targetStates[name],
 			Tasks:        []TaskConfig{},
 			PendingTasks: []string{},
@@ -460,7 +461,7 @@ func (st *configReplay) fill(res *ConfigsResult, opts DecodeOptions) {
 						c.Tasks = append(c.Tasks, TaskConfig{
 							ID:     protocol.TaskRef{Connector: name, Task: id}.String(),
 							Task:   id,
-							Config: redactValues(st.applied[name][id], opts.ShowSecrets),
+							Config: redact.Values(st.applied[name][id], opts.ShowSecrets),
 						})
 					}
 				}

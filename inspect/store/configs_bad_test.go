@@ -1,6 +1,7 @@
 package store
 
 import (
+	"github.com/connectscope/connectscope/inspect/redact"
 	"strings"
 	"testing"
 
@@ -173,7 +174,7 @@ func TestConfigsKafkaEdgeRules(t *testing.T) {
 		recs := recNumbered(recCfg("connector-a", `{"properties":{"database.password":"hunter2","ssl.key":"k","jaas.ref":"${file:/s:jaas}","user":"u"}}`))
 		hidden := DecodeConfigs(recs, DecodeOptions{}).Connectors[0].Config
 		shown := DecodeConfigs(recs, DecodeOptions{ShowSecrets: true}).Connectors[0].Config
-		if hidden["database.password"] != Redacted || hidden["ssl.key"] != Redacted || hidden["jaas.ref"] != "${file:/s:jaas}" || hidden["user"] != "u" {
+		if hidden["database.password"] != redact.Placeholder || hidden["ssl.key"] != redact.Placeholder || hidden["jaas.ref"] != "${file:/s:jaas}" || hidden["user"] != "u" {
 			t.Fatalf("hidden %v", hidden)
 		}
 		if shown["database.password"] != "hunter2" {

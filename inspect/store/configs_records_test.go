@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"github.com/connectscope/connectscope/inspect/redact"
 	"reflect"
 	"strings"
 	"testing"
@@ -154,7 +155,7 @@ func recCheckConfigKind(t *testing.T, all []recVectorRecord, v recVectorRecord, 
 		}
 	case "session_key":
 		k := alone.SessionKey
-		if k == nil || k.Algorithm != "HmacSHA256" || k.CreatedAtMs != 1700000000000 || k.Key != Redacted {
+		if k == nil || k.Algorithm != "HmacSHA256" || k.CreatedAtMs != 1700000000000 || k.Key != redact.Placeholder {
 			t.Fatalf("session key %+v", k)
 		}
 	case "task_count":

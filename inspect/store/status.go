@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/connectscope/connectscope/inspect/redact"
 	"sort"
 	"strconv"
 	"unicode/utf8"
@@ -640,14 +641,14 @@ func (st *statusReplay) fill(res *StatusResult, opts DecodeOptions) {
 		if e.has {
 			res.Connectors = append(res.Connectors, ConnectorStatus{
 				Name: name, State: statusStateNames[e.status.state], WorkerID: statusText(e.status.worker),
-				Generation: e.status.generation, Trace: redactTrace(statusText(e.status.trace), opts.ShowSecrets),
+				Generation: e.status.generation, Trace: redact.Trace(statusText(e.status.trace), opts.ShowSecrets),
 			})
 		}
 		e.tasks.each(func(n int32, t *statusValue) {
 			res.Tasks = append(res.Tasks, TaskStatus{
 				ID: protocol.TaskRef{Connector: name, Task: n}.String(), Connector: name, Task: n,
 				State: statusStateNames[t.state], WorkerID: statusText(t.worker),
-				Generation: t.generation, Trace: redactTrace(statusText(t.trace), opts.ShowSecrets),
+				Generation: t.generation, Trace: redact.Trace(statusText(t.trace), opts.ShowSecrets),
 			})
 		})
 	}

@@ -1,10 +1,9 @@
 package workerconfig
 
 import (
+	"github.com/connectscope/connectscope/inspect/redact"
 	"strings"
 	"testing"
-
-	"github.com/connectscope/connectscope/inspect/store"
 )
 
 // secretMark stands for a password in the hostile files below. It holds a
@@ -63,7 +62,7 @@ func workerConfigErrors(text string) []string {
 	_, err = w.TLSMaterial()
 	note(err)
 	for _, k := range w.Keys() {
-		if store.IsSecretKey(k) { // values of other keys are named on purpose
+		if redact.IsSecretKey(k) { // values of other keys are named on purpose
 			_, _, err = w.Int(k)
 			note(err)
 		}

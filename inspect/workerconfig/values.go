@@ -2,11 +2,10 @@ package workerconfig
 
 import (
 	"fmt"
+	"github.com/connectscope/connectscope/inspect/redact"
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/connectscope/connectscope/inspect/store"
 )
 
 // providerRef matches Kafka's ConfigTransformer pattern: ${provider:path:key} or ${provider:key}.
@@ -28,7 +27,7 @@ type ValueError struct {
 }
 
 func (e *ValueError) Error() string {
-	if store.IsSecretKey(e.Key) {
+	if redact.IsSecretKey(e.Key) {
 		return fmt.Sprintf("%s: %s: %s", e.Path, e.Key, e.Reason) // never quote a secret
 	}
 	return fmt.Sprintf("%s: %s = %q: %s", e.Path, e.Key, e.Value, e.Reason)

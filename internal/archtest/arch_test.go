@@ -132,7 +132,7 @@ func TestLayers(t *testing.T) {
 }
 
 // TestCommandsStartFromTheViews: the command line reaches the decoders, the
-// group views and the assignor only through inspect/decoded, plan and
+// group views and the assignor only through inspect/views, plan and
 // check (ARCHITECTURE.md, "What a verb reads and prints").
 func TestCommandsStartFromTheViews(t *testing.T) {
 	for _, p := range packages(t) {
@@ -143,7 +143,7 @@ func TestCommandsStartFromTheViews(t *testing.T) {
 		for _, imp := range p.Imports {
 			switch rel(imp) {
 			case "inspect/store", "inspect/group", "plan/assignor":
-				t.Errorf("%s imports %s: reach it through inspect/decoded, plan or check", from, rel(imp))
+				t.Errorf("%s imports %s: reach it through inspect/views, plan or check", from, rel(imp))
 			}
 		}
 	}

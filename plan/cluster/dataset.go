@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/views"
 	"github.com/connectscope/connectscope/plan/assignor"
 )
 
@@ -22,7 +22,7 @@ func (e *StartingStateError) Error() string { return e.Msg }
 // inconsistent connector has no tasks, a STOPPED one is configured with none)
 // and the members with what they own from the group description, in the
 // broker's member order.
-func StateFromDataset(d *decoded.Dataset) (State, error) {
+func StateFromDataset(d *views.Dataset) (State, error) {
 	if !d.Loaded() {
 		return State{}, fmt.Errorf("no dataset was read: nothing to plan from")
 	}

@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/format"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/views"
 	"github.com/connectscope/connectscope/plan/assignor"
 )
 
@@ -201,7 +201,7 @@ type statusLast struct {
 // lastStatuses reads the status topic for the last record of every
 // connector and task, with its timestamp (the decoded status view keeps
 // neither the time nor records of members that left).
-func lastStatuses(d *decoded.Dataset) map[PieceKey]statusLast {
+func lastStatuses(d *views.Dataset) map[PieceKey]statusLast {
 	_, status, _, _ := store.SplitTopics(d.Records, d.Topics)
 	out := map[PieceKey]statusLast{}
 	for _, r := range status {
@@ -243,7 +243,7 @@ func lastStatuses(d *decoded.Dataset) map[PieceKey]statusLast {
 // pendingFromDataset reconstructs what the leader holds from what was read:
 // the members' last assignments (delay, revocations), what they own, the
 // configured pieces and the status topic's last records with their times.
-func pendingFromDataset(d *decoded.Dataset, st State, members *group.MembersResult) *Pending {
+func pendingFromDataset(d *views.Dataset, st State, members *group.MembersResult) *Pending {
 	p := &Pending{TakenAtMs: d.TakenAtMs}
 	if st.Protocol == "default" || st.Protocol == "eager" {
 		return p // eager leaders keep no memory between rounds

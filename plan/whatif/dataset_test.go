@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/protocol"
 	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/views"
 	"github.com/connectscope/connectscope/plan/cluster"
 	"github.com/connectscope/connectscope/plan/timeline"
 )
@@ -68,7 +68,7 @@ func testDataset(t *testing.T) *inspect.Dataset {
 }
 
 func TestStateFromDataset(t *testing.T) {
-	st, err := cluster.StateFromDataset(decoded.Decode(testDataset(t), store.DecodeOptions{}))
+	st, err := cluster.StateFromDataset(views.Decode(testDataset(t), store.DecodeOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,11 +126,11 @@ func TestStateFromDataset(t *testing.T) {
 func TestStateFromDatasetWithoutGroup(t *testing.T) {
 	d := testDataset(t)
 	d.Group = nil
-	if _, err := cluster.StateFromDataset(decoded.Decode(d, store.DecodeOptions{})); !errors.As(err, new(*cluster.StartingStateError)) || !strings.Contains(err.Error(), "synthetic cluster") {
+	if _, err := cluster.StateFromDataset(views.Decode(d, store.DecodeOptions{})); !errors.As(err, new(*cluster.StartingStateError)) || !strings.Contains(err.Error(), "synthetic cluster") {
 		t.Errorf("want a StartingStateError pointing at a synthetic cluster, got %v", err)
 	}
 	d.Group = &inspect.GroupDescription{Group: "g", State: "Empty"}
-	if _, err := cluster.StateFromDataset(decoded.Decode(d, store.DecodeOptions{})); err == nil || !strings.Contains(err.Error(), "no members") {
+	if _, err := cluster.StateFromDataset(views.Decode(d, store.DecodeOptions{})); err == nil || !strings.Contains(err.Error(), "no members") {
 		t.Errorf("empty group: %v", err)
 	}
 }
@@ -156,7 +156,7 @@ func TestJoinPlanKeepsBrokerOrderWithinABucket(t *testing.T) {
 		for _, id := range order {
 			ds.Group.Members = append(ds.Group.Members, member(t, id, urls[id], z, holds[id], nil))
 		}
-		st, err := cluster.StateFromDataset(decoded.Decode(ds, store.DecodeOptions{}))
+		st, err := cluster.StateFromDataset(views.Decode(ds, store.DecodeOptions{}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/views"
 	"github.com/connectscope/connectscope/plan/cluster"
 	"github.com/connectscope/connectscope/plan/timeline"
 )
@@ -20,7 +20,7 @@ func exampleState(t *testing.T) cluster.State {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := cluster.StateFromDataset(decoded.Decode(ds, store.DecodeOptions{}))
+	st, err := cluster.StateFromDataset(views.Decode(ds, store.DecodeOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}

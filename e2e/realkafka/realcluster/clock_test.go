@@ -14,9 +14,9 @@ import (
 
 	"github.com/connectscope/connectscope/e2e/realkafka"
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/views"
 	plancluster "github.com/connectscope/connectscope/plan/cluster"
 	"github.com/connectscope/connectscope/plan/timeline"
 	"github.com/connectscope/connectscope/plan/whatif"
@@ -150,7 +150,7 @@ func (c *cluster) planWithHeartbeat(snap string, f func(plancluster.State, timel
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	state, err := plancluster.StateFromDataset(decoded.Decode(ds, store.DecodeOptions{}))
+	state, err := plancluster.StateFromDataset(views.Decode(ds, store.DecodeOptions{}))
 	if err != nil {
 		c.t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package describe
+package detail
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package describe
+package detail
 
 import (
 	"fmt"
@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/format"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/views"
 )
 
 // Worker is one Connect worker whole, the mirror of Connector (as kubectl
@@ -67,7 +67,7 @@ func (e *WorkerNotFoundError) Error() string {
 
 // DescribeWorker builds the view of the worker name: its HOST:PORT, host,
 // REST URL, client id or member id.
-func DescribeWorker(ds *decoded.Dataset, name string) (*Worker, error) {
+func DescribeWorker(ds *views.Dataset, name string) (*Worker, error) {
 	members := ds.MembersView()
 	status := ds.Status()
 	owned := map[string]bool{}

@@ -1,12 +1,16 @@
-package store
+// Package redact hides secrets wherever connectscope shows or writes
+// them: config values by their key, credentials inside free text (URLs,
+// traces, headers), and whole datasets before they go to a file, where the
+// session key's material goes even under --show-secrets.
+package redact
 
 import (
 	"regexp"
 	"strings"
 )
 
-// Redacted replaces the value of a secret config key in output.
-const Redacted = "[redacted]"
+// Placeholder replaces the value of a secret config key in output.
+const Placeholder = "[redacted]"
 
 // secretKeyParts are the fragments that make a config key secret when its
 // lower-cased name contains one of them (json-output.md, "Redaction").
@@ -88,61 +92,61 @@ var (
 	botToken = regexp.MustCompile(`(/bot[0-9]+:)[A-Za-z0-9_\-]+`)
 )
 
-// RedactText replaces credentials embedded in free text (a config value, a
+// Text replaces credentials embedded in free text (a config value, a
 // stack trace, a watch message, an error): the password of user:password@
 // in URLs and of Oracle's user/password@, password= and other secret
 // parameters, "password":"…" fields of JSON text, Authorization and other
 // secret header values, Bearer tokens and the tokens in webhook URLs. The
 // rest of the text is kept, so a connection URL stays readable.
-func RedactText(s string) string {
+func Text(s string) string {
 	if !mayHoldCredential(s) {
 		return s
 	}
-	s = urlUserInfo.ReplaceAllString(s, "${1}"+Redacted+"@")
-	s = oracleUserPassword.ReplaceAllString(s, "${1}"+Redacted+"@")
+	s = urlUserInfo.ReplaceAllString(s, "${1}"+Placeholder+"@")
+	s = oracleUserPassword.ReplaceAllString(s, "${1}"+Placeholder+"@")
 	s = passwordParam.ReplaceAllStringFunc(s, func(m string) string {
 		sub := passwordParam.FindStringSubmatch(m)
-		if sub[2] == "" || sub[2] == Redacted || IsProviderReference(sub[2]) {
+		if sub[2] == "" || sub[2] == Placeholder || IsProviderReference(sub[2]) {
 			return m
 		}
-		return sub[1] + Redacted
+		return sub[1] + Placeholder
 	})
 	s = jsonSecretField.ReplaceAllStringFunc(s, func(m string) string {
 		sub := jsonSecretField.FindStringSubmatch(m)
-		if sub[2] == "" || sub[2] == Redacted || IsProviderReference(sub[2]) {
+		if sub[2] == "" || sub[2] == Placeholder || IsProviderReference(sub[2]) {
 			return m
 		}
-		return sub[1] + Redacted
+		return sub[1] + Placeholder
 	})
 	s = authHeader.ReplaceAllStringFunc(s, func(m string) string {
 		sub := authHeader.FindStringSubmatch(m)
 		if sub[2] != "" {
-			return sub[1] + sub[2] + " " + Redacted
+			return sub[1] + sub[2] + " " + Placeholder
 		}
-		return sub[1] + Redacted
+		return sub[1] + Placeholder
 	})
 	s = secretHeader.ReplaceAllStringFunc(s, func(m string) string {
 		sub := secretHeader.FindStringSubmatch(m)
-		if sub[2] == Redacted || IsProviderReference(sub[2]) {
+		if sub[2] == Placeholder || IsProviderReference(sub[2]) {
 			return m
 		}
-		return sub[1] + Redacted
+		return sub[1] + Placeholder
 	})
 	s = bearerToken.ReplaceAllStringFunc(s, func(m string) string {
 		sub := bearerToken.FindStringSubmatch(m)
-		if strings.HasPrefix(m[len(sub[1]):], Redacted) || strings.HasPrefix(m[len(sub[1]):], "[") {
+		if strings.HasPrefix(m[len(sub[1]):], Placeholder) || strings.HasPrefix(m[len(sub[1]):], "[") {
 			return m
 		}
-		return sub[1] + Redacted
+		return sub[1] + Placeholder
 	})
 	s = webhookPath.ReplaceAllStringFunc(s, func(m string) string {
 		sub := webhookPath.FindStringSubmatch(m)
-		if strings.HasPrefix(m[len(sub[1]):], Redacted) {
+		if strings.HasPrefix(m[len(sub[1]):], Placeholder) {
 			return m
 		}
-		return sub[1] + Redacted
+		return sub[1] + Placeholder
 	})
-	s = botToken.ReplaceAllString(s, "${1}"+Redacted)
+	s = botToken.ReplaceAllString(s, "${1}"+Placeholder)
 	return s
 }
 
@@ -160,39 +164,39 @@ func mayHoldCredential(s string) bool {
 	return false
 }
 
-// RedactValue is what output shows for config key's value: "[redacted]" for
+// Value is what output shows for config key's value: "[redacted]" for
 // a secret key (unless the value is a provider reference), else the value
 // with any embedded credential redacted.
-func RedactValue(key, value string) string {
+func Value(key, value string) string {
 	if IsSecretKey(key) {
 		if IsProviderReference(value) {
 			return value
 		}
-		return Redacted
+		return Placeholder
 	}
-	return RedactText(value)
+	return Text(value)
 }
 
-// RedactConfig returns a copy of cfg with every secret value replaced by
+// Config returns a copy of cfg with every secret value replaced by
 // "[redacted]", or an unchanged copy when show is true. A nil map stays nil.
-func RedactConfig(cfg map[string]string, show bool) map[string]string {
+func Config(cfg map[string]string, show bool) map[string]string {
 	if cfg == nil {
 		return nil
 	}
 	out := make(map[string]string, len(cfg))
 	for k, v := range cfg {
 		if !show {
-			v = RedactValue(k, v)
+			v = Value(k, v)
 		}
 		out[k] = v
 	}
 	return out
 }
 
-// redactValues is RedactConfig for decoded config maps, whose values are
+// Values is Config for decoded config maps, whose values are
 // strings, nil (a JSON null) or raw JSON of another type (Connect keeps
 // non-string property values as they are). A null hides nothing and stays.
-func redactValues(cfg map[string]any, show bool) map[string]any {
+func Values(cfg map[string]any, show bool) map[string]any {
 	if cfg == nil {
 		return nil
 	}
@@ -200,9 +204,9 @@ func redactValues(cfg map[string]any, show bool) map[string]any {
 	for k, v := range cfg {
 		if !show && v != nil {
 			if s, ok := v.(string); ok {
-				v = RedactValue(k, s)
+				v = Value(k, s)
 			} else if IsSecretKey(k) {
-				v = Redacted
+				v = Placeholder
 			}
 		}
 		out[k] = v
@@ -210,11 +214,11 @@ func redactValues(cfg map[string]any, show bool) map[string]any {
 	return out
 }
 
-// redactTrace is a status trace as output shows it.
-func redactTrace(s *string, show bool) *string {
+// Trace is a status trace as output shows it.
+func Trace(s *string, show bool) *string {
 	if s == nil || show {
 		return s
 	}
-	r := RedactText(*s)
+	r := Text(*s)
 	return &r
 }

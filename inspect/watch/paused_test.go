@@ -1,12 +1,12 @@
-package group_test
+package watch_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/watch"
 )
 
 // A task paused on purpose is not an outage: its PAUSED time stays out of
@@ -14,7 +14,7 @@ import (
 // worker and held for the delay is listed with its held time.
 func TestWatchSummaryPausedAndHeldConnectors(t *testing.T) {
 	t0 := protocol.TaskRef{Connector: "sink", Task: 0}
-	w := group.NewWatcher(0, []inspect.Record{
+	w := watch.New(0, []inspect.Record{
 		statusRec("status-task-sink-0", `{"state":"RUNNING","trace":null,"worker_id":"w1:8083","generation":4}`),
 		statusRec("status-connector-src", `{"state":"RUNNING","trace":null,"worker_id":"w2:8083","generation":4}`),
 	})

@@ -1,9 +1,11 @@
-package decoded
+package views
 
 import (
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/redact"
 	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/watch"
 )
 
 // The views' options and results, named here so that their readers (the
@@ -16,8 +18,8 @@ type (
 	ConnectorsResult = store.ConnectorsResult
 	MembersResult    = group.MembersResult
 	SinksResult      = group.SinksResult
-	WatchEvent       = group.WatchEvent
-	WatchSummary     = group.WatchSummary
+	WatchEvent       = watch.Event
+	WatchSummary     = watch.Summary
 )
 
 // Of is ds decoded with the default options: secrets redacted, every
@@ -74,7 +76,7 @@ func StreamOffsets(opts Options, read func(add func(inspect.Record)) (ds *inspec
 // Redacted is ds as a file may hold it (a snapshot): files outlive
 // terminals, so secret values are redacted unless show, and the session
 // key's material is never written.
-func Redacted(ds *inspect.Dataset, show bool) *inspect.Dataset { return store.RedactDataset(ds, show) }
+func Redacted(ds *inspect.Dataset, show bool) *inspect.Dataset { return redact.Dataset(ds, show) }
 
 // StatusRecords are the status topic's records, in the order read (the
 // rebalance history reads them so).
@@ -88,4 +90,4 @@ func (d *Dataset) StatusRecords() []inspect.Record {
 
 // RedactText hides what looks secret in a free text (a message that quotes
 // a config or a URL with its password).
-func RedactText(s string) string { return store.RedactText(s) }
+func RedactText(s string) string { return redact.Text(s) }

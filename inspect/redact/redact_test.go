@@ -1,4 +1,4 @@
-package store
+package redact
 
 import "testing"
 
@@ -23,15 +23,15 @@ func TestRedactConfig(t *testing.T) {
 		"topics":                        "orders",
 		"transforms.mask.fields.keyset": "x",
 	}
-	hidden := RedactConfig(in, false)
-	shown := RedactConfig(in, true)
+	hidden := Config(in, false)
+	shown := Config(in, true)
 	want := map[string]bool{ // true: redacted
 		"database.password": true, "DB.PASSWORD": true, "client.secret": true, "auth.token": true,
 		"aws.credentials.path": true, "sasl.jaas.config": true, "datadog.apikey": true, "service.api.key": true,
 		"s3.access.key.id": true, "gcp.private.key.pem": true, "ssl.key": true, "half.password": true,
 	}
 	for k, v := range in {
-		if want[k] && hidden[k] != Redacted {
+		if want[k] && hidden[k] != Placeholder {
 			t.Errorf("%s not redacted: %q", k, hidden[k])
 		}
 		if !want[k] && hidden[k] != v {
@@ -41,11 +41,11 @@ func TestRedactConfig(t *testing.T) {
 			t.Errorf("%s with show: %q", k, shown[k])
 		}
 	}
-	if RedactConfig(nil, false) != nil {
+	if Config(nil, false) != nil {
 		t.Error("nil map")
 	}
 	in["database.password"] = "changed"
-	if hidden["database.password"] != Redacted || shown["database.password"] != "p" {
+	if hidden["database.password"] != Placeholder || shown["database.password"] != "p" {
 		t.Error("result shares the input map")
 	}
 }

@@ -1,23 +1,24 @@
-package describe
+package detail
 
 import (
 	"errors"
+	"github.com/connectscope/connectscope/inspect/redact"
 	"strings"
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/views"
 )
 
-func example(t *testing.T, showSecrets bool) *decoded.Dataset {
+func example(t *testing.T, showSecrets bool) *views.Dataset {
 	t.Helper()
 	ds, err := source.LoadFile("../../examples/cluster.snapshot.json", inspect.TopicNames{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return decoded.Decode(ds, store.DecodeOptions{ShowSecrets: showSecrets})
+	return views.Decode(ds, store.DecodeOptions{ShowSecrets: showSecrets})
 }
 
 func TestDescribeSource(t *testing.T) {
@@ -28,10 +29,10 @@ func TestDescribeSource(t *testing.T) {
 	if !d.Configured || *d.Type != "source" || *d.TargetState != "STARTED" || *d.State != "RUNNING" || *d.Generation != 5 {
 		t.Errorf("fields: %+v", d)
 	}
-	if d.Config["connection.password"] != store.Redacted {
+	if d.Config["connection.password"] != redact.Placeholder {
 		t.Errorf("password shown: %v", d.Config["connection.password"])
 	}
-	if len(d.Tasks) != 2 || !d.Tasks[0].Committed || d.Tasks[0].Config["connection.password"] != store.Redacted {
+	if len(d.Tasks) != 2 || !d.Tasks[0].Committed || d.Tasks[0].Config["connection.password"] != redact.Placeholder {
 		t.Errorf("tasks: %+v", d.Tasks)
 	}
 	if len(d.Offsets) != 2 || d.SinkGroup != nil {
@@ -47,7 +48,7 @@ func TestDescribeSource(t *testing.T) {
 		t.Errorf("records do not add up: %+v", d.Records)
 	}
 	shown, err := Describe(example(t, true), "jdbc-orders-source")
-	if err != nil || shown.Config["connection.password"] == store.Redacted {
+	if err != nil || shown.Config["connection.password"] == redact.Placeholder {
 		t.Errorf("--show-secrets: %v, %v", err, shown.Config["connection.password"])
 	}
 }
@@ -78,7 +79,7 @@ func TestDescribeNotFound(t *testing.T) {
 	if !errors.As(err, &nf) || len(nf.Known) != 6 || !strings.Contains(err.Error(), "debezium-inventory, es-orders-sink") {
 		t.Fatalf("%v", err)
 	}
-	_, err = Describe(decoded.Decode(&inspect.Dataset{}, store.DecodeOptions{}), "x")
+	_, err = Describe(views.Decode(&inspect.Dataset{}, store.DecodeOptions{}), "x")
 	if err == nil || !strings.Contains(err.Error(), "holds no connector") {
 		t.Errorf("empty input: %v", err)
 	}

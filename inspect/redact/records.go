@@ -1,4 +1,4 @@
-package store
+package redact
 
 import (
 	"bytes"
@@ -9,14 +9,14 @@ import (
 	"github.com/connectscope/connectscope/inspect"
 )
 
-// RedactDataset returns a copy of ds fit to be written to a file: the
+// Dataset returns a copy of ds fit to be written to a file: the
 // session key's material is always replaced (its algorithm and creation
 // time stay), and unless show is set every secret-looking config value in
 // the config topic's records, credentials inside status traces and secret
 // broker or topic settings are redacted as output redacts them. Records
 // stay decodable: the redacted ones are re-encoded JSON of the same shape.
 // ds itself is not changed.
-func RedactDataset(ds *inspect.Dataset, show bool) *inspect.Dataset {
+func Dataset(ds *inspect.Dataset, show bool) *inspect.Dataset {
 	if ds == nil {
 		return nil
 	}
@@ -36,10 +36,10 @@ func RedactDataset(ds *inspect.Dataset, show bool) *inspect.Dataset {
 		out.Records[i] = r
 	}
 	if !show {
-		out.BrokerConfigs = RedactConfig(ds.BrokerConfigs, false)
+		out.BrokerConfigs = Config(ds.BrokerConfigs, false)
 		out.TopicDescriptions = make([]inspect.TopicDescription, len(ds.TopicDescriptions))
 		for i, td := range ds.TopicDescriptions {
-			td.Configs = RedactConfig(td.Configs, false)
+			td.Configs = Config(td.Configs, false)
 			out.TopicDescriptions[i] = td
 		}
 	}
@@ -60,7 +60,7 @@ func redactConfigRecord(key string, value []byte, show bool) []byte {
 		if isSession {
 			return redactJSONText(value, func(k string) bool { return k == "key" })
 		}
-		return []byte(RedactText(string(redactJSONText(value, IsSecretKey))))
+		return []byte(Text(string(redactJSONText(value, IsSecretKey))))
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(value, &obj); err != nil || obj == nil {
@@ -70,7 +70,7 @@ func redactConfigRecord(key string, value []byte, show bool) []byte {
 		if _, ok := obj["key"]; !ok {
 			return value
 		}
-		obj["key"] = mustJSON(Redacted)
+		obj["key"] = mustJSON(Placeholder)
 		return encodeObject(obj, value)
 	}
 	raw, ok := obj["properties"]
@@ -83,7 +83,7 @@ func redactConfigRecord(key string, value []byte, show bool) []byte {
 	if err := dec.Decode(&props); err != nil || props == nil {
 		return asText()
 	}
-	obj["properties"] = mustJSON(redactValues(props, false))
+	obj["properties"] = mustJSON(Values(props, false))
 	return encodeObject(obj, value)
 }
 
@@ -98,11 +98,11 @@ func redactJSONText(value []byte, secret func(name string) bool) []byte {
 	last := 0
 	for _, m := range jsonStringPair.FindAllSubmatchIndex(value, -1) {
 		name, v := string(value[m[2]:m[3]]), string(value[m[4]:m[5]])
-		if v == "" || v == Redacted || !secret(name) || IsProviderReference(v) {
+		if v == "" || v == Placeholder || !secret(name) || IsProviderReference(v) {
 			continue
 		}
 		out = append(out, value[last:m[4]]...)
-		out = append(out, Redacted...)
+		out = append(out, Placeholder...)
 		last = m[5]
 	}
 	if out == nil {
@@ -124,7 +124,7 @@ func redactStatusRecord(value []byte) []byte {
 	if err := json.Unmarshal(obj["trace"], &trace); err != nil {
 		return value
 	}
-	red := RedactText(trace)
+	red := Text(trace)
 	if red == trace {
 		return value
 	}
@@ -135,7 +135,7 @@ func redactStatusRecord(value []byte) []byte {
 func mustJSON(v any) json.RawMessage {
 	b, err := marshalNoEscape(v)
 	if err != nil { // strings and decoded maps always encode; stay safe anyway
-		return json.RawMessage(`"` + Redacted + `"`)
+		return json.RawMessage(`"` + Placeholder + `"`)
 	}
 	return b
 }

@@ -1,17 +1,17 @@
-package describe
+package detail
 
 import (
 	"slices"
 	"sort"
 
-	"github.com/connectscope/connectscope/inspect/decoded"
+	"github.com/connectscope/connectscope/inspect/views"
 )
 
 // Names are the connector and worker names a dataset knows, for shell
 // completion: connectors with a config or a status, workers of the Connect
 // group (HOST:PORT, as WorkerName) or, without a group, the workers that
 // wrote statuses. Both sorted, without repeats.
-func Names(ds *decoded.Dataset) (connectors, workers []string) {
+func Names(ds *views.Dataset) (connectors, workers []string) {
 	status := ds.Status()
 	connectors = knownConnectors(ds.Configs(), status)
 	if m := ds.Members(); m != nil {

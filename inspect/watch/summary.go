@@ -1,4 +1,4 @@
-package group
+package watch
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 // Text is the summary as watch prints it at the end, in lines: the
 // rebalances and their durations, the task time not RUNNING with each task
 // (paused tasks apart: pausing is on purpose), the connectors held.
-func (s WatchSummary) Text() string {
+func (s Summary) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "summary: watched %s, %d events, %d rebalances", format.Millis(s.DurationMs), s.Events, s.RebalanceCount)
 	var ds []string

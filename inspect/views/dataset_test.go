@@ -1,4 +1,4 @@
-package decoded
+package views
 
 import (
 	"testing"

@@ -1,8 +1,8 @@
-// Package decoded is the one decoding of a dataset that every command, plan
+// Package views is the one decoding of a dataset that every command, plan
 // and check starts from: the records split by topic, each topic decoded the
 // first time it is asked for (a view of the status topic never pays for a
 // million offsets records), and the group's members.
-package decoded
+package views
 
 import (
 	"github.com/connectscope/connectscope/inspect"

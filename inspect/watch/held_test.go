@@ -1,12 +1,12 @@
-package group_test
+package watch_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/watch"
 )
 
 // heldMember is connectMember whose latest assignment announces delayMs.
@@ -26,7 +26,7 @@ func heldMember(t *testing.T, id, url string, tasks []protocol.TaskRef, delayMs 
 // named host:port, as status records name them.
 func TestWatcherHeldWork(t *testing.T) {
 	t0, t1 := protocol.TaskRef{Connector: "src", Task: 0}, protocol.TaskRef{Connector: "src", Task: 1}
-	w := group.NewWatcher(0, []inspect.Record{
+	w := watch.New(0, []inspect.Record{
 		statusRec("status-task-src-0", `{"state":"RUNNING","trace":null,"worker_id":"w1:8083","generation":4}`),
 		statusRec("status-task-src-1", `{"state":"RUNNING","trace":null,"worker_id":"w2:8083","generation":4}`),
 	})
@@ -36,9 +36,9 @@ func TestWatcherHeldWork(t *testing.T) {
 	// w2 is killed: after its session timeout the group is stable without
 	// it, and the leader holds src-1 for 30 s.
 	ev := w.ObserveGroup(10_000, describedGroup(inspect.GroupStable, heldMember(t, "m1", "http://w1:8083/", []protocol.TaskRef{t0}, 30_000)))
-	var held *group.WatchEvent
+	var held *watch.Event
 	for i, e := range ev {
-		if e.Type == group.EventMemberLeft && (e.WorkerID == nil || *e.WorkerID != "w2:8083") {
+		if e.Type == watch.EventMemberLeft && (e.WorkerID == nil || *e.WorkerID != "w2:8083") {
 			t.Errorf("member_left names the worker %v, want w2:8083", e.WorkerID)
 		}
 		if e.Task != nil && *e.Task == "src-1" {

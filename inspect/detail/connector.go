@@ -1,7 +1,7 @@
-// Package describe builds the `inspect connector NAME` view: everything
-// connectscope knows about one connector, in one place, as `kubectl
-// describe` shows one object.
-package describe
+// Package detail builds the `inspect connector NAME` and `inspect worker W`
+// views: everything connectscope knows about one connector or one worker,
+// in one place, as `kubectl describe` shows one object.
+package detail
 
 import (
 	"fmt"
@@ -11,10 +11,10 @@ import (
 
 	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/protocol"
 	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/views"
 )
 
 // Connector is one connector whole (json-output.md "inspect connector").
@@ -81,7 +81,7 @@ func (e *NotFoundError) Error() string {
 // options say whether secrets are shown; give no Connector filter, so an
 // unknown name can list the known ones). A connector with neither a config,
 // a status nor stored offsets is a *NotFoundError.
-func Describe(ds *decoded.Dataset, name string) (*Connector, error) {
+func Describe(ds *views.Dataset, name string) (*Connector, error) {
 	configs, status, all := ds.Configs(), ds.Status(), ds.Offsets()
 	offsets := []store.SourceOffset{}
 	for _, o := range all.Offsets {

@@ -1,4 +1,4 @@
-package describe
+package detail
 
 import (
 	"bytes"
@@ -8,18 +8,18 @@ import (
 
 	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/decoded"
 	"github.com/connectscope/connectscope/inspect/source"
 	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/views"
 )
 
-func exampleDataset(t *testing.T, path string) *decoded.Dataset {
+func exampleDataset(t *testing.T, path string) *views.Dataset {
 	t.Helper()
 	ds, err := source.LoadFile(path, inspect.TopicNames{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return decoded.Decode(ds, store.DecodeOptions{})
+	return views.Decode(ds, store.DecodeOptions{})
 }
 
 // inspect worker W: one worker whole, found by any of its names; a worker

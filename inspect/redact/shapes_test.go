@@ -1,4 +1,4 @@
-package store
+package redact
 
 import (
 	"strings"
@@ -13,19 +13,19 @@ var credentialShapes = []struct {
 	keep       string // must appear after redaction
 }{
 	// Secret by key name.
-	{"value.converter.basic.auth.user.info", "svc-user:S3cr3tPw", "S3cr3tPw", Redacted},
-	{"schema.registry.basic.auth.user.info", "fred:letmein", "letmein", Redacted},
-	{"datadog.api_key", "dd0123456789abcdef", "dd0123456789abcdef", Redacted},
-	{"gcs.credentials.json", `{"private_key":"-----BEGIN"}`, "BEGIN", Redacted},
-	{"snowflake.private.key", "MIIEvQIBADANBgkq", "MIIEvQIBADANBgkq", Redacted},
-	{"snowflake.private_key", "MIIEvQIBADANBgkq", "MIIEvQIBADANBgkq", Redacted},
-	{"db.pwd", "hunter2", "hunter2", Redacted},
-	{"ftp.passwd", "hunter2", "hunter2", Redacted},
-	{"elastic.auth", "elastic:changeme", "changeme", Redacted},
-	{"http.headers.authorization", "Basic dXNlcjpwYXNz", "dXNlcjpwYXNz", Redacted},
-	{"aws.secret_key", "wJalrXUtnFEMI", "wJalrXUtnFEMI", Redacted},
-	{"ssl.key.password", "kp", "kp", Redacted},
-	{"sasl.jaas.config", `org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="pw1";`, "pw1", Redacted},
+	{"value.converter.basic.auth.user.info", "svc-user:S3cr3tPw", "S3cr3tPw", Placeholder},
+	{"schema.registry.basic.auth.user.info", "fred:letmein", "letmein", Placeholder},
+	{"datadog.api_key", "dd0123456789abcdef", "dd0123456789abcdef", Placeholder},
+	{"gcs.credentials.json", `{"private_key":"-----BEGIN"}`, "BEGIN", Placeholder},
+	{"snowflake.private.key", "MIIEvQIBADANBgkq", "MIIEvQIBADANBgkq", Placeholder},
+	{"snowflake.private_key", "MIIEvQIBADANBgkq", "MIIEvQIBADANBgkq", Placeholder},
+	{"db.pwd", "hunter2", "hunter2", Placeholder},
+	{"ftp.passwd", "hunter2", "hunter2", Placeholder},
+	{"elastic.auth", "elastic:changeme", "changeme", Placeholder},
+	{"http.headers.authorization", "Basic dXNlcjpwYXNz", "dXNlcjpwYXNz", Placeholder},
+	{"aws.secret_key", "wJalrXUtnFEMI", "wJalrXUtnFEMI", Placeholder},
+	{"ssl.key.password", "kp", "kp", Placeholder},
+	{"sasl.jaas.config", `org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="pw1";`, "pw1", Placeholder},
 	// Credentials inside values of keys that are not secret.
 	{"connection.url", "jdbc:postgresql://app:Pg-Pass_9@db.internal:5432/orders", "Pg-Pass_9", "jdbc:postgresql://app:[redacted]@db.internal:5432/orders"},
 	{"mongodb.connection.uri", "mongodb+srv://reader:m0ng0@pw@cluster0.example.net/?retryWrites=true", "m0ng0", "mongodb+srv://reader:[redacted]@cluster0.example.net/?retryWrites=true"},
@@ -45,8 +45,8 @@ var credentialShapes = []struct {
 	{"db.properties", `{"user":"app","password":"JsPw5","host":"db"}`, "JsPw5", `"host":"db"`},
 	{"http.body", `{"auth": {"client_secret": "JsCs6", "client_id": "x"}}`, "JsCs6", `"client_id": "x"`},
 	{"escaped", `{\"password\":\"EscPw7\",\"u\":1}`, "EscPw7", `\"u\":1`},
-	{"ldap.bind.pw", "LdPw8", "LdPw8", Redacted},
-	{"smtp_pw", "SmPw9", "SmPw9", Redacted},
+	{"ldap.bind.pw", "LdPw8", "LdPw8", Placeholder},
+	{"smtp_pw", "SmPw9", "SmPw9", Placeholder},
 	{"http.headers", "X-Api-Key: AkV4lue, Accept: application/json", "AkV4lue", "Accept: application/json"},
 	{"http.headers", "X-Auth-Token:AtV4lue|X-Trace:1", "AtV4lue", "X-Trace:1"},
 	{"http.headers", "Api-Key: AkV5, Private-Token: PtV6", "PtV6", "Api-Key: [redacted]"},
@@ -74,7 +74,7 @@ var credentialShapes = []struct {
 
 func TestRedactCredentialShapes(t *testing.T) {
 	for _, tc := range credentialShapes {
-		got := RedactValue(tc.key, tc.value)
+		got := Value(tc.key, tc.value)
 		if tc.secret != "" && strings.Contains(got, tc.secret) {
 			t.Errorf("%s = %q: secret %q survives in %q", tc.key, tc.value, tc.secret, got)
 		}
@@ -84,7 +84,7 @@ func TestRedactCredentialShapes(t *testing.T) {
 		if tc.secret == "" && got != tc.value {
 			t.Errorf("%s = %q: changed to %q though nothing is secret", tc.key, tc.value, got)
 		}
-		if shown := RedactConfig(map[string]string{tc.key: tc.value}, true)[tc.key]; shown != tc.value {
+		if shown := Config(map[string]string{tc.key: tc.value}, true)[tc.key]; shown != tc.value {
 			t.Errorf("%s with --show-secrets: %q", tc.key, shown)
 		}
 	}
@@ -95,7 +95,7 @@ func TestRedactTrace(t *testing.T) {
 	trace := "org.apache.kafka.connect.errors.ConnectException: java.sql.SQLException: cannot connect to jdbc:postgresql://app:Pg-Pass_9@db:5432/x\n" +
 		"\tat io.confluent.connect.jdbc.util.CachedConnectionProvider.getConnection(CachedConnectionProvider.java:59)\n" +
 		"Caused by: HTTP 401 for request with Authorization: Bearer abc.def.ghi\n"
-	got := *redactTrace(&trace, false)
+	got := *Trace(&trace, false)
 	for _, secret := range []string{"Pg-Pass_9", "abc.def.ghi"} {
 		if strings.Contains(got, secret) {
 			t.Errorf("trace keeps %q:\n%s", secret, got)
@@ -104,7 +104,7 @@ func TestRedactTrace(t *testing.T) {
 	if !strings.Contains(got, "CachedConnectionProvider.java:59") || !strings.Contains(got, "jdbc:postgresql://app:[redacted]@db:5432/x") {
 		t.Errorf("trace lost its readable part:\n%s", got)
 	}
-	if *redactTrace(&trace, true) != trace {
+	if *Trace(&trace, true) != trace {
 		t.Error("--show-secrets changed the trace")
 	}
 }
@@ -114,12 +114,12 @@ func FuzzRedactText(f *testing.F) {
 		f.Add(tc.key, tc.value)
 	}
 	f.Fuzz(func(t *testing.T, key, value string) {
-		got := RedactValue(key, value)
-		if RedactValue(key, got) != got {
-			t.Fatalf("redaction is not stable: %q -> %q -> %q", value, got, RedactValue(key, got))
+		got := Value(key, value)
+		if Value(key, got) != got {
+			t.Fatalf("redaction is not stable: %q -> %q -> %q", value, got, Value(key, got))
 		}
 		// A user:password@ URL never keeps its password.
-		if m := urlUserInfo.FindStringSubmatch(got); m != nil && !strings.Contains(got, m[1]+Redacted+"@") {
+		if m := urlUserInfo.FindStringSubmatch(got); m != nil && !strings.Contains(got, m[1]+Placeholder+"@") {
 			t.Fatalf("url password survives in %q", got)
 		}
 	})

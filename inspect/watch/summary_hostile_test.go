@@ -1,10 +1,10 @@
-package group_test
+package watch_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/watch"
 )
 
 // The summary watch prints at the end is a terminal's text: a name meant
@@ -12,10 +12,10 @@ import (
 // hundred characters, and controls are escaped.
 func TestWatchSummaryShortensLongNames(t *testing.T) {
 	long := strings.Repeat("x", 5000) + "\x1b]0;t\x07"
-	s := group.WatchSummary{
+	s := watch.Summary{
 		TaskNotRunningMs: 1000,
-		TasksNotRunning:  []group.TaskDowntime{{Task: long + "-0", NotRunningMs: 1000, ByStateMs: map[string]int64{"FAILED": 1000}}},
-		ConnectorsHeld:   []group.HeldConnector{{Connector: long, HeldMs: 500}},
+		TasksNotRunning:  []watch.TaskDowntime{{Task: long + "-0", NotRunningMs: 1000, ByStateMs: map[string]int64{"FAILED": 1000}}},
+		ConnectorsHeld:   []watch.HeldConnector{{Connector: long, HeldMs: 500}},
 		GroupStateAtEnd:  "Stable\x1b[2J",
 	}
 	for _, line := range strings.Split(s.Text(), "\n") {

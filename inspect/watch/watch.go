@@ -1,4 +1,8 @@
-package group
+// Package watch follows a Connect cluster for `connectscope watch`: the
+// events between two looks at the group and the status topic (joins,
+// leaves, rebalances, moves, state changes), and the summary it prints at
+// the end (rebalances, task downtime, connectors held).
+package watch
 
 import (
 	"cmp"
@@ -10,10 +14,11 @@ import (
 
 	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/store"
 )
 
-// Watch event types (WatchEvent.Type).
+// Watch event types (Event.Type).
 const (
 	EventRebalanceStarted   = "rebalance_started"
 	EventRebalanceCompleted = "rebalance_completed"
@@ -25,9 +30,9 @@ const (
 	EventTaskState          = "task_state"
 )
 
-// WatchEvent is one thing that happened to the Connect cluster while it was
+// Event is one thing that happened to the Connect cluster while it was
 // watched. Fields that do not apply to the event's type are null.
-type WatchEvent struct {
+type Event struct {
 	TimeMs        int64   `json:"time_ms"`
 	Type          string  `json:"type"`
 	Message       string  `json:"message"`
@@ -65,8 +70,8 @@ type TaskDowntime struct {
 	ByStateMs    map[string]int64 `json:"by_state_ms"`
 }
 
-// WatchSummary sums up a watch.
-type WatchSummary struct {
+// Summary sums up a watch.
+type Summary struct {
 	Type             string         `json:"type"` // "summary", so a jsonl reader can tell it from events
 	StartedAtMs      int64          `json:"started_at_ms"`
 	EndedAtMs        int64          `json:"ended_at_ms"`
@@ -127,10 +132,10 @@ type Watcher struct {
 	connHeld map[string]int64
 }
 
-// NewWatcher starts a watch at now with the status records read so far
+// New starts a watch at now with the status records read so far
 // (the whole status topic up to its end), so state changes are reported
 // from the state the cluster is in.
-func NewWatcher(now int64, status []inspect.Record) *Watcher {
+func New(now int64, status []inspect.Record) *Watcher {
 	w := &Watcher{started: now, conns: map[string]store.ConnectorStatus{}, tasks: map[string]store.TaskStatus{},
 		down: map[string]*TaskDowntime{}, downFrom: map[string]int64{}, held: map[string]int64{}, heldDown: map[string]int64{},
 		paused: map[string]int64{}, connHeld: map[string]int64{}}
@@ -171,15 +176,15 @@ func (w *Watcher) generation() *int32 {
 }
 
 // ObserveGroup compares a new look at the Connect group with the previous.
-func (w *Watcher) ObserveGroup(now int64, g *inspect.GroupDescription) []WatchEvent {
-	var out []WatchEvent
-	emit := func(e WatchEvent) { e.TimeMs = now; out = append(out, e); w.events++ }
+func (w *Watcher) ObserveGroup(now int64, g *inspect.GroupDescription) []Event {
+	var out []Event
+	emit := func(e Event) { e.TimeMs = now; out = append(out, e); w.events++ }
 	prev := w.group
 	w.group = g
 	if g == nil {
 		return nil
 	}
-	view := Members(g)
+	view := group.Members(g)
 	members := memberLabels(view)
 	if prev == nil {
 		w.firstLook(now, g, view, members, emit)
@@ -201,7 +206,7 @@ func (w *Watcher) ObserveGroup(now int64, g *inspect.GroupDescription) []WatchEv
 
 // memberLabels names each member for messages as status records name
 // workers (memberLabel).
-func memberLabels(view MembersResult) map[string]string {
+func memberLabels(view group.MembersResult) map[string]string {
 	members := map[string]string{}
 	for _, m := range view.Members {
 		members[m.MemberID] = memberLabel(m)
@@ -210,12 +215,12 @@ func memberLabels(view MembersResult) map[string]string {
 }
 
 // firstLook reports the group as first seen and remembers who owns what.
-func (w *Watcher) firstLook(now int64, g *inspect.GroupDescription, view MembersResult, members map[string]string, emit func(WatchEvent)) {
+func (w *Watcher) firstLook(now int64, g *inspect.GroupDescription, view group.MembersResult, members map[string]string, emit func(Event)) {
 	w.members = members
 	if g.State == inspect.GroupStable {
 		w.owners = ownersOf(view)
 	}
-	emit(WatchEvent{Type: EventGroupState, State: ptr(g.State),
+	emit(Event{Type: EventGroupState, State: ptr(g.State),
 		Message: fmt.Sprintf("group %s is %s with %s (protocol %s)", g.Group, g.State, format.Count(len(g.Members), "member", "members"), orDash(g.Protocol))})
 	if inspect.GroupRebalancing(g) {
 		w.pending = &Rebalance{StartedAtMs: ptr(now)}
@@ -224,16 +229,16 @@ func (w *Watcher) firstLook(now int64, g *inspect.GroupDescription, view Members
 
 // joinsAndLeaves reports members by member id, whatever the state, and
 // keeps the labels of the current members.
-func (w *Watcher) joinsAndLeaves(members map[string]string, emit func(WatchEvent)) {
+func (w *Watcher) joinsAndLeaves(members map[string]string, emit func(Event)) {
 	for _, id := range slices.Sorted(maps.Keys(members)) {
 		if _, ok := w.members[id]; !ok {
-			emit(WatchEvent{Type: EventMemberJoined, MemberID: ptr(id), WorkerID: ptr(members[id]),
+			emit(Event{Type: EventMemberJoined, MemberID: ptr(id), WorkerID: ptr(members[id]),
 				Message: "member joined: " + members[id] + " (" + id + ")"})
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(w.members)) {
 		if _, ok := members[id]; !ok {
-			emit(WatchEvent{Type: EventMemberLeft, MemberID: ptr(id), WorkerID: ptr(w.members[id]),
+			emit(Event{Type: EventMemberLeft, MemberID: ptr(id), WorkerID: ptr(w.members[id]),
 				Message: "member left: " + w.members[id] + " (" + id + ")"})
 		}
 	}
@@ -249,14 +254,14 @@ func (w *Watcher) joinsAndLeaves(members map[string]string, emit func(WatchEvent
 
 // stateChanged reports a rebalance starting and other state changes; it
 // says whether the group is Stable, when ownership can be compared.
-func (w *Watcher) stateChanged(now int64, prevState string, g *inspect.GroupDescription, emit func(WatchEvent)) (stable bool) {
+func (w *Watcher) stateChanged(now int64, prevState string, g *inspect.GroupDescription, emit func(Event)) (stable bool) {
 	if inspect.GroupRebalancing(g) && w.pending == nil {
 		w.pending = &Rebalance{StartedAtMs: ptr(now)}
-		emit(WatchEvent{Type: EventRebalanceStarted, State: ptr(g.State), PreviousState: ptr(prevState),
+		emit(Event{Type: EventRebalanceStarted, State: ptr(g.State), PreviousState: ptr(prevState),
 			Message: fmt.Sprintf("rebalance started (%s → %s)", prevState, g.State)})
 	}
 	if g.State != prevState && !inspect.GroupRebalancing(g) && g.State != inspect.GroupStable {
-		emit(WatchEvent{Type: EventGroupState, State: ptr(g.State), PreviousState: ptr(prevState),
+		emit(Event{Type: EventGroupState, State: ptr(g.State), PreviousState: ptr(prevState),
 			Message: fmt.Sprintf("group is %s (was %s)", g.State, prevState)})
 	}
 	if g.State != inspect.GroupStable {
@@ -270,7 +275,7 @@ func (w *Watcher) stateChanged(now int64, prevState string, g *inspect.GroupDesc
 
 // rebalanceCompleted closes the pending rebalance (or one that started and
 // ended between two looks) and reports it.
-func (w *Watcher) rebalanceCompleted(now int64, g *inspect.GroupDescription, emit func(WatchEvent)) {
+func (w *Watcher) rebalanceCompleted(now int64, g *inspect.GroupDescription, emit func(Event)) {
 	rb := Rebalance{CompletedAtMs: ptr(now), Generation: w.generation()}
 	if w.pending != nil && w.pending.StartedAtMs != nil {
 		rb.StartedAtMs = w.pending.StartedAtMs
@@ -287,14 +292,14 @@ func (w *Watcher) rebalanceCompleted(now int64, g *inspect.GroupDescription, emi
 	if rb.Generation != nil {
 		msg += fmt.Sprintf(" (latest generation in status records so far: %d)", *rb.Generation)
 	}
-	emit(WatchEvent{Type: EventRebalanceCompleted, State: ptr(g.State), Generation: rb.Generation, DurationMs: rb.DurationMs, Message: msg})
+	emit(Event{Type: EventRebalanceCompleted, State: ptr(g.State), Generation: rb.Generation, DurationMs: rb.DurationMs, Message: msg})
 }
 
 // moved reports each piece whose owner changed since the last Stable look.
-func (w *Watcher) moved(now, delay int64, owners map[string]string, emit func(WatchEvent)) {
+func (w *Watcher) moved(now, delay int64, owners map[string]string, emit func(Event)) {
 	for _, piece := range movedPieces(w.owners, owners) {
 		from, to := w.owners[piece], owners[piece]
-		e := WatchEvent{Type: EventMoved, From: nilIfEmpty(from), To: nilIfEmpty(to)}
+		e := Event{Type: EventMoved, From: nilIfEmpty(from), To: nilIfEmpty(to)}
 		if name, ok := strings.CutPrefix(piece, "connector "); ok {
 			e.Connector = ptr(name)
 		} else {
@@ -324,15 +329,15 @@ func (w *Watcher) moved(now, delay int64, owners map[string]string, emit func(Wa
 
 // memberLabel names a member as status records name workers: host:port,
 // else its member id.
-func memberLabel(m MemberView) string {
-	if id := WorkerID(m); id != "" {
+func memberLabel(m group.MemberView) string {
+	if id := group.WorkerID(m); id != "" {
 		return id
 	}
 	return m.MemberID
 }
 
 // announcedDelay is the longest delay the members' latest assignments carry.
-func announcedDelay(v MembersResult) int64 {
+func announcedDelay(v group.MembersResult) int64 {
 	var d int64
 	for _, m := range v.Members {
 		if m.Assignment != nil {
@@ -364,7 +369,7 @@ func (w *Watcher) release(now int64, piece string) {
 }
 
 // ownersOf maps each owned piece to its owner's label.
-func ownersOf(v MembersResult) map[string]string {
+func ownersOf(v group.MembersResult) map[string]string {
 	out := map[string]string{}
 	for _, m := range v.Members {
 		if m.Owned == nil {
@@ -430,10 +435,10 @@ func sameAssignments(a, b *inspect.GroupDescription) bool {
 }
 
 // ObserveStatus applies one new status-topic record.
-func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []WatchEvent {
+func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []Event {
 	res := store.DecodeStatus([]inspect.Record{r}, store.DecodeOptions{})
-	var out []WatchEvent
-	emit := func(e WatchEvent) { e.TimeMs = now; out = append(out, e); w.events++ }
+	var out []Event
+	emit := func(e Event) { e.TimeMs = now; out = append(out, e); w.events++ }
 	key := string(r.Key)
 	if r.Value == nil {
 		switch {
@@ -441,7 +446,7 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []WatchEvent {
 			name := strings.TrimPrefix(key, "status-connector-")
 			if _, ok := w.conns[name]; ok {
 				delete(w.conns, name)
-				emit(WatchEvent{Type: EventConnectorState, Connector: ptr(name), Message: "connector " + name + ": status deleted"})
+				emit(Event{Type: EventConnectorState, Connector: ptr(name), Message: "connector " + name + ": status deleted"})
 			}
 			for id, t := range w.tasks {
 				if t.Connector == name {
@@ -452,7 +457,7 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []WatchEvent {
 			id := strings.TrimPrefix(key, "status-task-")
 			if _, ok := w.tasks[id]; ok {
 				w.setTask(now, id, nil)
-				emit(WatchEvent{Type: EventTaskState, Task: ptr(id), Message: "task " + id + ": status deleted"})
+				emit(Event{Type: EventTaskState, Task: ptr(id), Message: "task " + id + ": status deleted"})
 			}
 		}
 		return out
@@ -464,7 +469,7 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []WatchEvent {
 		if had && prev.State == c.State && format.TextOr(prev.WorkerID, "") == format.TextOr(c.WorkerID, "") {
 			continue
 		}
-		e := WatchEvent{Type: EventConnectorState, Connector: ptr(c.Name), State: ptr(c.State),
+		e := Event{Type: EventConnectorState, Connector: ptr(c.Name), State: ptr(c.State),
 			WorkerID: c.WorkerID, Generation: ptr(c.Generation)}
 		var prevWorker *string
 		if had {
@@ -485,7 +490,7 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []WatchEvent {
 		if had && prev.State == t.State && format.TextOr(prev.WorkerID, "") == format.TextOr(t.WorkerID, "") {
 			continue
 		}
-		e := WatchEvent{Type: EventTaskState, Connector: ptr(t.Connector), Task: ptr(t.ID), State: ptr(t.State),
+		e := Event{Type: EventTaskState, Connector: ptr(t.Connector), Task: ptr(t.ID), State: ptr(t.State),
 			WorkerID: t.WorkerID, Generation: ptr(t.Generation)}
 		var prevWorker *string
 		if had {
@@ -539,8 +544,8 @@ func (w *Watcher) addDown(id, state string, ms int64) {
 }
 
 // Summary sums up the watch at now; it may be called more than once.
-func (w *Watcher) Summary(now int64) WatchSummary {
-	s := WatchSummary{Type: "summary", StartedAtMs: w.started, EndedAtMs: now, DurationMs: now - w.started,
+func (w *Watcher) Summary(now int64) Summary {
+	s := Summary{Type: "summary", StartedAtMs: w.started, EndedAtMs: now, DurationMs: now - w.started,
 		Events: w.events, Rebalances: append([]Rebalance{}, w.done...), TasksNotRunning: []TaskDowntime{}}
 	if w.pending != nil { // still rebalancing at the end
 		s.Rebalances = append(s.Rebalances, *w.pending)
@@ -628,7 +633,7 @@ func splitTaskID(id string) (string, int) {
 	return id[:i], n
 }
 
-func stateMessage(what string, e WatchEvent, prevWorker *string) string {
+func stateMessage(what string, e Event, prevWorker *string) string {
 	msg := what + ": "
 	state := format.TextOr(e.State, "")
 	switch {
@@ -673,3 +678,6 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// ptr is a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }

@@ -1,12 +1,12 @@
-package group_test
+package watch_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/watch"
 )
 
 // connectMember builds a sessioned member holding conns and tasks (its
@@ -42,7 +42,7 @@ func statusRec(key, value string) inspect.Record {
 	return r
 }
 
-func types(events []group.WatchEvent) string {
+func types(events []watch.Event) string {
 	var out []string
 	for _, e := range events {
 		out = append(out, e.Type)
@@ -52,7 +52,7 @@ func types(events []group.WatchEvent) string {
 
 func TestWatcherRebalance(t *testing.T) {
 	src0, src1 := protocol.TaskRef{Connector: "src", Task: 0}, protocol.TaskRef{Connector: "src", Task: 1}
-	w := group.NewWatcher(1000, []inspect.Record{
+	w := watch.New(1000, []inspect.Record{
 		statusRec("status-task-src-0", `{"state":"RUNNING","trace":null,"worker_id":"w1:8083","generation":4}`),
 		statusRec("status-task-src-1", `{"state":"RUNNING","trace":null,"worker_id":"w1:8083","generation":4}`),
 	})
@@ -116,7 +116,7 @@ func TestWatcherRebalance(t *testing.T) {
 }
 
 func TestWatcherStillDownAtEnd(t *testing.T) {
-	w := group.NewWatcher(0, []inspect.Record{
+	w := watch.New(0, []inspect.Record{
 		statusRec("status-task-a-0", `{"state":"FAILED","trace":"x","worker_id":"w1:8083","generation":1}`),
 		statusRec("status-task-a-10", `{"state":"RUNNING","trace":null,"worker_id":"w1:8083","generation":1}`),
 		statusRec("status-task-a-2", `{"state":"UNASSIGNED","trace":null,"worker_id":"w1:8083","generation":1}`),
