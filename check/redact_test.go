@@ -23,3 +23,13 @@ func TestFindingsRedactSecrets(t *testing.T) {
 		t.Errorf("a plain value changed: %v", fs[0].Values)
 	}
 }
+
+// A finding's fix may quote the connector's setting it asks to change: the
+// credential in it is redacted as in the message.
+func TestRedactFindingsCoversTheFix(t *testing.T) {
+	f := []Finding{{Message: "m", Fix: "set connection.url=jdbc:postgresql://db/x?password=hunter2&ssl=true"}}
+	RedactFindings(f)
+	if strings.Contains(f[0].Fix, "hunter2") {
+		t.Errorf("fix keeps the password: %s", f[0].Fix)
+	}
+}
