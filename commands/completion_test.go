@@ -8,7 +8,6 @@ import (
 )
 
 func TestCompletionScripts(t *testing.T) {
-	t.Parallel()
 	files := map[string]string{
 		"bash": "connectscope.bash", "zsh": "connectscope.zsh",
 		"fish": "connectscope.fish", "powershell": "connectscope.ps1",

@@ -22,6 +22,7 @@ type simWorker struct {
 	// stay, and decoding them again every round was a fifth of a round.
 	clean, decoded bool
 	dconns, dtasks []int32
+	pos            int // index in join order, set by each eager round
 }
 
 // Sim is the stateful rebalance simulator shared by scenario replay, what-if
@@ -41,8 +42,13 @@ type Sim struct {
 
 	workers []*simWorker // join order
 	byID    map[string]*simWorker
-	now     int64
-	gen     int
+	// byJava is the members in Java id order, kept as they join and leave,
+	// and deck what eager deals, made once per configuration (nil: not
+	// yet): an eager round of a big group only deals the cards.
+	byJava []*simWorker
+	deck   *eagerDeck
+	now    int64
+	gen    int
 
 	rg         regrouper
 	keyBuf     []uint64
@@ -117,6 +123,7 @@ func (s *Sim) SetConnectors(c []ConnectorSpec) {
 		}
 		s.taskIDsOf[id] = s.cfgTasks[start:len(s.cfgTasks):len(s.cfgTasks)]
 	}
+	s.deck = nil
 }
 
 // Connectors returns the configured connectors sorted by name.
@@ -146,8 +153,12 @@ func (s *Sim) Join(worker string, owned Pieces) error {
 		s.byID = map[string]*simWorker{}
 	}
 	s.byID[worker] = w
+	i, _ := slices.BinarySearchFunc(s.byJava, worker, javaOrderOf)
+	s.byJava = slices.Insert(s.byJava, i, w)
 	return nil
 }
+
+func javaOrderOf(w *simWorker, id string) int { return javaCompare(w.id, id) }
 
 // Leave removes a member; what it held is lost to the next round.
 func (s *Sim) Leave(worker string) error {
@@ -157,6 +168,9 @@ func (s *Sim) Leave(worker string) error {
 	}
 	s.workers = slices.Delete(s.workers, i, i+1)
 	delete(s.byID, worker)
+	if j, ok := slices.BinarySearchFunc(s.byJava, worker, javaOrderOf); ok {
+		s.byJava = slices.Delete(s.byJava, j, j+1)
+	}
 	return nil
 }
 
@@ -289,20 +303,28 @@ func (s *Sim) step(generationMismatch bool) ([]memberOut, int64) {
 	if len(s.workers) == 0 {
 		return nil, 0
 	}
-	members := make([]roundMember, len(s.workers))
 	if s.eager {
 		// The eager assignor reads only the member ids: what members hold,
 		// and so their held order, does not matter to it.
-		for i, w := range s.workers {
-			members[i] = roundMember{id: w.id, hash: w.hash}
+		if s.deck == nil {
+			d := newEagerDeck(s.ix, s.cfgConns, func(c int32) []int32 { return s.taskIDsOf[c] })
+			s.deck = &d
 		}
-		outs := eagerRound(s.ix, members, s.cfgConns, func(c int32) []int32 { return s.taskIDsOf[c] })
+		for i, w := range s.workers {
+			w.pos = i
+		}
+		order := make([]int, len(s.byJava))
+		for p, w := range s.byJava {
+			order[p] = w.pos
+		}
+		outs := s.deck.deal(order, len(s.workers))
 		for i, w := range s.workers {
 			w.conns, w.tasks = outs[i].assignedConns, outs[i].assignedTasks
 			w.decoded, w.clean = false, false
 		}
 		return outs, 0
 	}
+	members := make([]roundMember, len(s.workers))
 	held := 0
 	for _, w := range s.workers {
 		if !w.decoded {
@@ -421,6 +443,11 @@ func (s *Sim) Clone() *Sim {
 		c.workers[i] = &cw
 		c.byID[cw.id] = &cw
 	}
+	c.byJava = make([]*simWorker, len(s.byJava))
+	for i, w := range s.byJava {
+		c.byJava[i] = c.byID[w.id]
+	}
+	c.deck = nil
 	c.rg = regrouper{ix: c.ix, jdk: s.jdk}
 	c.keyBuf, c.decC, c.decT = nil, nil, nil
 	return &c
