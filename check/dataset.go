@@ -184,7 +184,7 @@ func hasTopic(ds *inspect.Dataset, topic string) bool {
 
 // ReleaseInput builds `check upgrade --to`'s input from the dataset and
 // the workers' REST answers (infos may be nil: the workers were not asked).
-func (d *Decoded) ReleaseInput(to string, files []*workerconfig.Config, infos []rest.WorkerInfo) ReleaseInput {
+func (d *Decoded) ReleaseInput(to kafkaversion.Version, files []*workerconfig.Config, infos []rest.WorkerInfo) ReleaseInput {
 	in := ReleaseInput{To: to, WorkerFiles: files, Workers: infos, TaskCounts: map[string]int{}}
 	if d == nil || !d.Loaded() {
 		return in

@@ -19,11 +19,11 @@ import (
 // configs of the config topic, the internal topics and the broker's
 // settings, the worker files, and what every worker's REST API answered.
 type ReleaseInput struct {
-	To          string            `json:"-"` // 4.x, 4.0 … 4.4, 5.0
-	Connectors  []ConnectorInfo   `json:"-"`
-	TaskCounts  map[string]int    `json:"task_counts"` // committed tasks per connector
-	Topics      TopicsInput       `json:"topics"`
-	Broker      map[string]string `json:"-"`
+	To          kafkaversion.Version `json:"-"` // a release ParseRelease accepts
+	Connectors  []ConnectorInfo      `json:"-"`
+	TaskCounts  map[string]int       `json:"task_counts"` // committed tasks per connector
+	Topics      TopicsInput          `json:"topics"`
+	Broker      map[string]string    `json:"-"`
 	WorkerFiles []*workerconfig.Config
 	// Workers is what each member's REST API answered (inspect/rest);
 	// empty when the workers were not asked.
@@ -53,7 +53,8 @@ type ReleaseWorker struct {
 // newest4x is what "--to 4.x" means: the newest 4.x release connectscope knows.
 var newest4x = ver(4, 4, 0)
 
-// ParseRelease reads --to: 4.x, 4, 4.0 … 4.N, 5.0 (announced changes only).
+// ParseRelease reads --to: 4.x, 4, 4.0 … 4.N, 5.0 (announced changes only):
+// a release, never a number past the newest 4.x (4.10 is not 4.1).
 func ParseRelease(s string) (kafkaversion.Version, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	switch t {
@@ -63,8 +64,8 @@ func ParseRelease(s string) (kafkaversion.Version, error) {
 		t = "5.0"
 	}
 	v, err := kafkaversion.Parse(t)
-	if err != nil || !v.Known || v.Less(ver(4, 0, 0)) || !v.Less(ver(5, 1, 0)) {
-		return kafkaversion.Version{}, field.Errorf("To", " %q: want 4.x, a 4.N release or 5.0", s)
+	if err != nil || !v.Known || v.Less(ver(4, 0, 0)) || !v.Less(ver(5, 1, 0)) || (v.Major == 4 && v.Minor > newest4x.Minor) {
+		return kafkaversion.Version{}, field.Errorf("To", " %q: want 4.x, a 4.N release (4.0 … %d.%d) or 5.0", s, newest4x.Major, newest4x.Minor)
 	}
 	return v, nil
 }
@@ -83,9 +84,9 @@ var removed40 = []struct {
 
 // Release checks a cluster against a Kafka release (rules U1–U13).
 func Release(in ReleaseInput) (*ReleaseReport, error) {
-	to, err := ParseRelease(in.To)
-	if err != nil {
-		return nil, err
+	to := in.To
+	if !to.Known {
+		return nil, field.Errorf("To", ": no release to check against: want 4.x, a 4.N release or 5.0")
 	}
 	var f Findings
 	rep := &ReleaseReport{To: to.String(), Workers: []ReleaseWorker{}}

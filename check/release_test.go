@@ -6,16 +6,17 @@ import (
 	"testing"
 
 	"github.com/connectscope/connectscope/format"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/rest"
 )
 
 func TestParseRelease(t *testing.T) {
-	for in, want := range map[string]string{"4.x": "4.4.0", "4": "4.4.0", "4.0": "4.0.0", "4.2": "4.2.0", "5.0": "5.0.0", "5": "5.0.0"} {
+	for in, want := range map[string]string{"4.x": "4.4.0", "4": "4.4.0", "4.0": "4.0.0", "4.2": "4.2.0", "4.4": "4.4.0", "4.1.1": "4.1.1", "5.0": "5.0.0", "5": "5.0.0"} {
 		if v, err := ParseRelease(in); err != nil || v.String() != want {
 			t.Errorf("%s: %v %v, want %s", in, v, err, want)
 		}
 	}
-	for _, in := range []string{"", "3.9", "6.0", "5.1", "four"} {
+	for _, in := range []string{"", "3.9", "6.0", "5.1", "four", "4.10", "4.5", "4.5.1"} {
 		if _, err := ParseRelease(in); err == nil {
 			t.Errorf("%q accepted", in)
 		}
@@ -29,7 +30,7 @@ func TestUpgradeReportWithRelease(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := "3.9.2"
-	rel, err := Release(ReleaseInput{To: "4.x", Workers: []rest.WorkerInfo{{Worker: "w1:8083", Version: &v}},
+	rel, err := Release(ReleaseInput{To: kafkaversion.New(4, 4, 0), Workers: []rest.WorkerInfo{{Worker: "w1:8083", Version: &v}},
 		Connectors: []ConnectorInfo{{Name: "c", Config: map[string]string{"connector.class": "org.apache.kafka.connect.mirror.MirrorSourceConnector", "groups.blacklist": "x"}}}})
 	if err != nil {
 		t.Fatal(err)

@@ -150,7 +150,11 @@ func runCase(t *testing.T, c ruleCase) []Finding {
 	case "release":
 		var in ReleaseInput
 		decode("release.json", &in)
-		in.To = args["to"]
+		to, err := ParseRelease(args["to"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.To = to
 		in.Connectors = connectors
 		in.WorkerFiles = workers
 		in.Broker = broker

@@ -31,6 +31,7 @@ func adviseJSON(t *testing.T, wantCode int, args ...string) map[string]any {
 // The classic case: the 5-minute delay is beaten on both costs (exit 1);
 // with the recommended delay as the current one, it is on the front (exit 0).
 func TestAdviseExitCodes(t *testing.T) {
+	t.Parallel()
 	m := adviseJSON(t, ExitFindings, "--synthetic", classicSynthetic, "--restart-time", "90s", "--max-delay", "5m")
 	if m["verdict"] != "recommendation_beats_current" {
 		t.Errorf("verdict %v", m["verdict"])
@@ -58,6 +59,7 @@ func TestAdviseExitCodes(t *testing.T) {
 // The sweep's progress is for a terminal: stderr redirected (here a
 // buffer) carries none of it, and stdout never does.
 func TestAdviseProgressOnlyOnATerminal(t *testing.T) {
+	t.Parallel()
 	stdout, stderr, _ := run(t, "plan", "advise", "--synthetic", classicSynthetic, "--restart-time", "90s", "-o", "json")
 	if strings.Contains(stderr, "simulations") || strings.Contains(stdout, "simulations") {
 		t.Errorf("progress written off a terminal: stderr %q", stderr)
@@ -65,6 +67,7 @@ func TestAdviseProgressOnlyOnATerminal(t *testing.T) {
 }
 
 func TestAdviseFormatsAndFlags(t *testing.T) {
+	t.Parallel()
 	base := []string{"plan", "advise", "--synthetic", "workers=3,connectors=6,tasks=2", "--restart-time", "30s", "--delays", "0,30s,1m", "--order", "leader-last", "--stop", "clean"}
 	for _, o := range []string{"table", "wide", "json", "jsonl", "yaml"} {
 		out, stderr, code := run(t, append(base, "-o", o)...)
@@ -118,6 +121,7 @@ func TestAdviseFormatsAndFlags(t *testing.T) {
 
 // --plot writes a valid SVG or PNG on the plans and the advisor.
 func TestPlotFlag(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	svg := filepath.Join(dir, "roll.svg")
 	if _, stderr, code := run(t, "plan", "rolling-restart", "--synthetic", classicSynthetic, "--restart-time", "90s", "--plot", svg, "-o", "json"); code != ExitOK {
@@ -161,6 +165,7 @@ func TestPlotFlag(t *testing.T) {
 // From a snapshot file: the advice runs on the members and connectors the
 // file holds.
 func TestAdviseFromFile(t *testing.T) {
+	t.Parallel()
 	out, stderr, code := run(t, "plan", "advise", "--from", "../examples/cluster.snapshot.json", "--restart-time", "90s", "--delays", "0,1m,5m", "--max-delay", "1m", "--order", "leader-last", "-o", "json")
 	if code != ExitOK && code != ExitFindings {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -229,6 +234,7 @@ func TestAdviseLive(t *testing.T) {
 // D7 in check timeouts: the snapshot's group and --restart-time let the
 // advisor compare the worker file's delay with the others.
 func TestCheckTimeoutsD7(t *testing.T) {
+	t.Parallel()
 	w := filepath.Join(t.TempDir(), "w.properties")
 	if err := os.WriteFile(w, []byte("bootstrap.servers=x:9092\ngroup.id=connect-cluster\nconfig.storage.topic=connect-configs\noffset.storage.topic=connect-offsets\nstatus.storage.topic=connect-status\n"), 0o644); err != nil {
 		t.Fatal(err)

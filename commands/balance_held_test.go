@@ -13,6 +13,7 @@ import (
 // sandbox: check balance gives one B9 naming the departed worker, its
 // pieces and the delay left, and nothing per piece or per worker.
 func TestCheckBalanceDuringHeldDelay(t *testing.T) {
+	t.Parallel()
 	cfg := sandbox.TestConfig()
 	cfg.ScheduledRebalanceMaxDelay = time.Minute
 	ctx, c := sandboxWith(t, cfg)

@@ -11,6 +11,7 @@ import (
 // A port that cannot exist is a usage error at once, from -b or a worker
 // file, not a dial that fails until --timeout.
 func TestBootstrapPortOutOfRange(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	worker := filepath.Join(dir, "w.properties")
 	if err := os.WriteFile(worker, []byte("bootstrap.servers=ok:9092,bad:70000\ngroup.id=connect\n"), 0o600); err != nil {

@@ -12,6 +12,7 @@ import (
 // writer forever) or a device (/dev/zero, endless) given as a scenario,
 // zones, waiver, worker or TLS file is refused at once by name.
 func TestEveryInputFileRefusesFIFOsAndDevices(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {

@@ -32,6 +32,7 @@ func writeCheckWorker(t *testing.T, name, extra string) string {
 }
 
 func TestCheckTimeoutsExitStatus(t *testing.T) {
+	t.Parallel()
 	// Apache's sample file: only info findings (defaults), so exit 0 at --fail-on error …
 	out, stderr, code := run(t, "check", "timeouts", "--worker-config", apacheWorker)
 	if code != 0 || !strings.Contains(out, "session.timeout.ms") || !strings.Contains(out, "10000 (default)") {
@@ -45,6 +46,7 @@ func TestCheckTimeoutsExitStatus(t *testing.T) {
 }
 
 func TestCheckTimeoutsUnitInFile(t *testing.T) {
+	t.Parallel()
 	path := writeCheckWorker(t, "w1.properties", "session.timeout.ms=30s\n")
 	out, _, code := run(t, "check", "timeouts", "--worker-config", path, "-o", "json")
 	if code != 1 {
@@ -81,6 +83,7 @@ func TestCheckJQRunbook(t *testing.T) {
 }
 
 func TestCheckUsageErrors(t *testing.T) {
+	t.Parallel()
 	cases := [][]string{
 		{"check", "timeouts", "--worker-config", apacheWorker, "--fail-on", "fatal"},
 		{"check", "timeouts", "--worker-config", apacheWorker, "--restart-time", "5 parsecs"},
@@ -102,6 +105,7 @@ func TestCheckUsageErrors(t *testing.T) {
 }
 
 func TestCheckInputErrors(t *testing.T) {
+	t.Parallel()
 	cases := [][]string{
 		{"check", "timeouts", "--worker-config", "no/such/worker.properties"},
 		{"check", "balance", "--from", "no/such/snapshot.json"},
@@ -116,6 +120,7 @@ func TestCheckInputErrors(t *testing.T) {
 }
 
 func TestCheckRulesAndExplain(t *testing.T) {
+	t.Parallel()
 	out, _, code := run(t, "check", "rules", "-o", "json")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
@@ -138,6 +143,7 @@ func TestCheckRulesAndExplain(t *testing.T) {
 }
 
 func TestCheckBalanceFromSnapshot(t *testing.T) {
+	t.Parallel()
 	zones := filepath.Join(t.TempDir(), "zones")
 	if err := os.WriteFile(zones, []byte("10.0.0.1:8083=a\n10.0.0.2:8083=a\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -167,6 +173,7 @@ func TestCheckBalanceFromSnapshot(t *testing.T) {
 // The checks read a live cluster: the sandbox's kfake broker with simulated
 // workers, one of them still on the compatible protocol.
 func TestCheckLiveSandbox(t *testing.T) {
+	t.Parallel()
 	ctx, c := testSandbox(t)
 	w1, err := c.AddWorker(ctx, "", "compatible")
 	if err != nil {

@@ -49,6 +49,7 @@ func TestCompleteUnreachable(t *testing.T) {
 // TestCompleteOddLines: partial and malformed lines complete to something or
 // nothing, never to an error or a panic.
 func TestCompleteOddLines(t *testing.T) {
+	t.Parallel()
 	for _, words := range [][]string{
 		{}, {""}, {"-"}, {"--"}, {"---"}, {"--=x"}, {"-o"}, {"-o", "-o", ""}, {"--output="},
 		{"nosuch", ""}, {"inspect", "nosuch", ""}, {"inspect", "--", "--", ""}, {"=", ""},

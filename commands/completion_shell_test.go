@@ -16,6 +16,7 @@ import (
 // zsh); elsewhere, a machine without zsh skips the zsh half only when CI is
 // not set.
 func TestCompletionShells(t *testing.T) {
+	t.Parallel()
 	repo, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)

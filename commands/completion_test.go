@@ -8,6 +8,7 @@ import (
 )
 
 func TestCompletionScripts(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"bash": "connectscope.bash", "zsh": "connectscope.zsh",
 		"fish": "connectscope.fish", "powershell": "connectscope.ps1",

@@ -6,6 +6,7 @@ import (
 )
 
 func TestMainErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args []string
 		code int
@@ -38,6 +39,7 @@ func TestMainErrors(t *testing.T) {
 }
 
 func TestHelpGoesToStdout(t *testing.T) {
+	t.Parallel()
 	stdout, stderr, code := run(t, "inspect", "--help")
 	if code != 0 || stderr != "" || !strings.Contains(stdout, "configs") {
 		t.Errorf("exit %d, stderr %q, stdout %q", code, stderr, stdout)
@@ -58,6 +60,7 @@ func TestHelpGoesToStdout(t *testing.T) {
 	}
 }
 
+// Not parallel: it sends SIGINT to the whole test process.
 func TestInterrupt(t *testing.T) {
 	stdout, stderr, code := run(t, "probe", "interrupt")
 	if code != ExitInterrupted || stderr != "connectscope: interrupted\n" || stdout != "" {

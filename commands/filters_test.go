@@ -7,6 +7,7 @@ import (
 
 // The filters operators expect, on the views that list connectors.
 func TestViewFilters(t *testing.T) {
+	t.Parallel()
 	out, stderr, code := run(t, "inspect", "status", "--from", snapshotFile, "--state", "FAILED", "-o", "json", "--jq", `[.connectors[].name, .tasks[].id] | join(",")`)
 	if code != 0 || strings.TrimSpace(out) != "debezium-inventory-0" {
 		t.Errorf("status --state FAILED: exit %d %q %s", code, out, stderr)

@@ -17,6 +17,7 @@ const snapshotFile = "../examples/cluster.snapshot.json"
 
 // -o jsonl --jq runs the expression on each line, in inspect and check as in watch.
 func TestJSONLJQPerLine(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"inspect", "status", "--from", snapshotFile, "-o", "jsonl", "--jq", "select(.kind==\"connector\") | .name"},
 		{"check", "all", "--from", snapshotFile, "--fail-on", "error", "-o", "jsonl", "--jq", ".rule"},
@@ -34,6 +35,7 @@ func TestJSONLJQPerLine(t *testing.T) {
 
 // Flags work after positional arguments, as the README promises.
 func TestFlagsAfterArguments(t *testing.T) {
+	t.Parallel()
 	out, stderr, code := run(t, "check", "explain", "D1", "-o", "json")
 	if code != 0 || !strings.HasPrefix(strings.TrimSpace(out), "{") {
 		t.Errorf("check explain D1 -o json: exit %d, stdout %q, stderr %q", code, out, stderr)
@@ -56,6 +58,7 @@ func TestFlagsAfterArguments(t *testing.T) {
 // A file in which nothing decodes is not an empty cluster: exit 3 with one
 // line that says what the file looks like, in every output format.
 func TestFromFileThatIsNeitherDumpNorSnapshot(t *testing.T) {
+	t.Parallel()
 	for _, o := range []string{"table", "jsonl"} {
 		out, stderr, code := run(t, "inspect", "connectors", "--from", "../README.md", "-o", o)
 		if code != ExitInput || out != "" {
@@ -70,6 +73,7 @@ func TestFromFileThatIsNeitherDumpNorSnapshot(t *testing.T) {
 // Asking for something by name that is not there fails like kubectl's
 // NotFound: one line on stderr, exit 4.
 func TestNotFoundExitsNonZero(t *testing.T) {
+	t.Parallel()
 	for _, view := range []string{"configs", "status", "offsets", "connectors", "sinks"} {
 		out, stderr, code := run(t, "inspect", view, "--from", snapshotFile, "--connector", "nosuch")
 		if code != ExitNotFound || out != "" || !strings.Contains(stderr, `"nosuch"`) || strings.Count(stderr, "\n") != 1 {
@@ -99,6 +103,7 @@ func TestLiveGroupNotFound(t *testing.T) {
 // files' bootstrap.servers; files relying on Connect's default listener are
 // matched to their members; plan leave takes the sandbox's worker name.
 func TestWorkerFilesAgainstSandbox(t *testing.T) {
+	t.Parallel()
 	ctx, c := testSandbox(t)
 	var names []string
 	for range 2 {

@@ -15,6 +15,7 @@ import (
 
 // check and plan name their inputs; the errors users see name the flags.
 func TestDeepErrorsNameFlags(t *testing.T) {
+	t.Parallel()
 	syn := "--synthetic=workers=3,connectors=2"
 	for name, c := range map[string]struct {
 		args []string

@@ -17,6 +17,7 @@ import (
 // GROUP_ID_NOT_FOUND where older versions say Dead with no error. Either
 // way it is "not found" (exit 4), never a broker error code.
 func TestLiveMissingGroupIsNotFound(t *testing.T) {
+	t.Parallel()
 	c := kafkatest.New(t)
 	c.SeedConnect(t)
 	stdout, stderr, code := run(t, "-b", c.Bootstrap(), "--timeout", "10s", "inspect", "members", "-o", "json")
@@ -84,6 +85,7 @@ func TestLiveK17ShareGroup(t *testing.T) {
 // An empty KIP-848 consumer group is taken over by the first worker: no K17,
 // and inspect members says so.
 func TestLiveK17EmptyConsumerGroupIsNoFinding(t *testing.T) {
+	t.Parallel()
 	c := kafkatest.New(t)
 	c.SeedConnect(t)
 	cl := joinOtherGroup(t, c, kafkatest.Group, "consumer", kgo.ConsumerGroup(kafkatest.Group), kgo.ServerSideBalancer(), kgo.DisableAutoCommit())
@@ -118,6 +120,7 @@ func TestLiveK17EmptyConsumerGroupIsNoFinding(t *testing.T) {
 // hides; check topics reports it as K17 and inspect members says what holds
 // the id.
 func TestLiveK17ConsumerGroupHoldsConnectID(t *testing.T) {
+	t.Parallel()
 	c := kafkatest.New(t)
 	c.SeedConnect(t)
 	// A KIP-848 consumer (server-side assignment).

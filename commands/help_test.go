@@ -45,6 +45,7 @@ var (
 // example for every leaf, every -o format the command has, no connection
 // flags for commands that read no cluster, and lines that fit a terminal.
 func TestHelpOfEveryCommand(t *testing.T) {
+	t.Parallel()
 	cmds, app := visibleCommands(t)
 	for path, cmd := range cmds {
 		out, stderr, code := run(t, append(strings.Fields(path), "--help")...)
@@ -103,6 +104,7 @@ func TestHelpOfEveryCommand(t *testing.T) {
 
 // `connectscope options` lists every global flag, under its category.
 func TestOptionsCommand(t *testing.T) {
+	t.Parallel()
 	out, stderr, code := run(t, "options")
 	if code != 0 {
 		t.Fatalf("options: exit %d: %s", code, stderr)
@@ -122,6 +124,7 @@ func TestOptionsCommand(t *testing.T) {
 // The one line about global flags names the ones a new user looks for
 // first: a named cluster (--context) and rows without headers for scripts.
 func TestGlobalPointerNamesContextAndNoHeaders(t *testing.T) {
+	t.Parallel()
 	out, stderr, code := run(t, "inspect", "members", "--help")
 	if code != 0 {
 		t.Fatalf("inspect members --help: exit %d: %s", code, stderr)

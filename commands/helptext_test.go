@@ -9,6 +9,7 @@ import (
 // What help says a command exits with is what it exits with: inspect
 // connector NAME for a name the input does not know.
 func TestConnectorHelpSaysItsExitStatus(t *testing.T) {
+	t.Parallel()
 	help, _, _ := run(t, "inspect", "connector", "--help")
 	_, _, code := run(t, "inspect", "connector", "no-such-connector", "--from", snapshotFile)
 	if code != 4 {
@@ -25,6 +26,7 @@ var goIdentifier = regexp.MustCompile(`\b[a-z]+[A-Z][A-Za-z]*\b`)
 // Messages are written for operators: no Go identifier leaks into them
 // (watch --from once said "watch follows a liveOpts cluster").
 func TestWatchFromMessageIsPlain(t *testing.T) {
+	t.Parallel()
 	_, stderr, code := run(t, "watch", "--from", snapshotFile)
 	if code != 2 {
 		t.Errorf("watch --from: exit %d, want 2", code)
@@ -37,6 +39,7 @@ func TestWatchFromMessageIsPlain(t *testing.T) {
 // A connector of the other kind gets one line naming what it is and the
 // view that fits, and exit 4, instead of empty tables and exit 0.
 func TestWrongKindOfConnector(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -11,6 +11,7 @@ import (
 // width. A line broken short mid-sentence, its sentence going on on the next
 // line ("…why it" / "matters and how…"), is the old wrapping showing through.
 func TestHelpDescriptionsWrapOnce(t *testing.T) {
+	t.Parallel()
 	cmds, _ := visibleCommands(t)
 	for path := range cmds {
 		out, _, _ := run(t, append(strings.Fields(path), "--help")...)

@@ -29,6 +29,7 @@ func hostileDump(t *testing.T, names ...string) string {
 // (its scripts quote them) and leaves out those holding control characters,
 // which no shell can insert as themselves.
 func TestCompleteLeavesOutControlCharacters(t *testing.T) {
+	t.Parallel()
 	dump := hostileDump(t, "$(touch P)", "a b", "esc\x1b]0;title\x07", "two\nlines", "plain")
 	stdout, stderr, code := run(t, "__complete", "--from", dump, "inspect", "connector", "")
 	if code != 0 {
@@ -81,6 +82,7 @@ func TestCompleteSourcesAreBounded(t *testing.T) {
 // Errors that name cluster text say it escaped, on one line, with long
 // names and long lists shortened.
 func TestErrorLinesEscapeClusterText(t *testing.T) {
+	t.Parallel()
 	names := []string{"\x1b]0;owned\x07title", "\x1b[2Jclear", "back\x08\x08space", "c1\u009bx", "rtl\u202eevil", strings.Repeat("L", 5000)}
 	for i := 0; i < 30; i++ {
 		names = append(names, fmt.Sprintf("filler-%02d", i))

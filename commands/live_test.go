@@ -352,7 +352,8 @@ func TestLiveWatch(t *testing.T) {
 	}
 
 	// Text output ends with the summary.
-	out, stderr, code := run(t, "-b", c.Bootstrap(), "watch", "--duration", "500ms")
+	// Two seconds: the first reading must come within the watch on a loaded machine.
+	out, stderr, code := run(t, "-b", c.Bootstrap(), "watch", "--duration", "2s")
 	if code != 0 || !strings.Contains(out, "group connect-cluster is Stable with 3 members") || !strings.Contains(out, "summary: watched") {
 		t.Errorf("text watch: %d %q %q", code, out, stderr)
 	}

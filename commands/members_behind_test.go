@@ -12,6 +12,7 @@ import (
 // a pause) come after it, so a healthy cluster's members trail the topic's
 // end; inspect members must not call them behind.
 func TestLiveMembersNotBehindAfterQuietRecords(t *testing.T) {
+	t.Parallel()
 	ctx, c := testSandbox(t)
 	if err := c.AddConnector(ctx, sandbox.ConnectorSpec{Name: "orders", Kind: sandbox.KindSource, Tasks: 2}); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 // status topics: a sink is one line saying what it is and which view shows
 // it (exit 4), and a name no topic holds is not found.
 func TestLiveOffsetsOfConnectorWithoutOffsets(t *testing.T) {
+	t.Parallel()
 	c := kafkatest.New(t)
 	c.SeedConnect(t)
 	stdout, stderr, code := run(t, "-b", c.Bootstrap(), "--timeout", "10s", "inspect", "offsets", "--connector", "snk", "-o", "json")

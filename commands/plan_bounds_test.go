@@ -10,6 +10,7 @@ import (
 
 // Absurd plans are refused up front: exit 2, one line, no output, at once.
 func TestPlanBoundsRefusedAtOnce(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	scenario := func(name, body string) string {
 		p := filepath.Join(dir, name)

@@ -10,6 +10,7 @@ import (
 // Several workers per event, scaling, joiners named as Connect names them,
 // and settings with their source, through the command line.
 func TestPlanSeveralWorkersAndScale(t *testing.T) {
+	t.Parallel()
 	syn := "--synthetic=workers=4,connectors=8,tasks=2"
 	m := planJSON(t, "plan", "leave", syn, "--worker", "w2", "--worker", "w3", "--stop", "crash", "--pace", "5s")
 	if ev := m["event"].(string); ev != "w2, w3 crash, 5s apart" {
@@ -61,6 +62,7 @@ func TestPlanSeveralWorkersAndScale(t *testing.T) {
 
 // plan replay --from continues a scenario from a snapshot's group.
 func TestPlanReplayFromSnapshot(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sc := filepath.Join(dir, "next.json")
 	if err := os.WriteFile(sc, []byte(`{"scenario": 1, "steps": [{"leave": ["10.0.1.12:8083"]}, {"settle": {}}]}`), 0o644); err != nil {
@@ -79,6 +81,7 @@ func TestPlanReplayFromSnapshot(t *testing.T) {
 
 // inspect rebalances reads the example snapshot's status topic.
 func TestInspectRebalances(t *testing.T) {
+	t.Parallel()
 	snap := filepath.Join("..", "examples", "cluster.snapshot.json")
 	out, stderr, code := run(t, "inspect", "rebalances", "--from", snap, "-o", "json", "--jq", "[.rebalances[].generation] | length > 0")
 	if code != 0 || strings.TrimSpace(out) != "true" {

@@ -9,6 +9,7 @@ import (
 // not hold is not found (exit 4), one line naming the flag and, for workers,
 // the members there are.
 func TestPlanUnknownNamesAreNotFound(t *testing.T) {
+	t.Parallel()
 	syn := "--synthetic=workers=3,connectors=2"
 	for name, c := range map[string]struct {
 		args []string

@@ -14,6 +14,7 @@ import (
 // command the tree has is named in README.md, with every flag of its own;
 // every command README.md's commands table names is in the tree.
 func TestREADMEReferenceMatchesCommandTree(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)

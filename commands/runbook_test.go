@@ -2,12 +2,27 @@ package commands
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/connectscope/connectscope/internal/runbook"
 )
+
+// scriptBinary is this test binary acting as connectscope, as TestMain puts
+// it on PATH for the scripts: building the command again costs a link.
+func scriptBinary(t *testing.T) string {
+	t.Helper()
+	bin, err := exec.LookPath("connectscope")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(bin, "version").Output(); err != nil || !strings.Contains(string(out), "v0.0.0-script") {
+		t.Fatalf("%s is not the test binary acting as connectscope: %v %s", bin, err, out)
+	}
+	return bin
+}
 
 // runRunbook runs the README's runbook (examples/runbook) against the
 // sandbox at bootstrap.
@@ -21,7 +36,8 @@ func runRunbook(t *testing.T, bin, bootstrap string, env ...string) (stdout, std
 // gate or a finding is not waived (an expired waiver, a failed task), 2 on
 // a jq error, never a pass by accident.
 func TestRunbookOnSandbox(t *testing.T) {
-	bin := runbook.Binary(t)
+	t.Parallel()
+	bin := scriptBinary(t)
 	ctx, c := testSandbox(t)
 	seedSandbox(t, ctx, c)
 	b := c.Bootstrap()
@@ -71,6 +87,7 @@ func TestRunbookOnSandbox(t *testing.T) {
 // The README's runbook section is the script and its waiver file, word for
 // word.
 func TestREADMERunbookIsTheScript(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)

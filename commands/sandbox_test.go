@@ -93,6 +93,7 @@ func TestSandboxCommandRunsScript(t *testing.T) {
 }
 
 func TestSandboxCommandStopsAtEndOfInput(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := runInput(t, "", append(fastSandbox, "--workers", "1", "--connectors", "1")...)
 	if code != 0 || !strings.Contains(out, "worker worker-1 stopped (LeaveGroup sent)") || !strings.HasSuffix(out, "sandbox stopped\n") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
@@ -100,6 +101,7 @@ func TestSandboxCommandStopsAtEndOfInput(t *testing.T) {
 }
 
 func TestSandboxCommandUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"sandbox", "--protocol", "fancy"},
 		{"sandbox", "--workers", "-1"},
@@ -114,6 +116,7 @@ func TestSandboxCommandUsageErrors(t *testing.T) {
 }
 
 func TestSandboxCommandPortInUse(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -126,6 +129,7 @@ func TestSandboxCommandPortInUse(t *testing.T) {
 }
 
 func TestDemoTour(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := runInput(t, "", "demo")
 	if code != 0 {
 		t.Fatalf("demo: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)

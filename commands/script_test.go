@@ -1,8 +1,11 @@
 package commands
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -12,7 +15,7 @@ import (
 
 // TestMain lets the test binary act as connectscope inside scripts.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(waitingTests{m}, map[string]func(){
 		"connectscope": func() {
 			os.Exit(Main(os.Args, StdStreams(), BuildInfo{Version: "v0.0.0-script"}))
 		},
@@ -22,6 +25,7 @@ func TestMain(m *testing.M) {
 // TestScripts runs the end-to-end stories in testdata/script. With -update,
 // cmp failures rewrite the expected files inside the .txtar (review the diff).
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	repo, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
@@ -35,4 +39,22 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// waitingTests runs the tests with more of them at once than -parallel's
+// default (one per CPU) unless -parallel is given: most of this package's
+// parallel tests wait on the network (dial timeouts, a silent listener, a
+// rebalance delay of the embedded cluster), not on the CPU.
+type waitingTests struct{ m *testing.M }
+
+func (w waitingTests) Run() int {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		if err := flag.Set("test.parallel", strconv.Itoa(2*runtime.GOMAXPROCS(0))); err != nil {
+			panic(err)
+		}
+	}
+	return w.m.Run()
 }

@@ -8,6 +8,7 @@ import (
 )
 
 func TestVersionCommand(t *testing.T) {
+	t.Parallel()
 	stdout, stderr, code := run(t, "version", "-o", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

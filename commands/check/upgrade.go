@@ -5,6 +5,7 @@ import (
 
 	"github.com/connectscope/connectscope/check"
 	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/rest"
 	urfave "github.com/urfave/cli/v2"
 )
@@ -14,8 +15,9 @@ type UpgradeOptions struct {
 	CheckOptions
 	Target      string
 	ExactlyOnce string
-	// To is a Kafka release to check the cluster against (--to 4.x).
-	To string
+	// To is a Kafka release to check the cluster against (--to 4.x);
+	// unknown when not given.
+	To kafkaversion.Version
 	cli.RESTOptions
 }
 
@@ -38,7 +40,7 @@ func NewCmdUpgrade(run func(*cli.Env, *UpgradeOptions) error) *cli.Command {
 		Flags: append(append(o.CheckOptions.flags(),
 			targetFlag(&o.Target, "protocol the group should run: `eager|compatible|sessioned`"),
 			&urfave.StringFlag{Name: flagExactlyOnce, Destination: &o.ExactlyOnce, Usage: "also roll exactly.once.source.support to `disabled|preparing|enabled` (two rolls when enabling)"},
-			&urfave.StringFlag{Name: flagTo, Destination: &o.To, Usage: "also check the cluster against Kafka `RELEASE` (4.x, 4.0…4.4, 5.0): the config topic, the internal topics, the broker and every worker's REST API (rules U1-U13)"},
+			cli.ValueFlag(flagTo, &o.To, check.ParseRelease, "also check the cluster against Kafka `RELEASE` (4.x, 4.0…4.4, 5.0): the config topic, the internal topics, the broker and every worker's REST API (rules U1-U13)"),
 		), o.RESTOptions.Flags()...),
 		Spec: checkSpec((*check.UpgradeReport)(nil)),
 		Run:  func(e *cli.Env) error { return run(e, o) },
@@ -63,21 +65,16 @@ func runUpgrade(e *cli.Env, o *UpgradeOptions) error {
 	default:
 		return cli.UsageErrorf("--exactly-once %q: use disabled, preparing or enabled", o.ExactlyOnce)
 	}
-	if o.To != "" {
-		if _, err := check.ParseRelease(o.To); err != nil {
-			return cli.Exit(cli.ExitUsage, err)
-		}
-	}
-	d, err := checkData(e, o.CheckOptions, o.To != "")
+	d, err := checkData(e, o.CheckOptions, o.To.Known)
 	if err != nil {
 		return err
 	}
 	g := e.Globals
-	if o.To == "" && len(g.WorkerConfigs) == 0 && !d.HasGroup() {
+	if !o.To.Known && len(g.WorkerConfigs) == 0 && !d.HasGroup() {
 		return cli.UsageErrorf("check upgrade needs --worker-config files and/or the group (--from FILE or -b HOST:PORT)")
 	}
 	var rel *check.ReleaseReport
-	if o.To != "" {
+	if o.To.Known {
 		if rel, err = releaseReport(e, o, d, &opts); err != nil {
 			return err
 		}

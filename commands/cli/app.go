@@ -3,6 +3,7 @@ package cli
 import (
 	"slices"
 	"sort"
+	"sync"
 
 	urfave "github.com/urfave/cli/v2"
 )
@@ -44,7 +45,7 @@ func NewApp(a App) *urfave.App {
 	for _, f := range rootFlags {
 		ours[f] = true
 	}
-	b := &builder{ours: ours, specs: map[*urfave.Command]Spec{}}
+	b := &builder{ours: ours, specs: map[*urfave.Command]Spec{}, help: map[string][]func(){}}
 	cmds := []*urfave.Command{}
 	for _, c := range append(a.Tree(), completeCommand()) {
 		cmds = append(cmds, b.build(c, c.Name, nil))
@@ -66,6 +67,7 @@ func NewApp(a App) *urfave.App {
 		Metadata: map[string]any{globalFlagsKey: ours, buildInfoKey: info, specsKey: b.specs,
 			outputsKey: b.outputs, mainKey: a.Main,
 			newAppKey: func(s Streams) *urfave.App { again := a; again.Streams = s; return NewApp(again) }},
+		Before:         func(c *urfave.Context) error { b.writeHelp(c.Args().Slice()); return nil },
 		Action:         helpOrUnknown,
 		OnUsageError:   flagUsageError,
 		ExitErrHandler: func(*urfave.Context, error) {}, // Run reports; urfave must not os.Exit
@@ -79,6 +81,20 @@ type builder struct {
 	ours    map[urfave.Flag]bool
 	specs   map[*urfave.Command]Spec
 	outputs []string // every verb's own -o formats
+	// help writes the help text of the commands of a name: a command's
+	// help is shown only when its name is on the command line, and
+	// writing every command's text costs more than a whole short run.
+	help map[string][]func()
+}
+
+// writeHelp writes the help text of the commands named among args.
+func (b *builder) writeHelp(args []string) {
+	for _, a := range args {
+		for _, write := range b.help[a] {
+			write()
+		}
+		delete(b.help, a)
+	}
 }
 
 // build makes the urfave command of cmd (at path below the application),
@@ -105,9 +121,10 @@ func (b *builder) build(cmd *Command, path string, inherited []string) *urfave.C
 			taken[n] = true
 		}
 	}
-	for _, f := range globalFlags(false) {
+	names := globalFlagNamesInOrder()
+	for i, f := range globalFlags(false) {
 		clash := false
-		for _, n := range f.Names() {
+		for _, n := range names[i] {
 			clash = clash || taken[n]
 		}
 		if !clash {
@@ -122,7 +139,13 @@ func (b *builder) build(cmd *Command, path string, inherited []string) *urfave.C
 		}
 		uc.Subcommands = append(uc.Subcommands, b.build(sub, path+" "+sub.Name, examples))
 	}
-	uc.CustomHelpTemplate = commandHelp(appName, path, uc, cmd.Spec, b.ours, inherited)
+	// The help is of the command as built here, before its required
+	// flags become checks of its own (the help still says "required").
+	shown := *uc
+	shown.Flags = slices.Clone(uc.Flags)
+	b.help[cmd.Name] = append(b.help[cmd.Name], func() {
+		uc.CustomHelpTemplate = commandHelp(appName, path, &shown, cmd.Spec, b.ours, inherited)
+	})
 	checkRequiredInBefore(uc)
 	uc.OnUsageError = flagUsageError
 	switch {
@@ -133,6 +156,17 @@ func (b *builder) build(cmd *Command, path string, inherited []string) *urfave.C
 	}
 	return uc
 }
+
+// globalFlagNamesInOrder are the names of each global flag, in the order
+// globalFlags builds them: asking a flag its names runs a regular
+// expression, and every command is built with every global flag.
+var globalFlagNamesInOrder = sync.OnceValue(func() [][]string {
+	var names [][]string
+	for _, f := range globalFlags(false) {
+		names = append(names, f.Names())
+	}
+	return names
+})
 
 // action runs a verb: its Before, the global flags resolved, then its Run;
 // an error naming a deep package's input is reworded with the verb's flag.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/connectscope/connectscope/format"
@@ -55,6 +56,44 @@ func envName(flag string) string {
 // application reads the environment; the others show the variable in their
 // help text, so a flag typed after the command always beats the environment.
 func globalFlags(readEnv bool) []urfave.Flag {
+	if readEnv {
+		return buildGlobalFlags(true)
+	}
+	flags := globalFlagsHelpOnly()
+	copies := make([]urfave.Flag, len(flags))
+	for i, f := range flags {
+		copies[i] = freshCopy(f)
+	}
+	return copies
+}
+
+// globalFlagsHelpOnly are the global flags that read no environment, built
+// once: building them words every usage line again, and every command gets
+// a copy. They are never parsed; commands get fresh copies of them.
+var globalFlagsHelpOnly = sync.OnceValue(func() []urfave.Flag { return buildGlobalFlags(false) })
+
+// freshCopy is f, unparsed, as a new flag of its own.
+func freshCopy(f urfave.Flag) urfave.Flag {
+	switch f := f.(type) {
+	case *urfave.StringFlag:
+		return clone(f)
+	case *urfave.StringSliceFlag:
+		return clone(f)
+	case *urfave.BoolFlag:
+		return clone(f)
+	case *urfave.DurationFlag:
+		return clone(f)
+	case *urfave.GenericFlag:
+		c := clone(f)
+		c.Value = &pairList{}
+		return c
+	}
+	panic(fmt.Sprintf("global flag of an unexpected kind %T", f))
+}
+
+func clone[T any](f *T) *T { c := *f; return &c }
+
+func buildGlobalFlags(readEnv bool) []urfave.Flag {
 	// An empty variable counts as unset, as if it were not exported.
 	active := func(name string) bool { return readEnv && os.Getenv(envName(name)) != "" }
 	env := func(name string) []string {

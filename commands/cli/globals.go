@@ -85,7 +85,7 @@ func (g Globals) FormatOptions() format.Options {
 // typed after the command name beats one typed before it, which beats the
 // environment, which beats the worker config file, which beats the default.
 func globalsFrom(c *urfave.Context, spec Spec) (Globals, error) {
-	r := flagResolver{c: c}
+	r := newFlagResolver(c)
 	g := Globals{
 		Bootstrap:   SplitList([]string{r.string(FlagBootstrap)}),
 		Group:       r.string(FlagGroup),
@@ -114,14 +114,16 @@ func globalsFrom(c *urfave.Context, spec Spec) (Globals, error) {
 		Isolation: r.string(FlagIsolation),
 		explicit:  map[string]bool{},
 	}
-	for _, f := range globalFlags(false) {
-		name := f.Names()[0]
-		if r.isSet(name) {
+	for _, names := range globalFlagNamesInOrder() {
+		if name := names[0]; r.isSet(name) {
 			g.explicit[name] = true
 		}
 	}
 	vars, err := jqVars(r.pairs(FlagArg), r.pairs(FlagArgJSON))
 	if err != nil {
+		return g, err
+	}
+	if err := needJQ(g.JQ, r.pairs(FlagArg), r.pairs(FlagArgJSON)); err != nil {
 		return g, err
 	}
 	g.JQVars = vars

@@ -63,3 +63,20 @@ func jqVars(args, argjson []string) ([]format.JQVar, error) {
 	}
 	return out, nil
 }
+
+// needJQ refuses --arg and --argjson without --jq: their values are read
+// only by the expression, so alone they would be dropped without a word.
+func needJQ(jq string, args, argjson []string) error {
+	if jq != "" {
+		return nil
+	}
+	for _, f := range []struct {
+		name  string
+		given bool
+	}{{FlagArg, len(args) > 0}, {FlagArgJSON, len(argjson) > 0}} {
+		if f.given {
+			return UsageErrorf("--%s gives a value to the --jq expression only: add --jq EXPRESSION, or drop --%s", f.name, f.name)
+		}
+	}
+	return nil
+}

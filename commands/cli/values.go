@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"errors"
+
+	"github.com/connectscope/connectscope/inspect/field"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	urfave "github.com/urfave/cli/v2"
 )
@@ -12,11 +15,23 @@ const FlagKafkaVersion = "kafka-version"
 // KafkaVersionFlag is --kafka-version, read once into dest: the only place a
 // version typed on the command line is parsed.
 func KafkaVersionFlag(dest *kafkaversion.Version, usage string) urfave.Flag {
-	return &urfave.StringFlag{Name: FlagKafkaVersion, Usage: usage,
+	return ValueFlag(FlagKafkaVersion, dest, kafkaversion.Parse, usage)
+}
+
+// ValueFlag is a flag whose text parse reads once, at the flag, into dest:
+// the run and the core see only the typed value. A value parse refuses is
+// a usage error naming the flag; a deep package's field.Error keeps its
+// detail after the flag's name.
+func ValueFlag[T any](name string, dest *T, parse func(string) (T, error), usage string) *urfave.StringFlag {
+	return &urfave.StringFlag{Name: name, Usage: usage,
 		Action: func(_ *urfave.Context, s string) error {
-			v, err := kafkaversion.Parse(s)
-			if err != nil {
-				return UsageErrorf("--%s: %v", FlagKafkaVersion, err)
+			v, err := parse(s)
+			var fe *field.Error
+			switch {
+			case errors.As(err, &fe):
+				return UsageErrorf("--%s%s", name, fe.Detail)
+			case err != nil:
+				return UsageErrorf("--%s: %v", name, err)
 			}
 			*dest = v
 			return nil
