@@ -248,52 +248,17 @@ func pendingFromDataset(d *views.Dataset, st State, members *group.MembersResult
 	if st.Protocol == "default" || st.Protocol == "eager" {
 		return p // eager leaders keep no memory between rounds
 	}
-	delays := map[int64]bool{}
-	revoked := PieceSet{}
-	seenAssignment := false
-	for _, m := range members.Members {
-		a := m.Assignment
-		if a == nil {
-			continue
-		}
-		seenAssignment = true
-		delays[a.DelayMs] = true
-		if a.DelayMs > p.DelayMs {
-			p.DelayMs = a.DelayMs
-		}
-		for _, c := range a.RevokedConnectors {
-			revoked[PieceKey{Connector: c, Task: -1}] = true
-		}
-		for _, t := range a.RevokedTasks {
-			if id, err := assignor.ParseTaskID(t); err == nil {
-				revoked[PieceKey{Connector: id.Connector, Task: id.Task}] = true
-			}
-		}
-	}
-	if !seenAssignment {
+	revoked, seen := p.readAssignments(members)
+	if !seen {
 		p.NotSeen = append(p.NotSeen, "no member's assignment could be read: whether the leader holds work back or a delay runs is unknown; taken as nothing pending")
 		return p
-	}
-	if len(delays) > 1 {
-		p.NotSeen = append(p.NotSeen, fmt.Sprintf("the members were told different delays (the assignments are from different rounds): the longest, %s, is taken", format.Millis(p.DelayMs)))
 	}
 	switch members.State {
 	case "PreparingRebalance", "CompletingRebalance":
 		p.Rebalancing = members.State
 		p.Reconstructed = append(p.Reconstructed, fmt.Sprintf("the group was rebalancing (%s): the round in progress runs at 0 s over the members shown", members.State))
 	}
-	owned := PieceSet{}
-	for _, w := range st.Workers {
-		for _, k := range KeysOf(w.Owned) {
-			owned[k] = true
-		}
-	}
-	var unowned []PieceKey
-	for _, k := range ConfiguredKeys(st.Connectors) {
-		if !owned[k] && !revoked[k] {
-			unowned = append(unowned, k)
-		}
-	}
+	unowned := unownedPieces(st, revoked)
 	if len(revoked) > 0 {
 		p.Revoked = PiecesOf(revoked.sorted())
 		p.Reconstructed = append(p.Reconstructed, fmt.Sprintf("the last assignments revoked %d piece(s): the follow-up round runs at 0 s and the leader counts a revoking round before it", len(revoked)))
@@ -313,57 +278,112 @@ func pendingFromDataset(d *views.Dataset, st State, members *group.MembersResult
 			p.Reconstructed = append(p.Reconstructed, fmt.Sprintf("delay %s with nothing held back (a member that held nothing left after a revoking round): load balancing waits for it", format.Millis(p.DelayMs)))
 		}
 	} else {
-		p.Lost = PiecesOf(unowned)
-		last := lastStatuses(d)
-		departed := map[string]bool{}
-		hosts := map[string]bool{}
-		for _, w := range st.Workers {
-			for _, a := range w.Aliases {
-				hosts[strings.ToLower(a)] = true
-			}
-		}
-		stopped := int64(0)
-		unknownOwner := 0
-		for _, k := range unowned {
-			s, ok := last[k]
-			if !ok || s.worker == "" || hosts[strings.ToLower(s.worker)] {
-				unknownOwner++
-				continue
-			}
-			departed[s.worker] = true
-			if s.state == "UNASSIGNED" && s.atMs > 0 && (stopped == 0 || s.atMs < stopped) {
-				stopped = s.atMs
-			}
-		}
-		for w := range departed {
-			p.Departed = append(p.Departed, w)
-		}
-		sort.Strings(p.Departed)
-		p.DepartedAtMs = stopped
-		who := "departed workers"
-		if len(p.Departed) > 0 {
-			who = strings.Join(p.Departed, ", ")
-		}
-		p.Reconstructed = append(p.Reconstructed, fmt.Sprintf("the leader holds %d piece(s) back for %s (configured, held by no member, delay %s told): they are lost again at every round until the deadline", len(unowned), who, format.Millis(p.DelayMs)))
-		if unknownOwner > 0 {
-			p.NotSeen = append(p.NotSeen, fmt.Sprintf("the status topic does not say which departed worker ran %d of the held pieces", unknownOwner))
-		}
-		for _, w := range st.Workers {
-			if len(w.Owned.Connectors)+len(w.Owned.Tasks) == 0 {
-				p.Candidates = append(p.Candidates, w.ID)
-			}
-		}
-		if len(p.Candidates) > 0 {
-			p.Reconstructed = append(p.Reconstructed, fmt.Sprintf("the %d member(s) holding nothing are the leader's candidates for the held pieces, in member order (the leader keeps them in the order it first saw them empty, which is not visible)", len(p.Candidates)))
-		}
-		if stopped == 0 {
-			p.NotSeen = append(p.NotSeen, "when the departure happened: a crash writes nothing to the status topic")
-		}
+		p.holdBack(d, st, unowned)
 	}
 	if p.TakenAtMs == 0 {
 		p.NotSeen = append(p.NotSeen, "when the state was read (no timestamp)")
 	}
 	return p
+}
+
+// readAssignments takes the delay and the revocations the members were last
+// told; seen is false when no member's assignment could be read.
+func (p *Pending) readAssignments(members *group.MembersResult) (revoked PieceSet, seen bool) {
+	delays := map[int64]bool{}
+	revoked = PieceSet{}
+	for _, m := range members.Members {
+		a := m.Assignment
+		if a == nil {
+			continue
+		}
+		seen = true
+		delays[a.DelayMs] = true
+		if a.DelayMs > p.DelayMs {
+			p.DelayMs = a.DelayMs
+		}
+		for _, c := range a.RevokedConnectors {
+			revoked[PieceKey{Connector: c, Task: -1}] = true
+		}
+		for _, t := range a.RevokedTasks {
+			if id, err := assignor.ParseTaskID(t); err == nil {
+				revoked[PieceKey{Connector: id.Connector, Task: id.Task}] = true
+			}
+		}
+	}
+	if seen && len(delays) > 1 {
+		p.NotSeen = append(p.NotSeen, fmt.Sprintf("the members were told different delays (the assignments are from different rounds): the longest, %s, is taken", format.Millis(p.DelayMs)))
+	}
+	return revoked, seen
+}
+
+// unownedPieces are the configured pieces no member holds and none was told
+// to revoke.
+func unownedPieces(st State, revoked PieceSet) []PieceKey {
+	owned := PieceSet{}
+	for _, w := range st.Workers {
+		for _, k := range KeysOf(w.Owned) {
+			owned[k] = true
+		}
+	}
+	var unowned []PieceKey
+	for _, k := range ConfiguredKeys(st.Connectors) {
+		if !owned[k] && !revoked[k] {
+			unowned = append(unowned, k)
+		}
+	}
+	return unowned
+}
+
+// holdBack reconstructs the work the leader holds back during a delay: the
+// pieces lost, who ran them (from the status topic), when they left, and
+// the members that would take them.
+func (p *Pending) holdBack(d *views.Dataset, st State, unowned []PieceKey) {
+	p.Lost = PiecesOf(unowned)
+	last := lastStatuses(d)
+	departed := map[string]bool{}
+	hosts := map[string]bool{}
+	for _, w := range st.Workers {
+		for _, a := range w.Aliases {
+			hosts[strings.ToLower(a)] = true
+		}
+	}
+	stopped := int64(0)
+	unknownOwner := 0
+	for _, k := range unowned {
+		s, ok := last[k]
+		if !ok || s.worker == "" || hosts[strings.ToLower(s.worker)] {
+			unknownOwner++
+			continue
+		}
+		departed[s.worker] = true
+		if s.state == "UNASSIGNED" && s.atMs > 0 && (stopped == 0 || s.atMs < stopped) {
+			stopped = s.atMs
+		}
+	}
+	for w := range departed {
+		p.Departed = append(p.Departed, w)
+	}
+	sort.Strings(p.Departed)
+	p.DepartedAtMs = stopped
+	who := "departed workers"
+	if len(p.Departed) > 0 {
+		who = strings.Join(p.Departed, ", ")
+	}
+	p.Reconstructed = append(p.Reconstructed, fmt.Sprintf("the leader holds %d piece(s) back for %s (configured, held by no member, delay %s told): they are lost again at every round until the deadline", len(unowned), who, format.Millis(p.DelayMs)))
+	if unknownOwner > 0 {
+		p.NotSeen = append(p.NotSeen, fmt.Sprintf("the status topic does not say which departed worker ran %d of the held pieces", unknownOwner))
+	}
+	for _, w := range st.Workers {
+		if len(w.Owned.Connectors)+len(w.Owned.Tasks) == 0 {
+			p.Candidates = append(p.Candidates, w.ID)
+		}
+	}
+	if len(p.Candidates) > 0 {
+		p.Reconstructed = append(p.Reconstructed, fmt.Sprintf("the %d member(s) holding nothing are the leader's candidates for the held pieces, in member order (the leader keeps them in the order it first saw them empty, which is not visible)", len(p.Candidates)))
+	}
+	if stopped == 0 {
+		p.NotSeen = append(p.NotSeen, "when the departure happened: a crash writes nothing to the status topic")
+	}
 }
 
 // backoffStep is k when delay is the consecutive-revocation backoff 40^k
