@@ -52,6 +52,23 @@ func WriteTradeoff(w io.Writer, format string, res *advise.AdviseResult) error {
 	if len(res.Candidates) == 0 {
 		return fmt.Errorf("the advice has no setting to draw")
 	}
+	roll, err := rollPanel(res)
+	if err != nil {
+		return err
+	}
+	crash, err := crashPanel(res)
+	if err != nil {
+		return err
+	}
+	crash.Legend.Top, crash.Legend.Left = true, true
+	roll.Y.Min, crash.Y.Min = 0, 0
+	roll.X.Tick.Marker, crash.X.Tick.Marker = durationTicks{}, durationTicks{}
+	return stacked(w, format, 10*vg.Inch, 9*vg.Inch, roll, crash)
+}
+
+// rollPanel draws each series' rolling-restart cost by delay, with the
+// Pareto front, the current and the recommended setting marked.
+func rollPanel(res *advise.AdviseResult) (*gplot.Plot, error) {
 	roll := gplot.New()
 	roll.Title.Text = "rolling restart: task-seconds not running, by scheduled.rebalance.max.delay.ms"
 	roll.X.Label.Text = "scheduled.rebalance.max.delay.ms"
@@ -73,7 +90,7 @@ func WriteTradeoff(w io.Writer, format string, res *advise.AdviseResult) error {
 		}
 		l, s, err := plotter.NewLinePoints(xys)
 		if err != nil {
-			return fmt.Errorf("series %s: %w", n, err)
+			return nil, fmt.Errorf("series %s: %w", n, err)
 		}
 		l.Color = plotutil.Color(i)
 		l.Dashes = plotutil.Dashes(i / 7)
@@ -101,15 +118,20 @@ func WriteTradeoff(w io.Writer, format string, res *advise.AdviseResult) error {
 		}
 	}
 	if err := marked(roll, fx, draw.RingGlyph{}, vg.Points(7), color.RGBA{R: 220, G: 120, A: 255}, "Pareto front", ftexts); err != nil {
-		return err
+		return nil, err
 	}
 	if err := marked(roll, cx, draw.SquareGlyph{}, vg.Points(5), color.Black, "current setting", repeat(LabelCurrent, len(cx))); err != nil {
-		return err
+		return nil, err
 	}
 	if err := marked(roll, rx, draw.TriangleGlyph{}, vg.Points(6), color.RGBA{G: 150, A: 255}, "recommended setting", repeat(LabelRecommended, len(rx))); err != nil {
-		return err
+		return nil, err
 	}
+	return roll, nil
+}
 
+// crashPanel draws the longest outage of a crash by delay, with the
+// --max-downtime limit and the current and recommended setting marked.
+func crashPanel(res *advise.AdviseResult) (*gplot.Plot, error) {
 	crash := gplot.New()
 	crash.Title.Text = fmt.Sprintf("crash: longest outage when %s crashes and never returns", label(res, res.CrashWorker))
 	crash.X.Label.Text = "scheduled.rebalance.max.delay.ms"
@@ -136,7 +158,7 @@ func WriteTradeoff(w io.Writer, format string, res *advise.AdviseResult) error {
 	if len(xys) > 0 {
 		l, s, err := plotter.NewLinePoints(xys)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		l.Color, s.Color = plotutil.Color(0), plotutil.Color(0)
 		crash.Add(l, s)
@@ -145,7 +167,7 @@ func WriteTradeoff(w io.Writer, format string, res *advise.AdviseResult) error {
 		y := sec(*res.Constraints.MaxDowntimeMs)
 		limit, err := plotter.NewLine(plotter.XYs{{X: xys[0].X, Y: y}, {X: xys[len(xys)-1].X, Y: y}})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		limit.Color = color.RGBA{R: 200, A: 255}
 		limit.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
@@ -153,15 +175,12 @@ func WriteTradeoff(w io.Writer, format string, res *advise.AdviseResult) error {
 		crash.Legend.Add("--max-downtime", limit)
 	}
 	if err := marked(crash, ccur, draw.SquareGlyph{}, vg.Points(5), color.Black, "current setting", repeat(LabelCurrent, len(ccur))); err != nil {
-		return err
+		return nil, err
 	}
 	if err := marked(crash, crec, draw.TriangleGlyph{}, vg.Points(6), color.RGBA{G: 150, A: 255}, "recommended setting", repeat(LabelRecommended, len(crec))); err != nil {
-		return err
+		return nil, err
 	}
-	crash.Legend.Top, crash.Legend.Left = true, true
-	roll.Y.Min, crash.Y.Min = 0, 0
-	roll.X.Tick.Marker, crash.X.Tick.Marker = durationTicks{}, durationTicks{}
-	return stacked(w, format, 10*vg.Inch, 9*vg.Inch, roll, crash)
+	return crash, nil
 }
 
 // marked draws points with one glyph, a legend entry and a label beside each.
