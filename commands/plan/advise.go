@@ -26,6 +26,7 @@ const (
 type AdviseOptions struct {
 	PlanOptions
 	RestartTime string
+	RestartFile string // --restart-times, with --restart-time auto
 	Delays      string
 	Order       string
 	Pacing      string
@@ -54,7 +55,8 @@ func NewCmdAdvise(run func(*cli.Env, *AdviseOptions) error) *cli.Command {
 			"  connectscope -b broker:9092 plan advise --restart-time 2m --max-downtime 3m -o json\n" +
 			"  connectscope plan advise --synthetic workers=6,connectors=30,tasks=3 --restart-time 90s --plot tradeoff.svg",
 		Flags: append([]urfave.Flag{
-			&urfave.StringFlag{Name: flagRestartTime, Required: true, Destination: &o.RestartTime, Usage: "how long a worker is away, from stop to rejoin, `DURATION`"},
+			&urfave.StringFlag{Name: flagRestartTime, Required: true, Destination: &o.RestartTime, Usage: "how long a worker is away, from stop to rejoin, `DURATION`, or auto: each worker's measured time (--restart-times, the status topic's history)"},
+			restartTimesFlag(&o.RestartFile),
 			&urfave.StringFlag{Name: flagDelays, Destination: &o.Delays, Usage: "delays to sweep, `D1,D2,...` (durations or ms; default: 0 to 10m, values around the restart time, and the current one)"},
 			&urfave.StringFlag{Name: flagOrder, Destination: &o.Order, Usage: "restart orders to compare, `ORDERS`: leader-first, leader-last (default both)"},
 			&urfave.StringFlag{Name: flagPacing, Destination: &o.Pacing, Usage: "pacings to compare, `PACINGS`: back (next as soon as the last is back), stable (after the group is stable again), gap (--gap after the last is back); default back,stable, and gap when --gap is given"},
@@ -129,9 +131,11 @@ func runAdvise(e *cli.Env, o *AdviseOptions) error {
 func (o *AdviseOptions) sweep(e *cli.Env) (advise.AdviseOptions, error) {
 	ao := advise.AdviseOptions{MaxMoves: -1}
 	var err error
-	if ao.RestartMs, err = parseDurationMs("--"+flagRestartTime, o.RestartTime); err != nil {
+	restart, err := parseRestart(flagRestartTime, o.RestartTime, o.RestartFile)
+	if err != nil {
 		return ao, err
 	}
+	ao.RestartMs, o.PlanOptions.restart = restart.ms, &restart
 	if e.Given(flagDelays) {
 		ao.DelaysMs = []int64{}
 		for _, d := range cli.SplitList([]string{o.Delays}) {

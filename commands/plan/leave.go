@@ -13,7 +13,8 @@ type LeaveOptions struct {
 	PlanOptions
 	GateOptions
 	Workers      urfave.StringSlice // --worker, repeatable
-	ReturnsAfter string             // a duration; only when given
+	ReturnsAfter string             // a duration or auto; only when given
+	RestartFile  string             // --restart-times, with --returns-after auto
 	Stop         string
 	Pace         string // a duration; only when given
 }
@@ -35,7 +36,8 @@ func NewCmdLeave(run func(*cli.Env, *LeaveOptions) error) *cli.Command {
 		Flags: append([]urfave.Flag{
 			&urfave.StringSliceFlag{Name: "worker", Required: true, Destination: &o.Workers, Usage: "a leaving worker `W`: its name (worker-2), HOST:PORT, REST URL, client id or member id; repeat for several (each at most once)"},
 			&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "several workers leave one after another, this `DURATION` apart, in the order given (default: all at once)"},
-			&urfave.StringFlag{Name: "returns-after", Destination: &o.ReturnsAfter, Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`"},
+			&urfave.StringFlag{Name: "returns-after", Destination: &o.ReturnsAfter, Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`, or auto: its measured restart time (--restart-times, the status topic's history)"},
+			restartTimesFlag(&o.RestartFile),
 			&urfave.StringFlag{Name: flagStop, Value: whatif.StopClean, Destination: &o.Stop, Usage: "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"},
 		}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
 		Spec: whatIfSpec(map[string]cli.Candidates{"worker": cli.Workers, flagStop: stopValues}),
@@ -49,16 +51,18 @@ func NewCmdLeave(run func(*cli.Env, *LeaveOptions) error) *cli.Command {
 }
 
 func runLeave(e *cli.Env, o *LeaveOptions) error {
-	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
-		var back *int64
-		var err error
-		if e.Given("returns-after") {
-			ms, err := parseDurationMs("--returns-after", o.ReturnsAfter)
-			if err != nil {
-				return nil, err
-			}
-			back = &ms
+	var back *int64
+	if e.Given("returns-after") {
+		r, err := parseRestart("returns-after", o.ReturnsAfter, o.RestartFile)
+		if err != nil {
+			return err
 		}
+		o.PlanOptions.restart, back = &r, &r.ms
+	} else if o.RestartFile != "" {
+		return cli.UsageErrorf("--%s is read with --returns-after %s; give that, or drop the file", flagRestartTimes, restartAuto)
+	}
+	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
+		var err error
 		lo := whatif.LeaveOptions{Workers: o.Workers.Value(), Stop: o.Stop, ReturnsAfterMs: back}
 		if e.Given(flagPace) {
 			if lo.PaceMs, err = parseDurationMs("--"+flagPace, o.Pace); err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/views"
 	"github.com/connectscope/connectscope/plan/cluster"
@@ -68,6 +69,9 @@ type PlanOptions struct {
 	Heartbeat      string // --heartbeat-interval
 	Plot           string // --plot FILE
 	Explain        bool   // --explain: the time model's rules under the tables
+	// restart, set by a verb given a restart time of auto, has planInputs
+	// give each worker its measured restart time (restarts.go).
+	restart *restartInput
 }
 
 // flags binds the common plan flags; plotUsage says what --plot draws.
@@ -192,6 +196,7 @@ func inFlagTerms(err error) error {
 func planInputs(e *cli.Env, p *PlanOptions) (cluster.State, timeline.Options, error) {
 	g := e.Globals
 	var state cluster.State
+	var ds *inspect.Dataset
 	if e.Given(flagSynthetic) {
 		if g.From != "" {
 			return state, timeline.Options{}, cli.UsageErrorf("--synthetic and --from both give the starting state; use one")
@@ -202,8 +207,8 @@ func planInputs(e *cli.Env, p *PlanOptions) (cluster.State, timeline.Options, er
 		}
 		state = cluster.SyntheticState(s)
 	} else {
-		ds, err := e.Dataset()
-		if err != nil {
+		var err error
+		if ds, err = e.Dataset(); err != nil {
 			return state, timeline.Options{}, err
 		}
 		state, err = cluster.StateFromDataset(views.Of(ds))
@@ -244,7 +249,10 @@ func planInputs(e *cli.Env, p *PlanOptions) (cluster.State, timeline.Options, er
 	if err != nil {
 		return state, opts, cli.Exit(cli.ExitUsage, inFlagTerms(err))
 	}
-	return state, opts, nil
+	if p.restart != nil && p.restart.auto {
+		opts.Restarts, err = p.restart.measured(e, state, ds)
+	}
+	return state, opts, err
 }
 
 // warnDefaults says in one line on stderr that a live plan ran with Kafka's

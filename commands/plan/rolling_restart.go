@@ -16,6 +16,7 @@ type RollingRestartOptions struct {
 	PlanOptions
 	GateOptions
 	RestartTime string
+	RestartFile string // --restart-times, with --restart-time auto
 	Order       string // W1,W2,...
 	Stop        string
 }
@@ -32,9 +33,11 @@ func NewCmdRollingRestart(run func(*cli.Env, *RollingRestartOptions) error) *cli
 		Usage: "preview restarting every worker one at a time: a timeline over the whole roll",
 		Description: "Examples:\n" +
 			"  connectscope plan rolling-restart --from cluster.snapshot.json --restart-time 90s\n" +
-			"  connectscope -b broker:9092 plan rolling-restart --restart-time 2m --order worker-1,worker-2,worker-3",
+			"  connectscope -b broker:9092 plan rolling-restart --restart-time 2m --order worker-1,worker-2,worker-3\n" +
+			"  connectscope -b broker:9092 plan rolling-restart --restart-time auto --restart-times restart-times.json",
 		Flags: append([]urfave.Flag{
-			&urfave.StringFlag{Name: flagRestartTime, Required: true, Destination: &o.RestartTime, Usage: "how long a worker is away, from stop to rejoin, `DURATION`"},
+			&urfave.StringFlag{Name: flagRestartTime, Required: true, Destination: &o.RestartTime, Usage: "how long a worker is away, from stop to rejoin, `DURATION`, or auto: each worker's measured time (--restart-times, the status topic's history)"},
+			restartTimesFlag(&o.RestartFile),
 			&urfave.StringFlag{Name: flagOrder, Destination: &o.Order, Usage: "restart order `W1,W2,...` (default: members in group order, the leader last)"},
 			&urfave.StringFlag{Name: flagStop, Value: whatif.StopClean, Destination: &o.Stop, Usage: "how each worker stops, `MODE`: clean (LeaveGroup) or crash (noticed after the session timeout)"},
 		}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
@@ -49,12 +52,13 @@ func NewCmdRollingRestart(run func(*cli.Env, *RollingRestartOptions) error) *cli
 }
 
 func runRollingRestart(e *cli.Env, o *RollingRestartOptions) error {
-	restart, err := parseDurationMs("--"+flagRestartTime, o.RestartTime)
+	restart, err := parseRestart(flagRestartTime, o.RestartTime, o.RestartFile)
 	if err != nil {
 		return err
 	}
+	o.PlanOptions.restart = &restart
 	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
-		res, err := whatif.RollingRestartPlan(state, opts, restart, o.Stop, cli.SplitList([]string{o.Order}))
+		res, err := whatif.RollingRestartPlan(state, opts, restart.ms, o.Stop, cli.SplitList([]string{o.Order}))
 		if err != nil {
 			return nil, planFailed(err)
 		}

@@ -120,6 +120,9 @@ func Advise(ctx context.Context, state cluster.State, opts timeline.Options, ao 
 	if len(state.Workers) == 0 {
 		return nil, fmt.Errorf("the cluster has no workers: nothing to restart")
 	}
+	if opts.Restarts != nil {
+		ao.RestartMs = opts.Restarts.Longest(ao.RestartMs) // the sweep's grid; each worker keeps its own
+	}
 	// The bounds first, before anything that grows with the cluster.
 	settings, err := sweepSettings(ao, opts.MaxDelayMs)
 	if err != nil {
@@ -170,6 +173,7 @@ func startResult(state cluster.State, opts timeline.Options, ao AdviseOptions, g
 		Candidates: []Candidate{},
 	}
 	res.Assumptions.RestartTimeMs = &ao.RestartMs
+	res.Assumptions.Settings = append(res.Assumptions.Settings, whatif.RestartSettings(state, opts.Restarts, ao.RestartMs)...)
 	for _, w := range state.Workers {
 		res.Labels[w.ID] = state.Label(w.ID)
 	}

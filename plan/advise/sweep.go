@@ -97,7 +97,7 @@ func runSweep(ctx context.Context, sw sweep) ([]RollCost, map[int64]CrashCost, e
 		if s.GapMs != nil {
 			pace.GapMs = *s.GapMs
 		}
-		tl, err := timeline.RunContext(ctx, state, o, coop, whatif.RollEvents(state, orders[s.Order], ao.RestartMs, kind, pace), true)
+		tl, err := timeline.RunContext(ctx, state, o, coop, whatif.RollEvents(state, orders[s.Order], ao.RestartMs, o.Restarts, kind, pace), true)
 		if err != nil {
 			return fmt.Errorf("rolling restart %s: %w", s, err)
 		}

@@ -148,7 +148,10 @@ type Options struct {
 	JDK              int                  // 0 = 17
 	RoundTimeMs      int64                // how long one round takes (join, sync, stop and start work)
 	SessionTimeoutMs int64                // how long the group takes to notice a crashed worker
-	MaxRounds        int                  // safety cap per timeline
+	// Restarts are per-worker restart times taken from measurements
+	// (restarts.go); nil = the one time the plan was given.
+	Restarts  *RestartTimes
+	MaxRounds int // safety cap per timeline
 	// HeartbeatIntervalMs is heartbeat.interval.ms (0 = not known): with
 	// it, membership changes the group notices within one join window
 	// share a round, and a crash is noticed session.timeout.ms after the

@@ -30,6 +30,9 @@ type SettingSource struct {
 	Setting string `json:"setting"`
 	Value   string `json:"value"`
 	Source  string `json:"source"`
+	// Worker is the HOST:PORT a per-worker setting (a measured restart
+	// time) belongs to; absent for settings of the whole group.
+	Worker string `json:"worker,omitempty"`
 }
 
 // DefaultsAssumed lists, as SETTING=VALUE, the settings the cluster

@@ -45,7 +45,7 @@ func BenchmarkRollingRestartScale(b *testing.B) {
 		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
 			for b.Loop() {
 				res := NewResult("rolling-restart", st, opts, "")
-				if err := res.addBranch(st, opts, "rolling restart", RollEvents(st, order, 90000, timeline.EventStop, Pacing{})); err != nil {
+				if err := res.addBranch(st, opts, "rolling restart", RollEvents(st, order, 90000, nil, timeline.EventStop, Pacing{})); err != nil {
 					b.Fatal(err)
 				}
 			}

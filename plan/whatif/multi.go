@@ -82,14 +82,24 @@ func LeaveWorkersPlan(state cluster.State, opts timeline.Options, lo LeaveOption
 		for i, w := range ids {
 			ev := timeline.Event{AfterMs: int64(i) * lo.PaceMs, Kind: kind, Worker: w}
 			if back {
-				ev.Then = []timeline.Event{{AfterMs: *lo.ReturnsAfterMs, Kind: timeline.EventJoin, Worker: incarnation(w, state), Host: w, Replaces: w}}
+				ev.Then = []timeline.Event{{AfterMs: opts.Restarts.For(w, *lo.ReturnsAfterMs), Kind: timeline.EventJoin, Worker: incarnation(w, state), Host: w, Replaces: w}}
 			}
 			evs = append(evs, ev)
 		}
 		return evs
 	}
+	if lo.ReturnsAfterMs != nil && opts.Restarts != nil {
+		// Each comes back after its own measured restart time; the
+		// assumptions give the longest.
+		var longest int64
+		for _, w := range ids {
+			longest = max(longest, opts.Restarts.For(w, *lo.ReturnsAfterMs))
+		}
+		lo.ReturnsAfterMs = &longest
+	}
 	if lo.ReturnsAfterMs != nil {
 		res.Assumptions.ReturnsAfterMs = lo.ReturnsAfterMs
+		res.Assumptions.Settings = append(res.Assumptions.Settings, RestartSettings(state, opts.Restarts, *lo.ReturnsAfterMs, ids...)...)
 		// The delay starts when the group notices the first departure.
 		deadline := res.Assumptions.MaxDelayMs
 		if kind == timeline.EventCrash {

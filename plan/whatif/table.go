@@ -222,7 +222,7 @@ func ptrTo(s string) *string { return &s }
 func assumptionLine(a Assumptions, label func(string) string) string {
 	out := fmt.Sprintf("assumptions: round time %s, session timeout %s, max delay %s", Millis(a.RoundTimeMs), Millis(a.SessionTimeoutMs), Millis(a.MaxDelayMs))
 	if a.RestartTimeMs != nil {
-		out += ", restart time " + Millis(*a.RestartTimeMs)
+		out += ", " + restartText(a, *a.RestartTimeMs)
 	}
 	if a.Stop != nil {
 		out += ", " + *a.Stop + " stops"
@@ -241,7 +241,13 @@ func assumptionsTable(r *PlanResult) format.Table {
 		{"max delay", Millis(a.MaxDelayMs)},
 	}
 	if a.RestartTimeMs != nil {
-		rows = append(rows, []string{"restart time", Millis(*a.RestartTimeMs)})
+		rows = append(rows, []string{"restart time", restartText(a, *a.RestartTimeMs)})
+	}
+	for _, s := range a.Settings {
+		if s.Setting == timeline.SettingRestartTime && s.Worker != "" {
+			ms, _ := strconv.ParseInt(s.Value, 10, 64)
+			rows = append(rows, []string{"restart time of " + s.Worker, Millis(ms) + " (" + s.Source + ")"})
+		}
 	}
 	if a.ReturnsAfterMs != nil {
 		rows = append(rows, []string{"returns after", Millis(*a.ReturnsAfterMs)})

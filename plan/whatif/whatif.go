@@ -188,10 +188,16 @@ func RollingRestartPlan(state cluster.State, opts timeline.Options, restartMs in
 	if opts.MaxRounds == 0 {
 		opts.MaxRounds = RollRoundCap(len(resolved))
 	}
-	next := RollEvents(state, resolved, restartMs, kind, Pacing{})
+	next := RollEvents(state, resolved, restartMs, opts.Restarts, kind, Pacing{})
+	each := Millis(restartMs) + " each"
+	if opts.Restarts != nil {
+		restartMs = opts.Restarts.Longest(restartMs)
+		each = "each its measured restart time (up to " + Millis(restartMs) + ")"
+	}
 	res := NewResult("rolling-restart", state, opts,
-		fmt.Sprintf("rolling restart of %s, %s each, the next stopped when the previous is back", strings.Join(labels(state, resolved), ", "), Millis(restartMs)))
+		fmt.Sprintf("rolling restart of %s, %s, the next stopped when the previous is back", strings.Join(labels(state, resolved), ", "), each))
 	res.Assumptions.RestartTimeMs = &restartMs
+	res.Assumptions.Settings = append(res.Assumptions.Settings, RestartSettings(state, opts.Restarts, restartMs)...)
 	res.Assumptions.Stop = &stop
 	res.Assumptions.Order = state.Names(resolved)
 	return res, res.addBranch(state, opts, "rolling restart", next)
@@ -217,13 +223,14 @@ const (
 
 // rollEvents chains the roll from the last worker backwards: each stops,
 // comes back after restartMs as a new member, and the next one stops as the
-// pacing says.
-func RollEvents(state cluster.State, order []string, restartMs int64, kind timeline.EventKind, pace Pacing) []timeline.Event {
+// pacing says. A worker with a restart time of its own in restarts takes
+// that one.
+func RollEvents(state cluster.State, order []string, restartMs int64, restarts *timeline.RestartTimes, kind timeline.EventKind, pace Pacing) []timeline.Event {
 	var next []timeline.Event
 	taken := memberIDs(state)
 	for i := len(order) - 1; i >= 0; i-- {
 		w := order[i]
-		back := timeline.Event{AfterMs: restartMs, Kind: timeline.EventJoin, Worker: incarnationAmong(w, taken), Host: w, Replaces: w, Then: next}
+		back := timeline.Event{AfterMs: restarts.For(w, restartMs), Kind: timeline.EventJoin, Worker: incarnationAmong(w, taken), Host: w, Replaces: w, Then: next}
 		stop := timeline.Event{Kind: kind, Worker: w, Then: []timeline.Event{back}}
 		if i > 0 {
 			switch pace.Mode {
