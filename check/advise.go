@@ -95,7 +95,7 @@ func adviseDelay(f *Findings, in TimeoutsInput, s *delaySetting, subject, whose 
 	res, err := advise.Advise(ctx, *in.Cluster,
 		timeline.Options{Protocol: s.key.proto, MaxDelayMs: s.key.delay, SessionTimeoutMs: s.key.session, KafkaVersion: s.key.version, RoundTimeMs: timeline.DefaultRoundTimeMs},
 		advise.AdviseOptions{RestartMs: in.RestartTimeMs, Orders: []string{advise.OrderLeaderLast}, Pacings: []whatif.Pacing{{Mode: whatif.PaceBack}},
-			Stops: []string{whatif.StopClean}, MaxDowntimeMs: in.MaxDowntimeMs, MaxMoves: -1})
+			Stops: []whatif.Stop{whatif.StopClean}, MaxDowntimeMs: in.MaxDowntimeMs, MaxMoves: -1})
 	if err != nil {
 		return fmt.Errorf("D7 advisor for %s: %w", subject, err)
 	}

@@ -20,7 +20,7 @@ type Options struct {
 	RestartTimeMs  int64
 	MaxDowntimeMs  int64
 	MaxPutTimeMs   int64
-	Target         string // upgrade target; "" = sessioned in check all
+	Target         Protocol // upgrade target; "" = sessioned in check all
 	ExactlyOnce    string
 	Capacity       int
 	Zones          map[string]string

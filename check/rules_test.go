@@ -139,7 +139,7 @@ func runCase(t *testing.T, c ruleCase) []Finding {
 		var in UpgradeInput
 		decode("upgrade.json", &in)
 		in.Workers = workers
-		in.Target = args["target"]
+		in.Target = Protocol(args["target"])
 		in.ExactlyOnce = args["exactly-once"]
 		in.KafkaVersion = version
 		rep, err := Upgrade(in)

@@ -15,7 +15,7 @@ import (
 // when read, the group.
 type UpgradeInput struct {
 	Workers        []*workerconfig.Config `json:"-"`
-	Target         string                 `json:"-"` // eager, compatible or sessioned
+	Target         Protocol               `json:"-"` // eager, compatible or sessioned
 	ExactlyOnce    string                 `json:"-"` // wanted exactly.once.source.support; "" = keep
 	KafkaVersion   kafkaversion.Version   `json:"-"`
 	WorkerVersions map[string]string      `json:"-"` // file path → version (REST root)
@@ -193,13 +193,27 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 	return rep, nil
 }
 
+// Protocol is a Connect group protocol an upgrade aims at: eager,
+// compatible or sessioned.
+type Protocol string
+
+// ParseProtocol reads a target protocol as --target spells it, any case.
+func ParseProtocol(s string) (Protocol, error) {
+	p := strings.ToLower(strings.TrimSpace(s))
+	if _, ok := protocolRank[p]; !ok {
+		return "", field.Errorf("Target", " %q: use eager, compatible or sessioned", s)
+	}
+	return Protocol(p), nil
+}
+
 // upgradeTargets reads the target protocol, the exactly-once target and the
 // cluster-wide Kafka version of the input.
 func upgradeTargets(in UpgradeInput) (target, eosTarget string, global kafkaversion.Version, err error) {
-	target = strings.ToLower(strings.TrimSpace(in.Target))
-	if _, ok := protocolRank[target]; !ok {
-		return "", "", global, field.Errorf("Target", " %q: want eager, compatible or sessioned", in.Target)
+	p, err := ParseProtocol(string(in.Target))
+	if err != nil {
+		return "", "", global, err
 	}
+	target = string(p)
 	eosTarget = strings.ToLower(strings.TrimSpace(in.ExactlyOnce))
 	switch eosTarget {
 	case "", "disabled", "preparing", "enabled":

@@ -167,7 +167,7 @@ func TestUpgradeNeverWorsens(t *testing.T) {
 		if target == "sessioned" {
 			want = eos[r.Intn(4)]
 		}
-		rep, err := Upgrade(UpgradeInput{Workers: ws, Target: target, ExactlyOnce: want})
+		rep, err := Upgrade(UpgradeInput{Workers: ws, Target: Protocol(target), ExactlyOnce: want})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,12 +19,12 @@ import (
 // then assigns only the new tasks at once, the held work stays down until
 // the deadline, and the end ownership is the real one, piece by piece.
 func TestPlanFromMidDelaySnapshot(t *testing.T) {
-	for _, stop := range []string{whatif.StopClean, whatif.StopCrash} {
-		t.Run(stop, func(t *testing.T) { testPlanFromMidDelay(t, stop) })
+	for _, stop := range []whatif.Stop{whatif.StopClean, whatif.StopCrash} {
+		t.Run(string(stop), func(t *testing.T) { testPlanFromMidDelay(t, stop) })
 	}
 }
 
-func testPlanFromMidDelay(t *testing.T, stop string) {
+func testPlanFromMidDelay(t *testing.T, stop whatif.Stop) {
 	const maxDelay = 4 * time.Second
 	c := startTest(t, func(cfg *Config) { cfg.ScheduledRebalanceMaxDelay = maxDelay })
 	cfg := c.Config()

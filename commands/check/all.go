@@ -10,7 +10,7 @@ type AllOptions struct {
 	CheckOptions
 	TimingOptions
 	BalanceOptions
-	Target string
+	Target check.Protocol
 }
 
 // NewCmdAll is `check all`; run replaces the run function in tests.
@@ -39,9 +39,6 @@ func (o *AllOptions) options(e *cli.Env) (check.Options, check.Severity, error) 
 		return opts, failOn, err
 	}
 	if err := o.TimingOptions.options(&opts); err != nil {
-		return opts, failOn, err
-	}
-	if err := checkTarget(o.Target); err != nil {
 		return opts, failOn, err
 	}
 	opts.Target = o.Target

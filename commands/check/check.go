@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"github.com/connectscope/connectscope/inspect/source/boundedfile"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/connectscope/connectscope/check"
@@ -82,18 +81,13 @@ func (o *CheckOptions) flags() []urfave.Flag {
 	}
 }
 
-// targetFlag is --target, the protocol the group should run.
-func targetFlag(dest *string, usage string) urfave.Flag {
-	return &urfave.StringFlag{Name: flagTarget, Value: "sessioned", Destination: dest, Usage: usage}
-}
-
-// checkTarget refuses a --target that is no protocol.
-func checkTarget(target string) error {
-	switch strings.ToLower(target) {
-	case "eager", "compatible", "sessioned":
-		return nil
-	}
-	return cli.UsageErrorf("--target %q: use eager, compatible or sessioned", target)
+// targetFlag is --target, the protocol the group should run, read once
+// into dest: sessioned unless given.
+func targetFlag(dest *check.Protocol, usage string) urfave.Flag {
+	*dest = "sessioned"
+	f := cli.ValueFlag(flagTarget, dest, check.ParseProtocol, usage)
+	f.Value = "sessioned"
+	return f
 }
 
 // inputs are package check's named inputs and the flags that give them.

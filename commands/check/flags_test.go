@@ -50,3 +50,22 @@ func TestUpgradeToFlag(t *testing.T) {
 		}
 	}
 }
+
+// --target arrives as a protocol (sessioned unless given, any case); what
+// is none stops at the flag with one line naming it.
+func TestTargetFlagTyped(t *testing.T) {
+	var got *UpgradeOptions
+	keep := func(_ *cli.Env, o *UpgradeOptions) error { got = o; return nil }
+	s := cli.Streams{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}}
+	if code := cli.Exec(NewCmdUpgrade(keep), s); code != 0 || got.Target != "sessioned" {
+		t.Fatalf("default: exit %d, %+v", code, got)
+	}
+	if code := cli.Exec(NewCmdUpgrade(keep), s, "--target", "COMPATIBLE"); code != 0 || got.Target != "compatible" {
+		t.Fatalf("--target COMPATIBLE: exit %d, %+v", code, got)
+	}
+	var errb bytes.Buffer
+	code := cli.Exec(NewCmdUpgrade(keep), cli.Streams{Out: &bytes.Buffer{}, Err: &errb}, "--target", "cooperative")
+	if code != cli.ExitUsage || !strings.HasPrefix(errb.String(), `connectscope: --target "cooperative": use eager, compatible or sessioned`) || strings.Count(errb.String(), "\n") != 1 {
+		t.Errorf("--target cooperative: exit %d, %q", code, errb.String())
+	}
+}

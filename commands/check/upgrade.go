@@ -13,7 +13,7 @@ import (
 // UpgradeOptions are `check upgrade`'s inputs.
 type UpgradeOptions struct {
 	CheckOptions
-	Target      string
+	Target      check.Protocol
 	ExactlyOnce string
 	// To is a Kafka release to check the cluster against (--to 4.x);
 	// unknown when not given.
@@ -53,9 +53,6 @@ func runUpgrade(e *cli.Env, o *UpgradeOptions) error {
 	}
 	opts, failOn, err := o.CheckOptions.options(e)
 	if err != nil {
-		return err
-	}
-	if err := checkTarget(o.Target); err != nil {
 		return err
 	}
 	opts.Target = o.Target

@@ -31,7 +31,7 @@ type AdviseOptions struct {
 	Order       string
 	Pacing      string
 	Gap         string
-	Stop        string
+	Stops       []whatif.Stop
 	MaxDowntime string
 	MaxMoves    string
 }
@@ -61,7 +61,7 @@ func NewCmdAdvise(run func(*cli.Env, *AdviseOptions) error) *cli.Command {
 			&urfave.StringFlag{Name: flagOrder, Destination: &o.Order, Usage: "restart orders to compare, `ORDERS`: leader-first, leader-last (default both)"},
 			&urfave.StringFlag{Name: flagPacing, Destination: &o.Pacing, Usage: "pacings to compare, `PACINGS`: back (next as soon as the last is back), stable (after the group is stable again), gap (--gap after the last is back); default back,stable, and gap when --gap is given"},
 			&urfave.StringFlag{Name: flagGap, Destination: &o.Gap, Usage: "the fixed pacing gap, `DURATION` after the previous worker is back"},
-			&urfave.StringFlag{Name: flagStop, Destination: &o.Stop, Usage: "stop modes to compare, `MODES`: clean, crash (default both)"},
+			cli.ValueFlag(flagStop, &o.Stops, parseStops, "stop modes to compare, `MODES`: clean, crash (default both)"),
 			&urfave.StringFlag{Name: flagMaxDowntime, Destination: &o.MaxDowntime, Usage: "recommend only settings whose crash outage (one worker crashes, never returns) is at most `DURATION`"},
 			&urfave.StringFlag{Name: flagMaxMoves, Destination: &o.MaxMoves, Usage: "recommend only settings whose rolling restart moves at most `N` tasks"},
 		}, o.flags("also draw the trade-off into `FILE` (.svg or .png): over the delay, the roll's task-seconds and the crash outage, the front, current and recommended settings marked")...),
@@ -180,13 +180,7 @@ func (o *AdviseOptions) sweep(e *cli.Env) (advise.AdviseOptions, error) {
 		}
 	}
 	if e.Given(flagStop) {
-		for _, s := range cli.SplitList([]string{o.Stop}) {
-			s = strings.ToLower(s)
-			if s != whatif.StopClean && s != whatif.StopCrash {
-				return ao, cli.UsageErrorf("--%s: want clean or crash, got %q", flagStop, s)
-			}
-			ao.Stops = append(ao.Stops, s)
-		}
+		ao.Stops = o.Stops
 	}
 	if e.Given(flagMaxDowntime) {
 		if ao.MaxDowntimeMs, err = parseDurationMs("--"+flagMaxDowntime, o.MaxDowntime); err != nil {

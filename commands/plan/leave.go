@@ -15,7 +15,7 @@ type LeaveOptions struct {
 	Workers      urfave.StringSlice // --worker, repeatable
 	ReturnsAfter string             // a duration or auto; only when given
 	RestartFile  string             // --restart-times, with --returns-after auto
-	Stop         string
+	Stop         whatif.Stop
 	Pace         string // a duration; only when given
 }
 
@@ -38,7 +38,7 @@ func NewCmdLeave(run func(*cli.Env, *LeaveOptions) error) *cli.Command {
 			&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "several workers leave one after another, this `DURATION` apart, in the order given (default: all at once)"},
 			&urfave.StringFlag{Name: "returns-after", Destination: &o.ReturnsAfter, Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`, or auto: its measured restart time (--restart-times, the status topic's history)"},
 			restartTimesFlag(&o.RestartFile),
-			&urfave.StringFlag{Name: flagStop, Value: whatif.StopClean, Destination: &o.Stop, Usage: "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"},
+			stopFlag(&o.Stop, "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"),
 		}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
 		Spec: whatIfSpec(map[string]cli.Candidates{"worker": cli.Workers, flagStop: stopValues}),
 		Run: func(e *cli.Env) error {

@@ -298,4 +298,26 @@ func warnUnverifiedVersion(e *cli.Env, version kafkaversion.Version) {
 }
 
 // stopValues complete --stop.
-var stopValues = cli.Fixed(whatif.StopClean, whatif.StopCrash)
+var stopValues = cli.Fixed(string(whatif.StopClean), string(whatif.StopCrash))
+
+// stopFlag is --stop of the what-if plans, read once into dest: clean
+// unless given.
+func stopFlag(dest *whatif.Stop, usage string) urfave.Flag {
+	*dest = whatif.StopClean
+	f := cli.ValueFlag(flagStop, dest, whatif.ParseStop, usage)
+	f.Value = string(whatif.StopClean)
+	return f
+}
+
+// parseStops reads advise's --stop: stop modes, comma-separated.
+func parseStops(s string) ([]whatif.Stop, error) {
+	var out []whatif.Stop
+	for _, m := range cli.SplitList([]string{s}) {
+		stop, err := whatif.ParseStop(strings.ToLower(m))
+		if err != nil {
+			return nil, fmt.Errorf("want clean or crash, got %q", strings.ToLower(m))
+		}
+		out = append(out, stop)
+	}
+	return out, nil
+}

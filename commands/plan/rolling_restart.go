@@ -18,7 +18,7 @@ type RollingRestartOptions struct {
 	RestartTime string
 	RestartFile string // --restart-times, with --restart-time auto
 	Order       string // W1,W2,...
-	Stop        string
+	Stop        whatif.Stop
 }
 
 // NewCmdRollingRestart is `plan rolling-restart`; run replaces the run
@@ -39,7 +39,7 @@ func NewCmdRollingRestart(run func(*cli.Env, *RollingRestartOptions) error) *cli
 			&urfave.StringFlag{Name: flagRestartTime, Required: true, Destination: &o.RestartTime, Usage: "how long a worker is away, from stop to rejoin, `DURATION`, or auto: each worker's measured time (--restart-times, the status topic's history)"},
 			restartTimesFlag(&o.RestartFile),
 			&urfave.StringFlag{Name: flagOrder, Destination: &o.Order, Usage: "restart order `W1,W2,...` (default: members in group order, the leader last)"},
-			&urfave.StringFlag{Name: flagStop, Value: whatif.StopClean, Destination: &o.Stop, Usage: "how each worker stops, `MODE`: clean (LeaveGroup) or crash (noticed after the session timeout)"},
+			stopFlag(&o.Stop, "how each worker stops, `MODE`: clean (LeaveGroup) or crash (noticed after the session timeout)"),
 		}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
 		Spec: whatIfSpec(map[string]cli.Candidates{flagOrder: workerList, flagStop: stopValues}),
 		Run: func(e *cli.Env) error {

@@ -15,7 +15,7 @@ type ScaleOptions struct {
 	To   int
 	Step int
 	Pace string             // a duration; only when given
-	Stop string             // how removed workers go
+	Stop whatif.Stop        // how removed workers go
 	Add  urfave.StringSlice // names of the new workers (HOST:PORT or member ids)
 }
 
@@ -36,7 +36,7 @@ func NewCmdScale(run func(*cli.Env, *ScaleOptions) error) *cli.Command {
 			&urfave.IntFlag{Name: "to", Required: true, Destination: &o.To, Usage: "the number of workers wanted, `N`"},
 			&urfave.IntFlag{Name: "step", Destination: &o.Step, Usage: "workers added or removed at a time, `K` (default: all at once)"},
 			&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "time between two steps, `DURATION`"},
-			&urfave.StringFlag{Name: flagStop, Value: whatif.StopClean, Destination: &o.Stop, Usage: "how removed workers go, `MODE`: clean or crash"},
+			stopFlag(&o.Stop, "how removed workers go, `MODE`: clean or crash"),
 			&urfave.StringSliceFlag{Name: "add", Destination: &o.Add, Usage: "scale-out: each new worker as HOST:PORT (the member id Connect gives it) or a member id, `W`; repeatable (default: invented names)"},
 		}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
 		Spec: whatIfSpec(map[string]cli.Candidates{flagStop: stopValues}),

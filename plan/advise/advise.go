@@ -27,7 +27,7 @@ type AdviseOptions struct {
 	Orders        []string        // nil = both orders
 	Pacings       []whatif.Pacing // nil = back and stable (and gap when GapMs > 0)
 	GapMs         int64           // the fixed gap of PaceGap; 0 = no gap pacing by default
-	Stops         []string        // nil = clean and crash
+	Stops         []whatif.Stop   // nil = clean and crash
 	MaxDowntimeMs int64           // a crash's longest outage may not exceed this; 0 = no limit
 	MaxMoves      int             // a roll may move at most this many tasks; < 0 = no limit
 	Workers       int             // parallel simulations; 0 = GOMAXPROCS
@@ -66,11 +66,11 @@ type Constraints struct {
 
 // Setting is one combination the advisor sweeps.
 type Setting struct {
-	DelayMs int64  `json:"delay_ms"`
-	Order   string `json:"order"`
-	Pacing  string `json:"pacing"`
-	GapMs   *int64 `json:"gap_ms"` // pacing gap only
-	Stop    string `json:"stop"`
+	DelayMs int64       `json:"delay_ms"`
+	Order   string      `json:"order"`
+	Pacing  string      `json:"pacing"`
+	GapMs   *int64      `json:"gap_ms"` // pacing gap only
+	Stop    whatif.Stop `json:"stop"`
 }
 
 // Candidate is a setting with its costs and marks.
@@ -232,12 +232,12 @@ func settingLess(a, b Setting) bool {
 	if a.DelayMs != b.DelayMs {
 		return a.DelayMs < b.DelayMs
 	}
-	rank := map[string]int{OrderLeaderLast: 0, OrderLeaderFirst: 1, whatif.PaceBack: 0, whatif.PaceStable: 1, whatif.PaceGap: 2, whatif.StopClean: 0, whatif.StopCrash: 1}
+	rank := map[string]int{OrderLeaderLast: 0, OrderLeaderFirst: 1, whatif.PaceBack: 0, whatif.PaceStable: 1, whatif.PaceGap: 2, string(whatif.StopClean): 0, string(whatif.StopCrash): 1}
 	if a.Order != b.Order {
 		return rank[a.Order] < rank[b.Order]
 	}
 	if a.Pacing != b.Pacing {
 		return rank[a.Pacing] < rank[b.Pacing]
 	}
-	return rank[a.Stop] < rank[b.Stop]
+	return rank[string(a.Stop)] < rank[string(b.Stop)]
 }

@@ -129,7 +129,7 @@ func TestAdviseConstraints(t *testing.T) {
 // Pacing by stability waits for the delay before the next stop; a fixed gap
 // puts that much time between a return and the next stop.
 func TestAdvisePacing(t *testing.T) {
-	res := classicAdvice(t, AdviseOptions{MaxMoves: -1, DelaysMs: []int64{300000}, Orders: []string{OrderLeaderLast}, Stops: []string{whatif.StopClean},
+	res := classicAdvice(t, AdviseOptions{MaxMoves: -1, DelaysMs: []int64{300000}, Orders: []string{OrderLeaderLast}, Stops: []whatif.Stop{whatif.StopClean},
 		Pacings: []whatif.Pacing{{Mode: whatif.PaceBack}, {Mode: whatif.PaceStable}, {Mode: whatif.PaceGap, GapMs: 60000}}})
 	end := map[string]int64{}
 	for _, c := range res.Candidates {

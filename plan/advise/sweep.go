@@ -189,7 +189,7 @@ func sweepSettings(ao AdviseOptions, currentMs int64) ([]Setting, error) {
 	}
 	stops := ao.Stops
 	if stops == nil {
-		stops = []string{whatif.StopClean, whatif.StopCrash}
+		stops = []whatif.Stop{whatif.StopClean, whatif.StopCrash}
 	}
 	var out []Setting
 	add := func(s Setting) {

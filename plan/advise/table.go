@@ -14,7 +14,7 @@ func (r *AdviseResult) Tables() []format.Table {
 	header := []string{"DELAY", "ORDER", "PACING", "STOP", "ROLL TASK-S", "ROLL LONGEST", "MOVED", "ROUNDS", "BALANCED AT", "CRASH OUTAGE", "MARK"}
 	row := func(c Candidate) []string {
 		return []string{
-			whatif.Millis(c.DelayMs), orderText(c.Order), paceShort(c.Setting), c.Stop,
+			whatif.Millis(c.DelayMs), orderText(c.Order), paceShort(c.Setting), string(c.Stop),
 			rollSeconds(c.Roll), whatif.Millis(c.Roll.LongestTaskOutageMs), strconv.Itoa(c.Roll.TasksMoved), strconv.Itoa(c.Roll.Rounds),
 			whatif.OptTime(c.Roll.BalancedAfterMs, "never"), crashText(c.Crash), marks(c),
 		}

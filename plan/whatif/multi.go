@@ -17,7 +17,7 @@ import (
 // one after another, PaceMs apart, in the order given.
 type LeaveOptions struct {
 	Workers        []string // any name ResolveWorker accepts; each at most once
-	Stop           string   // StopClean or StopCrash
+	Stop           Stop     // StopClean (the zero value) or StopCrash
 	PaceMs         int64    // time between two departures (0 = all at once)
 	ReturnsAfterMs *int64   // each comes back this long after its own departure (nil = the branch without returns only)
 }
@@ -208,7 +208,7 @@ type ScaleOptions struct {
 	To     int      // workers wanted
 	Step   int      // workers added or removed at a time (0 = all at once)
 	PaceMs int64    // time between two steps
-	Stop   string   // how removed workers stop (StopClean by default)
+	Stop   Stop     // how removed workers stop (StopClean by default)
 	Add    []string // member ids of the joiners when scaling out (nil = invented, see NewWorkerNames)
 }
 

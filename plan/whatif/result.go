@@ -26,12 +26,12 @@ type PlanResult struct {
 
 // Assumptions lists the inputs of the time model, shown with every plan.
 type Assumptions struct {
-	RoundTimeMs      int64   `json:"round_time_ms"`
-	SessionTimeoutMs int64   `json:"session_timeout_ms"`
-	MaxDelayMs       int64   `json:"max_delay_ms"`
-	RestartTimeMs    *int64  `json:"restart_time_ms"`
-	ReturnsAfterMs   *int64  `json:"returns_after_ms"`
-	Stop             *string `json:"stop"`
+	RoundTimeMs      int64  `json:"round_time_ms"`
+	SessionTimeoutMs int64  `json:"session_timeout_ms"`
+	MaxDelayMs       int64  `json:"max_delay_ms"`
+	RestartTimeMs    *int64 `json:"restart_time_ms"`
+	ReturnsAfterMs   *int64 `json:"returns_after_ms"`
+	Stop             *Stop  `json:"stop"`
 	// PaceMs is the time between two departures, joins or scaling steps
 	// (null when the event is one worker or all at once by nature).
 	PaceMs       *int64   `json:"pace_ms"`

@@ -225,7 +225,7 @@ func assumptionLine(a Assumptions, label func(string) string) string {
 		out += ", " + restartText(a, *a.RestartTimeMs)
 	}
 	if a.Stop != nil {
-		out += ", " + *a.Stop + " stops"
+		out += ", " + string(*a.Stop) + " stops"
 	}
 	return out + fmt.Sprintf(", Kafka %s, JDK %d, leader %s", a.KafkaVersion, a.JDK, label(a.Leader))
 }
@@ -253,7 +253,7 @@ func assumptionsTable(r *PlanResult) format.Table {
 		rows = append(rows, []string{"returns after", Millis(*a.ReturnsAfterMs)})
 	}
 	if a.Stop != nil {
-		rows = append(rows, []string{"stop", *a.Stop})
+		rows = append(rows, []string{"stop", string(*a.Stop)})
 	}
 	rows = append(rows, []string{"kafka version", a.KafkaVersion}, []string{"jdk", strconv.Itoa(a.JDK)}, []string{"leader", r.label(a.Leader)})
 	if r.Explain {

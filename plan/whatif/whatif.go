@@ -19,11 +19,22 @@ import (
 	"github.com/connectscope/connectscope/plan/timeline"
 )
 
-// StopMode says how a worker goes away.
+// Stop says how a worker goes away; the zero value is StopClean.
+type Stop string
+
+// The stop modes.
 const (
-	StopClean = "clean" // graceful shutdown: LeaveGroup, the round starts at once
-	StopCrash = "crash" // noticed after session.timeout.ms
+	StopClean Stop = "clean" // graceful shutdown: LeaveGroup, the round starts at once
+	StopCrash Stop = "crash" // noticed after session.timeout.ms
 )
+
+// ParseStop reads a stop mode as the flags spell it: clean or crash.
+func ParseStop(s string) (Stop, error) {
+	if _, err := StopKind(Stop(s)); err != nil || s == "" {
+		return "", field.Errorf("Stop", ": must be %s or %s, got %q", StopClean, StopCrash, s)
+	}
+	return Stop(s), nil
+}
 
 // JoinPlan previews workers joining the group. names are the new member ids.
 func JoinPlan(state cluster.State, opts timeline.Options, names []string) (*PlanResult, error) {
@@ -94,7 +105,7 @@ func NewWorkerNames(state cluster.State, n int) []string {
 // returnsAfterMs it also shows the branch where the worker comes back after
 // that long as a new member holding nothing; the branch where it never comes
 // back is always shown.
-func LeavePlan(state cluster.State, opts timeline.Options, worker, stop string, returnsAfterMs *int64) (*PlanResult, error) {
+func LeavePlan(state cluster.State, opts timeline.Options, worker string, stop Stop, returnsAfterMs *int64) (*PlanResult, error) {
 	return LeaveWorkersPlan(state, opts, LeaveOptions{Workers: []string{worker}, Stop: stop, ReturnsAfterMs: returnsAfterMs})
 }
 
@@ -167,7 +178,7 @@ func ConnectorPlan(state cluster.State, opts timeline.Options, ch ConnectorChang
 // time: each stops, comes back after restartMs as a new member holding
 // nothing, and the next one stops as soon as the previous one is back.
 // order lists the workers (empty = members in order, the leader last).
-func RollingRestartPlan(state cluster.State, opts timeline.Options, restartMs int64, stop string, order []string) (*PlanResult, error) {
+func RollingRestartPlan(state cluster.State, opts timeline.Options, restartMs int64, stop Stop, order []string) (*PlanResult, error) {
 	if restartMs < 0 {
 		return nil, field.Errorf("RestartTime", ": must not be negative")
 	}
@@ -294,7 +305,8 @@ func RestartOrder(state cluster.State, order []string) ([]string, error) {
 	return out, nil
 }
 
-func StopKind(stop string) (timeline.EventKind, error) {
+// StopKind is the timeline event of a stop mode.
+func StopKind(stop Stop) (timeline.EventKind, error) {
 	switch stop {
 	case StopClean, "":
 		return timeline.EventStop, nil
