@@ -3,10 +3,11 @@ package contexts
 import (
 	"bytes"
 	"fmt"
-	"github.com/connectscope/connectscope/inspect/source/boundedfile"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/connectscope/connectscope/inspect/source/boundedfile"
 
 	"gopkg.in/yaml.v3"
 )

@@ -75,10 +75,9 @@ func writeTables(w io.Writer, tables []Table, st tableStyle) error {
 
 func renderTable(t Table, st tableStyle) string {
 	t = escapeTable(t) // cluster text reaches a terminal here; colours and wrapping are added after
-	wide, color := st.wide, st.color
 	var out strings.Builder
 	if t.Title != "" && !st.noHeaders {
-		out.WriteString(paint(wrapTitle(headingStyle(t.Title), st.width), ansiBold, color) + "\n")
+		out.WriteString(paint(wrapTitle(headingStyle(t.Title), st.width), ansiBold, st.color) + "\n")
 	}
 	if len(t.Rows) == 0 {
 		if !st.noHeaders {
@@ -87,11 +86,46 @@ func renderTable(t Table, st tableStyle) string {
 		}
 		return out.String()
 	}
+	header, rows, hidden := visibleCells(t, st.wide)
+	if st.noHeaders {
+		tokenRows(rows)
+	}
+	fit := tableFit{gap: columnGap, wrap: map[int]bool{}}
+	if !st.wide {
+		fit = fitTable(t, st, header, rows, hidden)
+		header, rows = fit.header, fit.rows
+	}
+	failed := failedColumn(header) // before headers may be cut to fit
+	shortened := fit.widths != nil && shortenCells(rows, fit.widths, fit.wrap)
+	if fit.widths != nil {
+		shortenCells([][]string{header}, fit.widths, nil)
+	}
+	writeGrid(&out, len(t.Header) > 0 && !st.noHeaders, header, rows, fit.gap, failed, st.color)
+	if !st.noHeaders {
+		footer := make([]string, len(t.Footer))
+		for i, l := range t.Footer {
+			footer[i] = wrapWords(l, st.width)
+		}
+		writeFooter(&out, footer)
+		if len(fit.dropped) > 0 {
+			out.WriteString(wrapWords(droppedNote(st.width, fit.dropped), st.width) + "\n")
+		}
+		if shortened {
+			out.WriteString(wrapWords(shortenedNote(st.width), st.width) + "\n")
+		}
+	}
+	return out.String()
+}
+
+// visibleCells are the header (upper-cased) and rows without the columns
+// only -o wide shows, every row as wide as the widest; hidden are the
+// columns left out.
+func visibleCells(t Table, wide bool) (header []string, rows [][]string, hidden map[int]bool) {
 	cols := len(t.Header)
 	for _, r := range t.Rows {
 		cols = max(cols, len(r))
 	}
-	hidden := map[int]bool{}
+	hidden = map[int]bool{}
 	if !wide {
 		for _, c := range t.Wide {
 			hidden[c] = true
@@ -111,61 +145,73 @@ func renderTable(t Table, st tableStyle) string {
 		}
 		return row
 	}
-	header := visible(t.Header)
+	header = visible(t.Header)
 	for i := range header {
 		header[i] = strings.ToUpper(header[i])
 	}
-	rows := make([][]string, len(t.Rows))
+	rows = make([][]string, len(t.Rows))
 	for i, r := range t.Rows {
 		rows[i] = visible(r)
 	}
-	if st.noHeaders {
-		tokenRows(rows)
+	return header, rows, hidden
+}
+
+// tableFit is a table fitted to the terminal's width: the columns kept,
+// their widths, the gap between them, the columns that wrap, and the names
+// of the columns dropped.
+type tableFit struct {
+	header  []string
+	rows    [][]string
+	widths  []int
+	gap     int
+	wrap    map[int]bool
+	dropped []string
+}
+
+// fitTable fits the visible cells to st.width: key columns kept whole,
+// wrap columns wrapped, drop columns dropped first when even that is not
+// enough.
+func fitTable(t Table, st tableStyle, header []string, rows [][]string, hidden map[int]bool) tableFit {
+	fit := tableFit{header: header, rows: rows, wrap: map[int]bool{}}
+	hdr := header
+	if st.noHeaders || len(t.Header) == 0 {
+		hdr = nil
 	}
-	var fitted []int
-	var droppedNames []string
-	wrap := map[int]bool{}
-	gap := columnGap
-	if !wide {
-		hdr := header
-		if st.noHeaders || len(t.Header) == 0 {
-			hdr = nil
-		}
-		keys := t.Key
-		if len(keys) == 0 {
-			keys = []int{0}
-		}
-		spec := fitSpec{key: setOf(visibleIndexes(keys, hidden))}
-		if !st.noHeaders { // rows for scripts keep every column, one line each
-			wrap = setOf(visibleIndexes(t.Wrap, hidden))
-			spec.wrap, spec.drop = wrap, visibleIndexes(t.Drop, hidden)
-		}
-		var dropped []int
-		fitted, gap, dropped = fitColumns(hdr, rows, st.width, spec)
-		if len(dropped) > 0 {
-			gone := setOf(dropped)
-			for _, c := range dropped {
-				if c < len(header) {
-					droppedNames = append(droppedNames, header[c])
-				}
+	keys := t.Key
+	if len(keys) == 0 {
+		keys = []int{0}
+	}
+	spec := fitSpec{key: setOf(visibleIndexes(keys, hidden))}
+	if !st.noHeaders { // rows for scripts keep every column, one line each
+		fit.wrap = setOf(visibleIndexes(t.Wrap, hidden))
+		spec.wrap, spec.drop = fit.wrap, visibleIndexes(t.Drop, hidden)
+	}
+	var dropped []int
+	fit.widths, fit.gap, dropped = fitColumns(hdr, rows, st.width, spec)
+	if len(dropped) > 0 {
+		gone := setOf(dropped)
+		for _, c := range dropped {
+			if c < len(header) {
+				fit.dropped = append(fit.dropped, header[c])
 			}
-			header, fitted = without(header, gone), without(fitted, gone)
-			for i := range rows {
-				rows[i] = without(rows[i], gone)
-			}
-			wrap = shiftSet(wrap, gone)
 		}
+		fit.header, fit.widths = without(header, gone), without(fit.widths, gone)
+		for i := range rows {
+			rows[i] = without(rows[i], gone)
+		}
+		fit.wrap = shiftSet(fit.wrap, gone)
 	}
-	failed := failedColumn(header) // before headers may be cut to fit
-	shortened := fitted != nil && shortenCells(rows, fitted, wrap)
-	if fitted != nil {
-		shortenCells([][]string{header}, fitted, nil)
-	}
+	return fit
+}
+
+// writeGrid renders the header and rows borderless, states in their
+// colours and a connector with a failed task in red, trailing spaces cut.
+func writeGrid(out *strings.Builder, withHeader bool, header []string, rows [][]string, gap, failed int, color bool) {
 	tw := table.NewWriter()
 	style := borderless()
 	style.Box.PaddingRight = strings.Repeat(" ", gap)
 	tw.SetStyle(style)
-	if len(t.Header) > 0 && !st.noHeaders {
+	if withHeader {
 		row := table.Row{}
 		for _, h := range header {
 			row = append(row, paint(h, ansiBold, color))
@@ -187,20 +233,6 @@ func renderTable(t Table, st tableStyle) string {
 	for _, line := range strings.Split(tw.Render(), "\n") {
 		out.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
-	if !st.noHeaders {
-		footer := make([]string, len(t.Footer))
-		for i, l := range t.Footer {
-			footer[i] = wrapWords(l, st.width)
-		}
-		writeFooter(&out, footer)
-		if len(droppedNames) > 0 {
-			out.WriteString(wrapWords(droppedNote(st.width, droppedNames), st.width) + "\n")
-		}
-		if shortened {
-			out.WriteString(wrapWords(shortenedNote(st.width), st.width) + "\n")
-		}
-	}
-	return out.String()
 }
 
 // failedColumn is the index of a FAILED count column, or -1.

@@ -92,19 +92,57 @@ func Describe(ds *views.Dataset, name string) (*Connector, error) {
 
 	d := &Connector{Name: name, Consistent: true, PendingTasks: []string{}, Tasks: []Task{}, Notes: []string{},
 		Topics: []string{}, Offsets: offsets, Problems: []inspect.Problem{}}
-	found := len(offsets) > 0
-	tasks := map[int32]*Task{}
-	task := func(n int32) *Task {
-		t := tasks[n]
-		if t == nil {
-			t = &Task{ID: protocol.TaskRef{Connector: name, Task: n}.String(), Task: n}
-			tasks[n] = t
-		}
-		return t
+	tasks := taskSet{name: name, byID: map[int32]*Task{}}
+	inConfig := d.addConfig(configs, &tasks)
+	inStatus := d.addStatus(status, &tasks)
+	if !inConfig && !inStatus && len(offsets) == 0 {
+		return nil, &NotFoundError{Name: name, Known: knownConnectors(configs, status)}
 	}
+
+	if ds.Group == nil {
+		d.Notes = append(d.Notes, "the input holds no Connect group description: owners are unknown")
+	}
+	owners := pieceOwners(ds.Members())
+	d.Owner = owners[name]
+	for _, t := range tasks.byID {
+		t.Stale = d.Configured && !t.Committed
+		t.Owner = owners[t.ID]
+		d.Tasks = append(d.Tasks, *t)
+	}
+	slices.SortFunc(d.Tasks, func(a, b Task) int { return int(a.Task) - int(b.Task) })
+
+	if d.Type != nil && *d.Type == "sink" {
+		if sinks := group.Sinks(ds.Dataset, name); len(sinks.Sinks) > 0 {
+			d.SinkGroup = &sinks.Sinks[0]
+		}
+	}
+	d.addCounts(ds, configs, status, all)
+	return d, nil
+}
+
+// taskSet is the connector's tasks by number, made on first mention.
+type taskSet struct {
+	name string
+	byID map[int32]*Task
+}
+
+func (s *taskSet) task(n int32) *Task {
+	t := s.byID[n]
+	if t == nil {
+		t = &Task{ID: protocol.TaskRef{Connector: s.name, Task: n}.String(), Task: n}
+		s.byID[n] = t
+	}
+	return t
+}
+
+// addConfig fills in what the config topic holds for the connector (its
+// config, target state, task configs, last restart request) and reports
+// whether the topic knows the connector.
+func (d *Connector) addConfig(configs *store.ConfigsResult, tasks *taskSet) bool {
+	found := false
 	for i := range configs.Connectors {
 		c := &configs.Connectors[i]
-		if c.Name != name {
+		if c.Name != d.Name {
 			continue
 		}
 		found = true
@@ -121,18 +159,26 @@ func Describe(ds *views.Dataset, name string) (*Connector, error) {
 		d.Consistent = c.Consistent
 		d.PendingTasks = c.PendingTasks
 		for _, tc := range c.Tasks {
-			t := task(tc.Task)
+			t := tasks.task(tc.Task)
 			t.Committed = true
 			t.Config = tc.Config
 		}
 	}
 	for _, r := range configs.RestartRequests {
-		if r.Connector == name {
+		if r.Connector == d.Name {
 			d.Restart = &r
 		}
 	}
+	return found
+}
+
+// addStatus fills in what the status topic holds for the connector (its
+// state and its tasks', the topics it used) and reports whether the topic
+// holds a status of the connector or one of its tasks.
+func (d *Connector) addStatus(status *store.StatusResult, tasks *taskSet) bool {
+	found := false
 	for _, s := range status.Connectors {
-		if s.Name != name {
+		if s.Name != d.Name {
 			continue
 		}
 		found = true
@@ -140,57 +186,39 @@ func Describe(ds *views.Dataset, name string) (*Connector, error) {
 		d.State, d.WorkerID, d.Generation, d.Trace = &state, s.WorkerID, &gen, s.Trace
 	}
 	for _, s := range status.Tasks {
-		if s.Connector != name {
+		if s.Connector != d.Name {
 			continue
 		}
 		found = true
-		t := task(s.Task)
+		t := tasks.task(s.Task)
 		state, gen := s.State, s.Generation
 		t.State, t.WorkerID, t.Generation, t.Trace = &state, s.WorkerID, &gen, s.Trace
 	}
 	topics := map[string]bool{}
 	for _, ts := range status.Topics {
-		if ts.Connector == name {
+		if ts.Connector == d.Name {
 			topics[ts.Topic] = true
 		}
-	}
-	if !found {
-		return nil, &NotFoundError{Name: name, Known: knownConnectors(configs, status)}
 	}
 	for tp := range topics {
 		d.Topics = append(d.Topics, tp)
 	}
 	sort.Strings(d.Topics)
+	return found
+}
 
-	if ds.Group == nil {
-		d.Notes = append(d.Notes, "the input holds no Connect group description: owners are unknown")
-	}
-	owners := pieceOwners(ds.Members())
-	d.Owner = owners[name]
-	for _, t := range tasks {
-		t.Stale = d.Configured && !t.Committed
-		t.Owner = owners[t.ID]
-		d.Tasks = append(d.Tasks, *t)
-	}
-	slices.SortFunc(d.Tasks, func(a, b Task) int { return int(a.Task) - int(b.Task) })
-
-	if d.Type != nil && *d.Type == "sink" {
-		if sinks := group.Sinks(ds.Dataset, name); len(sinks.Sinks) > 0 {
-			d.SinkGroup = &sinks.Sinks[0]
-		}
-	}
-	// What was read for this view: all three topics, every record counted.
+// addCounts says what was read for this view: all three topics, every
+// record counted, and the records of no internal topic and input entries
+// that never became records, as in every view.
+func (d *Connector) addCounts(ds *views.Dataset, configs *store.ConfigsResult, status *store.StatusResult, all *store.OffsetsResult) {
 	d.Records = addCounts(addCounts(configs.Records, status.Records), all.Records)
 	d.Problems = append(d.Problems, configs.Problems...)
 	d.Problems = append(d.Problems, status.Problems...)
 	d.Problems = append(d.Problems, all.Problems...)
-	// Records of no internal topic and input entries that never became
-	// records count too, as in every view.
 	extra := ds.ExtraProblems(ds.Topics.Config, ds.Topics.Status, ds.Topics.Offset)
 	d.Records.Read += len(extra)
 	d.Records.Problems += len(extra)
 	d.Problems = append(d.Problems, extra...)
-	return d, nil
 }
 
 func addCounts(a, b inspect.RecordCounts) inspect.RecordCounts {

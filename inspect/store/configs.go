@@ -6,10 +6,11 @@ package store
 import (
 	"encoding/base64"
 	"encoding/json"
-	"github.com/connectscope/connectscope/inspect/redact"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/connectscope/connectscope/inspect/redact"
 
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
@@ -193,42 +194,6 @@ func (st *configReplay) applyNonObject(key, reason string) string {
 		return "key has no prefix Connect writes to the config topic: " + strconv.Quote(key)
 	}
 	return reason
-}
-
-// parseConfigTaskKey splits task-<connector>-<n> as Kafka does: Java's
-// split("-") (trailing empty parts dropped), at least 3 parts, the last an int.
-func parseConfigTaskKey(key string) (string, int32, bool) {
-	return splitTaskKey(key, 3)
-}
-
-// splitTaskKey implements Kafka's task-key parsing for "task-…" (minParts 3)
-// and "status-task-…" (minParts 4): the last part is the task number and the
-// parts between the fixed leading ones and it, re-joined with "-", name the
-// connector.
-func splitTaskKey(key string, minParts int) (string, int32, bool) {
-	trimmed := strings.TrimRight(key, "-") // Java's split drops trailing empty strings
-	parts := strings.Split(trimmed, "-")
-	if trimmed == "" || len(parts) < minParts {
-		return "", 0, false
-	}
-	n, ok := javaParseInt(parts[len(parts)-1])
-	if !ok {
-		return "", 0, false
-	}
-	return strings.Join(parts[minParts-2:len(parts)-1], "-"), n, true
-}
-
-// javaParseInt accepts what Integer.parseInt does for ASCII input: an
-// optional sign and decimal digits that fit 32 bits.
-func javaParseInt(s string) (int32, bool) {
-	if s == "" || s == "+" || s == "-" {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(s, 10, 32)
-	if err != nil {
-		return 0, false
-	}
-	return int32(n), true
 }
 
 // removeConnector is what a connector tombstone clears (§6.7).

@@ -1,9 +1,10 @@
 package store
 
 import (
-	"github.com/connectscope/connectscope/inspect/redact"
 	"strings"
 	"testing"
+
+	"github.com/connectscope/connectscope/inspect/redact"
 
 	"github.com/connectscope/connectscope/inspect"
 )

@@ -2,10 +2,11 @@ package store
 
 import (
 	"encoding/json"
-	"github.com/connectscope/connectscope/inspect/redact"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/connectscope/connectscope/inspect/redact"
 
 	"github.com/connectscope/connectscope/inspect"
 )

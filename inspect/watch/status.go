@@ -1,0 +1,144 @@
+package watch
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/connectscope/connectscope/format"
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/store"
+)
+
+// ObserveStatus applies one new status-topic record.
+func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []Event {
+	res := store.DecodeStatus([]inspect.Record{r}, store.DecodeOptions{})
+	var out []Event
+	emit := func(e Event) { e.TimeMs = now; out = append(out, e); w.events++ }
+	key := string(r.Key)
+	if r.Value == nil {
+		switch {
+		case strings.HasPrefix(key, "status-connector-"):
+			name := strings.TrimPrefix(key, "status-connector-")
+			if _, ok := w.conns[name]; ok {
+				delete(w.conns, name)
+				emit(Event{Type: EventConnectorState, Connector: ptr(name), Message: "connector " + name + ": status deleted"})
+			}
+			for id, t := range w.tasks {
+				if t.Connector == name {
+					w.setTask(now, id, nil)
+				}
+			}
+		case strings.HasPrefix(key, "status-task-"):
+			id := strings.TrimPrefix(key, "status-task-")
+			if _, ok := w.tasks[id]; ok {
+				w.setTask(now, id, nil)
+				emit(Event{Type: EventTaskState, Task: ptr(id), Message: "task " + id + ": status deleted"})
+			}
+		}
+		return out
+	}
+	for _, c := range res.Connectors {
+		w.noteGen(c.Generation)
+		prev, had := w.conns[c.Name]
+		w.conns[c.Name] = c
+		if had && prev.State == c.State && format.TextOr(prev.WorkerID, "") == format.TextOr(c.WorkerID, "") {
+			continue
+		}
+		e := Event{Type: EventConnectorState, Connector: ptr(c.Name), State: ptr(c.State),
+			WorkerID: c.WorkerID, Generation: ptr(c.Generation)}
+		var prevWorker *string
+		if had {
+			e.PreviousState, prevWorker = ptr(prev.State), prev.WorkerID
+		}
+		e.Message = stateMessage("connector "+c.Name, e, prevWorker)
+		emit(e)
+	}
+	for _, t := range res.Tasks {
+		w.noteGen(t.Generation)
+		prev, had := w.tasks[t.ID]
+		// Connect's reader ignores UNASSIGNED over a RUNNING of the same or a
+		// later generation (connect-internals.md §7); so does the watch.
+		if had && t.State == "UNASSIGNED" && prev.State == "RUNNING" && prev.Generation >= t.Generation {
+			continue
+		}
+		w.setTask(now, t.ID, &t)
+		if had && prev.State == t.State && format.TextOr(prev.WorkerID, "") == format.TextOr(t.WorkerID, "") {
+			continue
+		}
+		e := Event{Type: EventTaskState, Connector: ptr(t.Connector), Task: ptr(t.ID), State: ptr(t.State),
+			WorkerID: t.WorkerID, Generation: ptr(t.Generation)}
+		var prevWorker *string
+		if had {
+			e.PreviousState, prevWorker = ptr(prev.State), prev.WorkerID
+		}
+		e.Message = stateMessage("task "+t.ID, e, prevWorker)
+		emit(e)
+	}
+	return out
+}
+
+// setTask records a task's new status (nil: deleted) and closes or opens
+// its not-running interval.
+func (w *Watcher) setTask(now int64, id string, t *store.TaskStatus) {
+	if since, ok := w.heldDown[id]; ok && (t == nil || t.State != "RUNNING") {
+		w.addDown(id, "HELD", now-since) // from here its status counts
+		delete(w.heldDown, id)
+	}
+	prev, had := w.tasks[id]
+	if had && prev.State != "RUNNING" {
+		if since, ok := w.downFrom[id]; ok {
+			w.addDown(id, prev.State, now-since)
+			delete(w.downFrom, id)
+		}
+	}
+	if t == nil {
+		delete(w.tasks, id)
+		return
+	}
+	w.tasks[id] = *t
+	if t.State != "RUNNING" {
+		w.downFrom[id] = now
+	}
+}
+
+func (w *Watcher) addDown(id, state string, ms int64) {
+	if ms <= 0 {
+		return
+	}
+	if state == "PAUSED" { // paused on purpose: not an outage
+		w.paused[id] += ms
+		return
+	}
+	d := w.down[id]
+	if d == nil {
+		d = &TaskDowntime{Task: id, ByStateMs: map[string]int64{}}
+		w.down[id] = d
+	}
+	d.NotRunningMs += ms
+	d.ByStateMs[state] += ms
+}
+
+func stateMessage(what string, e Event, prevWorker *string) string {
+	msg := what + ": "
+	state := format.TextOr(e.State, "")
+	switch {
+	case e.PreviousState != nil && *e.PreviousState == state && e.WorkerID != nil:
+		// Same state, another worker: the piece moved, its state did not change.
+		msg += state + ", now on " + *e.WorkerID
+		if prevWorker != nil {
+			msg += " (was on " + *prevWorker + ")"
+		}
+	default:
+		if e.PreviousState != nil {
+			msg += *e.PreviousState + " → "
+		}
+		msg += state
+		if e.WorkerID != nil {
+			msg += " on " + *e.WorkerID
+		}
+	}
+	if e.Generation != nil {
+		msg += fmt.Sprintf(" (generation %d)", *e.Generation)
+	}
+	return msg
+}
