@@ -19,7 +19,7 @@ import (
 	"github.com/twmb/franz-go/pkg/sasl"
 )
 
-// LiveError is a failed live read, worded for an operator: what failed, why,
+// Error is a failed live read, worded for an operator: what failed, why,
 // and what to try. Error() is one line. Commands exit 3 on it.
 type Error struct {
 	What string       // what connectscope was doing ("listing end offsets of connect-status")

@@ -59,7 +59,7 @@ type Config struct {
 // worker file is a few KiB, a PEM bundle of many CAs well under 1 MiB.
 const MaxFile = 4 << 20
 
-// LoadWorkerConfig reads and parses one worker .properties file.
+// Load reads and parses one worker .properties file.
 func Load(path string) (*Config, error) {
 	data, err := boundedfile.Read(path, MaxFile)
 	if err != nil {
@@ -68,7 +68,7 @@ func Load(path string) (*Config, error) {
 	return Parse(path, data)
 }
 
-// ParseWorkerConfig parses the bytes of a worker .properties file; path is
+// Parse parses the bytes of a worker .properties file; path is
 // only used to name the file in errors and findings.
 func Parse(path string, data []byte) (*Config, error) {
 	// Expansion of ${...} is off: ${file:...} is a Kafka config-provider

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// ExpandWorkerConfigPaths expands glob patterns (quoted on the command line,
+// ExpandPaths expands glob patterns (quoted on the command line,
 // e.g. 'workers/*.properties') into file names: each pattern's matches
 // sorted, patterns kept in the order given, duplicates dropped. A plain name
 // is kept even if missing (loading it reports the error); a glob that matches
@@ -44,7 +44,7 @@ func ExpandPaths(patterns []string) ([]string, error) {
 	return out, nil
 }
 
-// LoadWorkerConfigs expands the patterns and loads every file.
+// LoadAll expands the patterns and loads every file.
 func LoadAll(patterns []string) ([]*Config, error) {
 	paths, err := ExpandPaths(patterns)
 	if err != nil {

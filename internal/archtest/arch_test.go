@@ -5,9 +5,16 @@ package archtest
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -163,4 +170,241 @@ func TestFormatDependsOnNothingOfOurs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// arrows are the arrows ARCHITECTURE.md states in words for one package:
+// the packages of this module it may import, and whether the helpers of
+// the table's last layer (errors that name an input or setting, the
+// bounded and atomic files, the JSON scanner and writer) come on top.
+type arrows struct {
+	uses    []string
+	helpers bool
+}
+
+// stated are the arrows ARCHITECTURE.md states in words (the Parts table's
+// "depends on nothing of ours", "standard library only", "main only", and
+// the list under the layer table). A package not listed is held by the
+// layer table alone.
+var stated = map[string]arrows{
+	"cmd/connectscope":     {uses: []string{"commands"}},             // main only
+	"inspect":              {},                                       // the model only
+	"inspect/protocol":     {},                                       // standard library only
+	"inspect/kafkaversion": {},                                       // the one reading of a release number
+	"plan/assignor":        {uses: []string{"inspect/kafkaversion"}}, // nothing of inspect but the version type
+	"format":               {},                                       // depends on nothing of ours
+	"format/jsonout":       {},                                       // beside format, nothing of ours either
+	"inspect/redact":       {uses: []string{"inspect"}},
+	"inspect/store":        {uses: []string{"inspect", "inspect/protocol", "inspect/redact", "inspect/kafkaversion", "format"}, helpers: true},
+	"inspect/group":        {uses: []string{"inspect", "inspect/protocol", "format"}, helpers: true},
+	"inspect/watch":        {uses: []string{"inspect", "inspect/store", "inspect/group", "format"}, helpers: true},
+	"inspect/views":        {uses: []string{"inspect", "inspect/store", "inspect/group", "inspect/watch", "inspect/redact"}, helpers: true},
+	"inspect/live":         {uses: []string{"inspect", "inspect/store", "inspect/watch", "inspect/workerconfig"}, helpers: true},
+	"inspect/source":       {uses: []string{"inspect"}, helpers: true},
+	"inspect/workerconfig": {uses: []string{"inspect", "inspect/redact"}, helpers: true},
+}
+
+// TestStatedArrows holds the arrows ARCHITECTURE.md states in words to the
+// imports, both ways: a package imports nothing the page does not say, and
+// every package the page names this way exists.
+func TestStatedArrows(t *testing.T) {
+	layer := layers(t)
+	bottom := 0
+	for _, n := range layer {
+		bottom = max(bottom, n)
+	}
+	seen := map[string]bool{}
+	for _, p := range packages(t) {
+		from := rel(p.ImportPath)
+		a, ok := stated[from]
+		if !ok {
+			continue
+		}
+		seen[from] = true
+		for _, imp := range p.Imports {
+			if !strings.HasPrefix(imp, module+"/") {
+				continue
+			}
+			to := rel(imp)
+			if a.helpers && layer[to] == bottom {
+				continue
+			}
+			if !slices.Contains(a.uses, to) {
+				t.Errorf("%s imports %s, which ARCHITECTURE.md does not say it uses; fix the code or the page (and this list)", from, to)
+			}
+		}
+	}
+	for from := range stated {
+		if !seen[from] {
+			t.Errorf("%s is named in ARCHITECTURE.md's arrows but is no package", from)
+		}
+	}
+}
+
+// TestOnlyTopImportsSandbox: production code never imports the sandbox but
+// commands/top, for `demo` and `sandbox`.
+func TestOnlyTopImportsSandbox(t *testing.T) {
+	for _, p := range packages(t) {
+		from := rel(p.ImportPath)
+		if testOnly.MatchString(from) || from == "commands/top" {
+			continue
+		}
+		if slices.Contains(p.Imports, module+"/sandbox") {
+			t.Errorf("%s imports sandbox: only commands/top may", from)
+		}
+	}
+}
+
+// TestCLIKitKnowsNoCommand: commands/cli imports no noun's package nor the
+// root of the command line.
+func TestCLIKitKnowsNoCommand(t *testing.T) {
+	for _, p := range packages(t) {
+		if rel(p.ImportPath) != "commands/cli" {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if to := rel(imp); to == "commands" || strings.HasPrefix(to, "commands/") {
+				t.Errorf("commands/cli imports %s: the kit knows no command", to)
+			}
+		}
+	}
+}
+
+// namedPath is a path of this repository written in backquotes.
+var namedPath = regexp.MustCompile("`((?:cmd|commands|inspect|plan|check|format|sandbox|contexts|internal|e2e|completions|examples|docs)(?:/[A-Za-z0-9_.-]+)*/?)`")
+
+// placeholder is a path with a part in capitals standing for any name.
+var placeholder = regexp.MustCompile(`(^|/)[A-Z]+(\.[a-z]+)?$`)
+
+// TestNamedPathsExist: every package, folder or file ARCHITECTURE.md names
+// in backquotes is in the repository.
+func TestNamedPathsExist(t *testing.T) {
+	page, err := os.ReadFile("../../ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range namedPath.FindAllStringSubmatch(string(page), -1) {
+		if placeholder.MatchString(m[1]) {
+			continue // a pattern such as check/testdata/rules/ID.txtar
+		}
+		if _, err := os.Stat("../../" + m[1]); err != nil {
+			t.Errorf("ARCHITECTURE.md names %s, which is not in the repository", m[1])
+		}
+	}
+}
+
+// identShaped is a word shaped like a Go identifier in camel case
+// (joinWindowMs, LoadWorkerConfig), as a comment names a declaration.
+var identShaped = regexp.MustCompile(`^([a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)$`)
+
+// qualified is pkg.Name in a comment (Name a function, type, value or
+// method of package pkg).
+var qualified = regexp.MustCompile(`\b([a-z][a-z0-9]*)\.([A-Z]\w*)`)
+
+// notGo are words shaped like identifiers that name no Go declaration.
+var notGo = map[string]bool{"PowerShell": true}
+
+// TestCommentsNameWhatExists finds comments that name a declaration that is
+// no longer there: a declaration's doc comment that starts with another
+// identifier than the one it documents (the name before a rename) when no
+// declaration has that name, and pkg.Name in any comment, for a package of
+// this module, when that package declares no Name.
+func TestCommentsNameWhatExists(t *testing.T) {
+	fset := token.NewFileSet()
+	declared := map[string]bool{}             // every top-level name, method and field
+	byPackage := map[string]map[string]bool{} // package name → its top-level names
+	type comment struct {
+		pos       token.Position
+		documents string // the declaration a doc comment documents; "" for other comments
+		text      string
+	}
+	var comments []comment
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != "../.." && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		pkg := f.Name.Name
+		if pkg == "main" || strings.HasSuffix(pkg, "_test") {
+			pkg = ""
+		}
+		top := byPackage[pkg]
+		if top == nil {
+			top = map[string]bool{}
+			byPackage[pkg] = top
+		}
+		docFor := map[*ast.CommentGroup]string{}
+		for _, decl := range f.Decls {
+			switch decl := decl.(type) {
+			case *ast.FuncDecl:
+				declared[decl.Name.Name] = true
+				top[decl.Name.Name] = true // pkg.Method names a method loosely, as comments do
+				if decl.Doc != nil {
+					docFor[decl.Doc] = decl.Name.Name
+				}
+			case *ast.GenDecl:
+				for i, spec := range decl.Specs {
+					var name string
+					switch spec := spec.(type) {
+					case *ast.TypeSpec:
+						name = spec.Name.Name
+					case *ast.ValueSpec:
+						for _, id := range spec.Names {
+							declared[id.Name], top[id.Name] = true, true
+						}
+						name = spec.Names[0].Name
+					default:
+						continue
+					}
+					declared[name], top[name] = true, true
+					if i == 0 && decl.Doc != nil {
+						docFor[decl.Doc] = name
+					}
+				}
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if field, ok := n.(*ast.Field); ok {
+				for _, id := range field.Names {
+					declared[id.Name] = true
+				}
+			}
+			return true
+		})
+		for _, cg := range f.Comments {
+			comments = append(comments, comment{fset.Position(cg.Pos()), docFor[cg], cg.Text()})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range comments {
+		if c.documents != "" {
+			if words := strings.Fields(c.text); len(words) > 0 {
+				first := strings.TrimSuffix(strings.TrimRight(words[0], ",:;."), "'s")
+				if first != c.documents && identShaped.MatchString(first) && !declared[first] && !notGo[first] {
+					t.Errorf("%s: the comment of %s names %s, which is declared nowhere", rel2(c.pos), c.documents, first)
+				}
+			}
+		}
+		for _, m := range qualified.FindAllStringSubmatch(c.text, -1) {
+			if names, ok := byPackage[m[1]]; ok && m[1] != "" && !names[m[2]] {
+				t.Errorf("%s: a comment names %s.%s, which package %s does not declare", rel2(c.pos), m[1], m[2], m[1])
+			}
+		}
+	}
+}
+
+// rel2 is a position relative to the repository's root.
+func rel2(p token.Position) string {
+	return fmt.Sprintf("%s:%d", strings.TrimPrefix(filepath.ToSlash(p.Filename), "../../"), p.Line)
 }

@@ -183,7 +183,7 @@ func TestExampleDBackoff(t *testing.T) {
 	}
 }
 
-// exampleE is assignor.md §5 E: two workers leave, two empty ones join during
+// TestExampleECandidates: assignor.md §5 E: two workers leave, two empty ones join during
 // the delay; the lost pieces go to the candidates at the deadline.
 func TestExampleECandidates(t *testing.T) {
 	run := func(version string) (n1, n2 Pieces, lost int) {

@@ -57,7 +57,7 @@ func StatePieces(state State) int {
 	return pieces
 }
 
-// checkDurationMs refuses a simulated duration beyond MaxDurationMs.
+// CheckDurationMs refuses a simulated duration beyond MaxDurationMs.
 func CheckDurationMs(what string, ms int64) error {
 	if ms < 0 || ms > MaxDurationMs {
 		return BoundsErrorf("%s: %d ms is outside 0 to %d (a century)", what, ms, int64(MaxDurationMs))

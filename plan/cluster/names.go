@@ -126,8 +126,9 @@ func (s State) ResolveWorker(name string) (string, error) {
 	return "", fmt.Errorf("%q names several workers (%s); give the member id", name, format.List(hits))
 }
 
-// joinerPrefix is how Connect names a worker's member id: its client id
-// (connect-<advertised host:port> by default since 3.x) and a random UUID.
+// joinerUUID stands for the random part of a member id: Connect names a
+// worker's member id by its client id (connect-<advertised host:port> by
+// default since 3.x) and a random UUID.
 const joinerUUID = "<uuid>"
 
 // JoinerID is the member id a worker advertised as hostPort will get,
@@ -135,7 +136,7 @@ const joinerUUID = "<uuid>"
 // which the prefix decides against every other worker's.
 func JoinerID(hostPort string) string { return "connect-" + hostPort + "-" + joinerUUID }
 
-// joinerLabel is the host:port of a JoinerID, for tables.
+// JoinerLabel is the host:port of a JoinerID, for tables.
 func JoinerLabel(member string) (string, bool) {
 	rest, ok := strings.CutPrefix(member, "connect-")
 	if !ok {

@@ -82,7 +82,7 @@ func (p *Pending) Holding() bool {
 
 func emptyPieces(p assignor.Pieces) bool { return len(p.Connectors)+len(p.Tasks) == 0 }
 
-// roundDue says the first round runs at plan time 0: a revocation waits for
+// RoundDue says the first round runs at plan time 0: a revocation waits for
 // its follow-up, a rebalance is in progress, or the delay already ended.
 func (p *Pending) RoundDue(maxDelayMs int64) (bool, string) {
 	switch {
@@ -151,7 +151,7 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// leaderMemory is the assignor state the leader has at plan time 0, and the
+// LeaderMemory is the assignor state the leader has at plan time 0, and the
 // delay still to run (-1 = none). Without anything pending it is the memory
 // of a settled cluster: the previous assignment is what the members own,
 // nothing is held back, no delay or backoff runs.

@@ -6,7 +6,7 @@ import (
 	"github.com/connectscope/connectscope/plan/assignor"
 )
 
-// pieceKey names one piece of work: a connector instance (Task == -1) or a task.
+// PieceKey names one piece of work: a connector instance (Task == -1) or a task.
 type PieceKey struct {
 	Connector string
 	Task      int
@@ -23,7 +23,7 @@ func (k PieceKey) Less(o PieceKey) bool {
 	return k.Task < o.Task
 }
 
-// keysOf flattens Pieces into keys, connectors first.
+// KeysOf flattens Pieces into keys, connectors first.
 func KeysOf(p assignor.Pieces) []PieceKey {
 	out := make([]PieceKey, 0, len(p.Connectors)+len(p.Tasks))
 	for _, c := range p.Connectors {
@@ -56,7 +56,7 @@ func PiecesOf(keys []PieceKey) assignor.Pieces {
 	return p
 }
 
-// pieceSet is a set of pieces with sorted extraction.
+// PieceSet is a set of pieces with sorted extraction.
 type PieceSet map[PieceKey]bool
 
 func setOf(p assignor.Pieces) PieceSet {
@@ -76,7 +76,7 @@ func (s PieceSet) sorted() []PieceKey {
 	return out
 }
 
-// configuredKeys lists every piece the connectors define, sorted.
+// ConfiguredKeys lists every piece the connectors define, sorted.
 func ConfiguredKeys(specs []assignor.ConnectorSpec) []PieceKey {
 	out := []PieceKey{}
 	for _, c := range specs {

@@ -6,7 +6,7 @@ package cluster
 
 import "github.com/connectscope/connectscope/plan/assignor"
 
-// ClusterState is the starting point of a what-if plan: what is configured
+// State is the starting point of a what-if plan: what is configured
 // and who owns what, as read from a snapshot, a dump or --synthetic.
 type State struct {
 	Source     string                   // where it came from, for the output

@@ -6,7 +6,7 @@ import (
 	"github.com/connectscope/connectscope/plan/cluster"
 )
 
-// nameWorkers gives every worker of a timeline its flag name beside its
+// NameWorkers gives every worker of a timeline its flag name beside its
 // member id: the final counts, the outages, the rounds and the events.
 func (tl *Timeline) NameWorkers(state cluster.State) {
 	NameCounts(state, tl.Summary.Final)
@@ -40,7 +40,7 @@ func (tl *Timeline) NameWorkers(state cluster.State) {
 	}
 }
 
-// nameCounts names the workers of counts and sorts the pieces they list,
+// NameCounts names the workers of counts and sorts the pieces they list,
 // as JSON lists are.
 func NameCounts(state cluster.State, counts []WorkerCount) []WorkerCount {
 	for i := range counts {

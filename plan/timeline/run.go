@@ -8,7 +8,7 @@ import (
 	"github.com/connectscope/connectscope/plan/cluster"
 )
 
-// runTimeline plays events on a fresh Sim seeded with the state, under one
+// Run plays events on a fresh Sim seeded with the state, under one
 // protocol, and summarises what happened.
 func Run(state cluster.State, opts Options, protocol string, events []Event) (*Timeline, error) {
 	ctx := opts.Ctx
@@ -18,7 +18,7 @@ func Run(state cluster.State, opts Options, protocol string, events []Event) (*T
 	return RunContext(ctx, state, opts, protocol, events, false)
 }
 
-// runTimelineCtx is runTimeline that stops between rounds when ctx is done.
+// RunContext is runTimeline that stops between rounds when ctx is done.
 // lite skips what only the tables show (piece names of every round), for
 // the advisor, which reads only the summary.
 func RunContext(ctx context.Context, state cluster.State, opts Options, protocol string, events []Event, lite bool) (*Timeline, error) {

@@ -47,7 +47,7 @@ func DefaultRoundTime(heartbeatIntervalMs int64) int64 {
 	return DefaultRoundTimeMs
 }
 
-// joinWindowMs is how long after a membership change the members rejoin,
+// JoinWindowMs is how long after a membership change the members rejoin,
 // the window in which further changes share the round.
 func (m TimeModel) JoinWindowMs() int64 {
 	if m.HeartbeatIntervalMs <= 0 {
@@ -56,12 +56,12 @@ func (m TimeModel) JoinWindowMs() int64 {
 	return m.HeartbeatIntervalMs / 2
 }
 
-// crashNoticeMs is how long after a crash the broker expires the member.
+// CrashNoticeMs is how long after a crash the broker expires the member.
 func (m TimeModel) CrashNoticeMs() int64 {
 	return max(m.SessionTimeoutMs-m.HeartbeatIntervalMs/2, 0)
 }
 
-// clockStatements are the clock's rules for the plan's assumptions.
+// ClockStatements are the clock's rules for the plan's assumptions.
 func (m TimeModel) ClockStatements() []string {
 	if m.HeartbeatIntervalMs <= 0 {
 		return []string{"heartbeat.interval.ms unknown: every membership change gets its own round, and a crash is noticed session.timeout.ms after the kill (the latest it can be)"}

@@ -24,7 +24,7 @@ func checkPlanBounds(state cluster.State, opts timeline.Options, restarts int) e
 	return nil
 }
 
-// checkPlanSize checks the time-model settings and the cluster's size
+// CheckPlanSize checks the time-model settings and the cluster's size
 // against the fixed bounds, and returns its connectors and tasks.
 func CheckPlanSize(state cluster.State, opts timeline.Options) (pieces int, err error) {
 	for _, d := range []struct {

@@ -214,7 +214,7 @@ func RollingRestartPlan(state cluster.State, opts timeline.Options, restartMs in
 	return res, res.addBranch(state, opts, "rolling restart", next)
 }
 
-// rollRoundCap is the round cap of a roll of n workers: a roll takes a few
+// RollRoundCap is the round cap of a roll of n workers: a roll takes a few
 // rounds per worker (more when paced by stability), so the plans' default
 // cap would cut a roll of a few hundred workers short.
 func RollRoundCap(n int) int { return max(timeline.DefaultMaxRounds, 8*n+20) }
@@ -232,7 +232,7 @@ const (
 	PaceGap    = "gap"    // a fixed time after the previous worker is back
 )
 
-// rollEvents chains the roll from the last worker backwards: each stops,
+// RollEvents chains the roll from the last worker backwards: each stops,
 // comes back after restartMs as a new member, and the next one stops as the
 // pacing says. A worker with a restart time of its own in restarts takes
 // that one.
