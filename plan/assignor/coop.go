@@ -231,34 +231,29 @@ func (e *coopEngine) derivedSets(ix *interner, in *roundIn, activeC, activeT int
 	if n := len(in.cfgTasks) - activeT; n > cap(e.newT) {
 		e.newT = make([]int32, 0, n)
 	}
-	for _, c := range ix.javaConns {
-		prev, cfg, active := st.prevConn[c], e.cflag[c]&fCfg != 0, e.ccount[c] > 0
+	e.lostC, e.newC = derivedSet(ix.javaConns, st.prevConn, e.cflag, e.ccount, f.duplicates, e.lostC, e.newC)
+	e.lostT, e.newT = derivedSet(ix.javaTasks, st.prevTask, e.tflag, e.tcount, f.duplicates, e.lostT, e.newT)
+}
+
+// derivedSet sorts one kind of piece (connectors or tasks), in Java's order,
+// into deleted (flagged), lost and new, and flags the duplicated ones when
+// the version does.
+func derivedSet(order []int32, prev []bool, flag []uint8, count []int32, duplicates bool, lost, created []int32) ([]int32, []int32) {
+	for _, p := range order {
+		was, cfg, active := prev[p], flag[p]&fCfg != 0, count[p] > 0
 		switch {
-		case prev && !cfg:
-			e.cflag[c] |= fDeleted
-		case prev && !active:
-			e.lostC = append(e.lostC, c)
-		case !prev && !active && cfg:
-			e.newC = append(e.newC, c)
+		case was && !cfg:
+			flag[p] |= fDeleted
+		case was && !active:
+			lost = append(lost, p)
+		case !was && !active && cfg:
+			created = append(created, p)
 		}
-		if f.duplicates && e.ccount[c] > 1 {
-			e.cflag[c] |= fDup
+		if duplicates && count[p] > 1 {
+			flag[p] |= fDup
 		}
 	}
-	for _, t := range ix.javaTasks {
-		prev, cfg, active := st.prevTask[t], e.tflag[t]&fCfg != 0, e.tcount[t] > 0
-		switch {
-		case prev && !cfg:
-			e.tflag[t] |= fDeleted
-		case prev && !active:
-			e.lostT = append(e.lostT, t)
-		case !prev && !active && cfg:
-			e.newT = append(e.newT, t)
-		}
-		if f.duplicates && e.tcount[t] > 1 {
-			e.tflag[t] |= fDup
-		}
-	}
+	return lost, created
 }
 
 // workerAssignment builds the members' loads in member-map order without
@@ -354,21 +349,13 @@ func (e *coopEngine) computePreviousAssignment(in *roundIn, loads []load) {
 	clear(st.prevTask)
 	for k := range loads {
 		l := &loads[k]
-		for _, c := range l.conns {
-			st.prevConn[c] = true
-		}
-		for _, t := range l.tasks {
-			st.prevTask[t] = true
-		}
+		setAll(st.prevConn, l.conns, true)
+		setAll(st.prevTask, l.tasks, true)
 	}
 	for k := range loads {
 		l := &loads[k]
-		for _, c := range l.revC {
-			st.prevConn[c] = false
-		}
-		for _, t := range l.revT {
-			st.prevTask[t] = false
-		}
+		setAll(st.prevConn, l.revC, false)
+		setAll(st.prevTask, l.revT, false)
 		st.revConns = append(st.revConns, l.revC...)
 		st.revTasks = append(st.revTasks, l.revT...)
 	}
@@ -383,5 +370,12 @@ func (e *coopEngine) computePreviousAssignment(in *roundIn, loads []load) {
 	st.prevMembers = st.prevMembers[:0]
 	for i := range in.members {
 		st.prevMembers = append(st.prevMembers, in.members[i].id)
+	}
+}
+
+// setAll sets the flags of ids to v.
+func setAll(flags []bool, ids []int32, v bool) {
+	for _, id := range ids {
+		flags[id] = v
 	}
 }

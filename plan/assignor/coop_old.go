@@ -113,35 +113,34 @@ func (e *coopEngine) oldRevocations(in *roundIn, loads []load) {
 			}
 		} else {
 			// Before: one budget of floor(avg) pieces per type for the whole cluster.
-			budget := floorC
-			for k := range loads {
-				l := &loads[k]
-				if l.baseC+l.baseT == 0 {
-					continue
-				}
-				for i, held := 0, l.baseC; held > floorC && budget > 0; i, held, budget = i+1, held-1, budget-1 {
-					l.revC = append(l.revC, l.conns[i])
-					revoked = true
-				}
-				if budget == 0 {
-					break
-				}
-			}
-			budget = floorT
-			for k := range loads {
-				l := &loads[k]
-				if l.baseC+l.baseT == 0 {
-					continue
-				}
-				for i, held := 0, l.baseT; held > floorT && budget > 0; i, held, budget = i+1, held-1, budget-1 {
-					l.revT = append(l.revT, l.tasks[i])
-					revoked = true
-				}
-				if budget == 0 {
-					break
-				}
-			}
+			revokedC := revokeWithinBudget(loads, floorC, func(l *load) (int, []int32, *[]int32) { return l.baseC, l.conns, &l.revC })
+			revokedT := revokeWithinBudget(loads, floorT, func(l *load) (int, []int32, *[]int32) { return l.baseT, l.tasks, &l.revT })
+			revoked = revoked || revokedC || revokedT
 		}
 	}
 	st.canRevoke = !revoked
+}
+
+// revokeWithinBudget is the revocation of Kafka before 2.6.2/2.7.1/2.8.0 for
+// one kind of piece: existing members above floor give pieces up, in member
+// order, until a cluster-wide budget of floor pieces is spent. side picks the
+// kind: the member's count, its pieces and where its revoked ones go.
+func revokeWithinBudget(loads []load, floor int, side func(l *load) (base int, held []int32, rev *[]int32)) bool {
+	revoked := false
+	budget := floor
+	for k := range loads {
+		l := &loads[k]
+		if l.baseC+l.baseT == 0 {
+			continue
+		}
+		base, held, rev := side(l)
+		for i, n := 0, base; n > floor && budget > 0; i, n, budget = i+1, n-1, budget-1 {
+			*rev = append(*rev, held[i])
+			revoked = true
+		}
+		if budget == 0 {
+			break
+		}
+	}
+	return revoked
 }

@@ -17,24 +17,23 @@ import (
 	"github.com/connectscope/connectscope/plan/whatif"
 )
 
+// markVerbs are what a timeline picture writes after the worker's label.
+var markVerbs = map[string]string{
+	timeline.MarkStop:   " stops",
+	timeline.MarkCrash:  " crashes",
+	timeline.MarkNotice: " noticed gone",
+	timeline.MarkReturn: " back",
+	timeline.MarkJoin:   " joins",
+	timeline.MarkLeader: " leads",
+}
+
 // MarkText is the label a timeline picture writes for an event.
 func MarkText(m timeline.Mark, label func(string) string) string {
-	who := label(m.Worker)
-	switch m.Kind {
-	case timeline.MarkStop:
-		return who + " stops"
-	case timeline.MarkCrash:
-		return who + " crashes"
-	case timeline.MarkNotice:
-		return who + " noticed gone"
-	case timeline.MarkReturn:
-		return who + " back"
-	case timeline.MarkJoin:
-		return who + " joins"
-	case timeline.MarkLeader:
-		return who + " leads"
-	case timeline.MarkDelayEnds:
+	if m.Kind == timeline.MarkDelayEnds {
 		return "delay ends"
+	}
+	if verb, ok := markVerbs[m.Kind]; ok {
+		return label(m.Worker) + verb
 	}
 	return m.Kind
 }

@@ -57,6 +57,14 @@ func (w *jsonWriter) names(l []string) { w.B = appendNames(w.B, l) }
 
 func (w *jsonWriter) tasks(l []assignor.TaskID) { w.B = appendTasks(w.B, l) }
 
+// pieces writes two fields: connector names, then task ids.
+func (w *jsonWriter) pieces(depth int, first bool, connKey string, conns []string, taskKey string, tasks []assignor.TaskID) {
+	w.key(depth, first, connKey)
+	w.names(conns)
+	w.key(depth, false, taskKey)
+	w.tasks(tasks)
+}
+
 func sortedMapKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -84,25 +92,29 @@ func (w *jsonWriter) result(r *ReplayResult) {
 	}
 	w.B = append(w.B, ']')
 	w.key(1, false, "final")
-	w.B = append(w.B, '{')
-	keys := sortedMapKeys(r.Final)
-	for i, k := range keys {
+	w.objects(1, sortedMapKeys(r.Final), func(k string) {
 		o := r.Final[k]
-		w.key(2, i == 0, k)
+		w.pieces(3, true, "connectors", o.Connectors, "tasks", o.Tasks)
+	})
+	w.nl(0)
+	w.B = append(w.B, '}')
+}
+
+// objects writes an object, at nesting depth, of one object per key in
+// the order given; fields writes each one's fields (at depth+2).
+func (w *jsonWriter) objects(depth int, keys []string, fields func(k string)) {
+	w.B = append(w.B, '{')
+	for i, k := range keys {
+		w.key(depth+1, i == 0, k)
 		w.B = append(w.B, '{')
-		w.key(3, true, "connectors")
-		w.names(o.Connectors)
-		w.key(3, false, "tasks")
-		w.tasks(o.Tasks)
-		w.nl(2)
+		fields(k)
+		w.nl(depth + 1)
 		w.B = append(w.B, '}')
 		w.MaybeFlush()
 	}
 	if len(keys) > 0 {
-		w.nl(1)
+		w.nl(depth)
 	}
-	w.B = append(w.B, '}')
-	w.nl(0)
 	w.B = append(w.B, '}')
 }
 
@@ -115,34 +127,14 @@ func (w *jsonWriter) round(r *ReplayRound) {
 	w.key(3, false, "time_ms")
 	w.B = strconv.AppendInt(w.B, r.TimeMs, 10)
 	w.key(3, false, "workers")
-	w.B = append(w.B, '{')
-	keys := sortedMapKeys(r.Workers)
-	for i, k := range keys {
+	w.objects(3, sortedMapKeys(r.Workers), func(k string) {
 		x := r.Workers[k]
-		w.key(4, i == 0, k)
-		w.B = append(w.B, '{')
-		w.key(5, true, "assigned_connectors")
-		w.names(x.AssignedConnectors)
-		w.key(5, false, "assigned_tasks")
-		w.tasks(x.AssignedTasks)
-		w.key(5, false, "revoked_connectors")
-		w.names(x.RevokedConnectors)
-		w.key(5, false, "revoked_tasks")
-		w.tasks(x.RevokedTasks)
+		w.pieces(5, true, "assigned_connectors", x.AssignedConnectors, "assigned_tasks", x.AssignedTasks)
+		w.pieces(5, false, "revoked_connectors", x.RevokedConnectors, "revoked_tasks", x.RevokedTasks)
 		w.key(5, false, "delay_ms")
 		w.B = strconv.AppendInt(w.B, x.DelayMs, 10)
-		w.key(5, false, "connectors")
-		w.names(x.Connectors)
-		w.key(5, false, "tasks")
-		w.tasks(x.Tasks)
-		w.nl(4)
-		w.B = append(w.B, '}')
-		w.MaybeFlush()
-	}
-	if len(keys) > 0 {
-		w.nl(3)
-	}
-	w.B = append(w.B, '}')
+		w.pieces(5, false, "connectors", x.Connectors, "tasks", x.Tasks)
+	})
 	w.nl(2)
 	w.B = append(w.B, '}')
 }

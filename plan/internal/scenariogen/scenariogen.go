@@ -14,19 +14,9 @@ func ScaleOut(workers, connectors, tasks int) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "{\n  \"scenario\": 1,\n  \"name\": \"%d workers, %d connectors x %d tasks: assign all, one joins, settle\",\n", workers, connectors, tasks)
 	b.WriteString("  \"protocol\": \"sessioned\",\n  \"max_delay_ms\": 300000,\n  \"steps\": [\n    {\"connectors\": {")
-	for i := 0; i < connectors; i++ {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "\"connector-%05d\": %d", i, tasks)
-	}
+	list(&b, connectors, func(i int) string { return fmt.Sprintf("\"connector-%05d\": %d", i, tasks) })
 	b.WriteString("}},\n    {\"join\": [")
-	for i := 0; i < workers; i++ {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "\"worker-%04d\"", i)
-	}
+	list(&b, workers, func(i int) string { return fmt.Sprintf("\"worker-%04d\"", i) })
 	b.WriteString("]},\n    {\"rebalance\": {}},\n    {\"join\": [\"worker-new\"]},\n    {\"settle\": {}}\n  ]\n}\n")
 	return b.Bytes()
 }
@@ -36,19 +26,19 @@ func ScaleOut(workers, connectors, tasks int) []byte {
 func OneRound(workers, connectors, tasks int) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "{\"scenario\": 1, \"name\": \"%d workers, one round\", \"steps\": [\n{\"connectors\": {", workers)
-	for i := 0; i < connectors; i++ {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "\"connector-%06d\": %d", i, tasks)
-	}
+	list(&b, connectors, func(i int) string { return fmt.Sprintf("\"connector-%06d\": %d", i, tasks) })
 	b.WriteString("}},\n{\"join\": [")
-	for i := 0; i < workers; i++ {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "\"worker-%06d\"", i)
-	}
+	list(&b, workers, func(i int) string { return fmt.Sprintf("\"worker-%06d\"", i) })
 	b.WriteString("]},\n{\"rebalance\": {}}\n]}\n")
 	return b.Bytes()
+}
+
+// list writes n items, comma-separated.
+func list(b *bytes.Buffer, n int, item func(i int) string) {
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(item(i))
+	}
 }
