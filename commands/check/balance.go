@@ -13,20 +13,17 @@ type BalanceCheckOptions struct {
 
 // NewCmdBalance is `check balance`; run replaces the run function in tests.
 func NewCmdBalance(run func(*cli.Env, *BalanceCheckOptions) error) *cli.Command {
-	o := &BalanceCheckOptions{}
-	if run == nil {
-		run = runBalance
-	}
-	return &cli.Command{
-		Name:  "balance",
-		Usage: "check the spread of connectors and tasks, failure headroom and zombie signs",
-		Description: "Examples:\n" +
-			"  connectscope -b broker:9092 check balance --capacity 20\n" +
-			"  connectscope check balance --from cluster.snapshot.json --zones zones.txt",
-		Flags: append(o.CheckOptions.flags(), o.BalanceOptions.flags()...),
-		Spec:  checkSpec((*check.BalanceReport)(nil)),
-		Run:   func(e *cli.Env) error { return run(e, o) },
-	}
+	return cli.Verb(run, runBalance, func(o *BalanceCheckOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "balance",
+			Usage: "check the spread of connectors and tasks, failure headroom and zombie signs",
+			Description: cli.Examples(
+				"connectscope -b broker:9092 check balance --capacity 20",
+				"connectscope check balance --from cluster.snapshot.json --zones zones.txt"),
+			Flags: append(o.CheckOptions.flags(), o.BalanceOptions.flags()...),
+			Spec:  checkSpec((*check.BalanceReport)(nil)),
+		}
+	})
 }
 
 func runBalance(e *cli.Env, o *BalanceCheckOptions) error {

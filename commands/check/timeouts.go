@@ -13,20 +13,17 @@ type TimeoutsOptions struct {
 
 // NewCmdTimeouts is `check timeouts`; run replaces the run function in tests.
 func NewCmdTimeouts(run func(*cli.Env, *TimeoutsOptions) error) *cli.Command {
-	o := &TimeoutsOptions{}
-	if run == nil {
-		run = runTimeouts
-	}
-	return &cli.Command{
-		Name:  "timeouts",
-		Usage: "check timeout, delay and protocol settings of worker files against each other, the broker and the sink consumers",
-		Description: "Examples:\n" +
-			"  connectscope check timeouts --worker-config 'workers/*.properties'\n" +
-			"  connectscope -b broker:9092 check timeouts --worker-config w1.properties --restart-time 90s",
-		Flags: append(o.CheckOptions.flags(), o.TimingOptions.flags()...),
-		Spec:  checkSpec((*check.TimeoutsReport)(nil)),
-		Run:   func(e *cli.Env) error { return run(e, o) },
-	}
+	return cli.Verb(run, runTimeouts, func(o *TimeoutsOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "timeouts",
+			Usage: "check timeout, delay and protocol settings of worker files against each other, the broker and the sink consumers",
+			Description: cli.Examples(
+				"connectscope check timeouts --worker-config 'workers/*.properties'",
+				"connectscope -b broker:9092 check timeouts --worker-config w1.properties --restart-time 90s"),
+			Flags: append(o.CheckOptions.flags(), o.TimingOptions.flags()...),
+			Spec:  checkSpec((*check.TimeoutsReport)(nil)),
+		}
+	})
 }
 
 func runTimeouts(e *cli.Env, o *TimeoutsOptions) error {

@@ -12,20 +12,17 @@ type TopicsOptions struct {
 
 // NewCmdTopics is `check topics`; run replaces the run function in tests.
 func NewCmdTopics(run func(*cli.Env, *TopicsOptions) error) *cli.Command {
-	o := &TopicsOptions{}
-	if run == nil {
-		run = runTopics
-	}
-	return &cli.Command{
-		Name:  "topics",
-		Usage: "check the internal topics: partitions, cleanup policy, replication, sharing between clusters",
-		Description: "Examples:\n" +
-			"  connectscope -b broker:9092 check topics\n" +
-			"  connectscope check topics --from cluster.snapshot.json -o json",
-		Flags: o.CheckOptions.flags(),
-		Spec:  checkSpec((*check.TopicsReport)(nil)),
-		Run:   func(e *cli.Env) error { return run(e, o) },
-	}
+	return cli.Verb(run, runTopics, func(o *TopicsOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "topics",
+			Usage: "check the internal topics: partitions, cleanup policy, replication, sharing between clusters",
+			Description: cli.Examples(
+				"connectscope -b broker:9092 check topics",
+				"connectscope check topics --from cluster.snapshot.json -o json"),
+			Flags: o.CheckOptions.flags(),
+			Spec:  checkSpec((*check.TopicsReport)(nil)),
+		}
+	})
 }
 
 func runTopics(e *cli.Env, o *TopicsOptions) error {

@@ -26,25 +26,22 @@ const flagTo = "to"
 
 // NewCmdUpgrade is `check upgrade`; run replaces the run function in tests.
 func NewCmdUpgrade(run func(*cli.Env, *UpgradeOptions) error) *cli.Command {
-	o := &UpgradeOptions{}
-	if run == nil {
-		run = runUpgrade
-	}
-	return &cli.Command{
-		Name:  "upgrade",
-		Usage: "plan a rolling change of connect.protocol (and exactly.once.source.support) without ever worsening the group's protocol",
-		Description: "Examples:\n" +
-			"  connectscope check upgrade --worker-config 'workers/*.properties' --target sessioned\n" +
-			"  connectscope -b broker:9092 check upgrade --worker-config 'workers/*.properties' --exactly-once enabled\n" +
-			"  connectscope -b broker:9092 check upgrade --to 4.x    # keys 4.0 removed, plugins a worker lacks, KIP-891 pins, …",
-		Flags: append(append(o.CheckOptions.flags(),
-			targetFlag(&o.Target, "protocol the group should run: `eager|compatible|sessioned`"),
-			&urfave.StringFlag{Name: flagExactlyOnce, Destination: &o.ExactlyOnce, Usage: "also roll exactly.once.source.support to `disabled|preparing|enabled` (two rolls when enabling)"},
-			cli.ValueFlag(flagTo, &o.To, check.ParseRelease, "also check the cluster against Kafka `RELEASE` (4.x, 4.0…4.4, 5.0): the config topic, the internal topics, the broker and every worker's REST API (rules U1-U13)"),
-		), o.RESTOptions.Flags()...),
-		Spec: checkSpec((*check.UpgradeReport)(nil)),
-		Run:  func(e *cli.Env) error { return run(e, o) },
-	}
+	return cli.Verb(run, runUpgrade, func(o *UpgradeOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "upgrade",
+			Usage: "plan a rolling change of connect.protocol (and exactly.once.source.support) without ever worsening the group's protocol",
+			Description: cli.Examples(
+				"connectscope check upgrade --worker-config 'workers/*.properties' --target sessioned",
+				"connectscope -b broker:9092 check upgrade --worker-config 'workers/*.properties' --exactly-once enabled",
+				"connectscope -b broker:9092 check upgrade --to 4.x    # keys 4.0 removed, plugins a worker lacks, KIP-891 pins, …"),
+			Flags: append(append(o.CheckOptions.flags(),
+				targetFlag(&o.Target, "protocol the group should run: `eager|compatible|sessioned`"),
+				&urfave.StringFlag{Name: flagExactlyOnce, Destination: &o.ExactlyOnce, Usage: "also roll exactly.once.source.support to `disabled|preparing|enabled` (two rolls when enabling)"},
+				cli.ValueFlag(flagTo, &o.To, check.ParseRelease, "also check the cluster against Kafka `RELEASE` (4.x, 4.0…4.4, 5.0): the config topic, the internal topics, the broker and every worker's REST API (rules U1-U13)"),
+			), o.RESTOptions.Flags()...),
+			Spec: checkSpec((*check.UpgradeReport)(nil)),
+		}
+	})
 }
 
 func runUpgrade(e *cli.Env, o *UpgradeOptions) error {

@@ -33,6 +33,9 @@ type Command struct {
 	Before func(*Env) error
 	// Run does the verb's work with the options its constructor bound.
 	Run func(*Env) error
+	// Args reads or refuses the verb's positional arguments before its
+	// run (Verb calls it; NoArgs, OneArg).
+	Args func(*Env) error
 
 	// BashComplete answers urfave's --generate-bash-completion for the
 	// verb, when its default (the flags) is not the answer.

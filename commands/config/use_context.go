@@ -15,23 +15,15 @@ type UseContextOptions struct {
 
 // NewCmdUseContext is `config use-context NAME`.
 func NewCmdUseContext(run func(*cli.Env, *UseContextOptions) error) *cli.Command {
-	o := &UseContextOptions{}
-	if run == nil {
-		run = runUseContext
-	}
-	return &cli.Command{
-		Name:      "use-context",
-		Usage:     "make NAME the current context (rewrites only the current-context line of the file)",
-		ArgsUsage: "NAME",
-		Spec:      spec(cli.FirstArg(cli.Contexts)),
-		Run: func(e *cli.Env) error {
-			if len(e.Args) != 1 {
-				return cli.UsageErrorf("use-context needs one context NAME")
-			}
-			o.Name = e.Args[0]
-			return run(e, o)
-		},
-	}
+	return cli.Verb(run, runUseContext, func(o *UseContextOptions) *cli.Command {
+		return &cli.Command{
+			Name:      "use-context",
+			Usage:     "make NAME the current context (rewrites only the current-context line of the file)",
+			ArgsUsage: "NAME",
+			Spec:      spec(cli.FirstArg(cli.Contexts)),
+			Args:      cli.OneArg(&o.Name, "use-context needs one context NAME"),
+		}
+	})
 }
 
 func runUseContext(e *cli.Env, o *UseContextOptions) error {

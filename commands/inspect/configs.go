@@ -13,20 +13,17 @@ type ConfigsOptions struct {
 
 // NewCmdConfigs is `inspect configs`; run replaces the run function in tests.
 func NewCmdConfigs(run func(*cli.Env, *ConfigsOptions) error) *cli.Command {
-	o := &ConfigsOptions{}
-	if run == nil {
-		run = runConfigs
-	}
-	return &cli.Command{
-		Name:  "configs",
-		Usage: "connector and task configs, target states, commits and consistency (config topic)",
-		Description: "Examples:\n" +
-			"  connectscope inspect configs --from cluster.snapshot.json\n" +
-			"  connectscope -b broker:9092 inspect configs --connector orders -o yaml",
-		Flags: append([]urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)}, filterFlags(&o.Filter, true)...),
-		Spec:  viewSpec(cli.ConfigTopic, (*views.ConfigsResult)(nil)),
-		Run:   func(e *cli.Env) error { return run(e, o) },
-	}
+	return cli.Verb(run, runConfigs, func(o *ConfigsOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "configs",
+			Usage: "connector and task configs, target states, commits and consistency (config topic)",
+			Description: cli.Examples(
+				"connectscope inspect configs --from cluster.snapshot.json",
+				"connectscope -b broker:9092 inspect configs --connector orders -o yaml"),
+			Flags: append([]urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)}, filterFlags(&o.Filter, true)...),
+			Spec:  viewSpec(cli.ConfigTopic, (*views.ConfigsResult)(nil)),
+		}
+	})
 }
 
 func runConfigs(e *cli.Env, o *ConfigsOptions) error {

@@ -16,33 +16,25 @@ type ConnectorOptions struct {
 // NewCmdConnector is `inspect connector NAME`; run replaces the run
 // function in tests.
 func NewCmdConnector(run func(*cli.Env, *ConnectorOptions) error) *cli.Command {
-	o := &ConnectorOptions{}
-	if run == nil {
-		run = runConnector
-	}
-	return &cli.Command{
-		Name:      "connector",
-		Usage:     "one connector whole: config, target and actual state, owner, tasks, offsets, sink group and lag",
-		ArgsUsage: "NAME",
-		Description: "Everything the internal topics and the groups say about one connector, as\n" +
-			"kubectl describe shows one object. A name the input does not know is not found: exit 4.\n\n" +
-			"Examples:\n" +
-			"  connectscope inspect connector jdbc-orders-source --from examples/cluster.snapshot.json\n" +
-			"  connectscope -b broker:9092 inspect connector s3-orders-sink -o wide\n" +
-			"  connectscope inspect connector debezium-inventory --from dump.jsonl --jq '.tasks[] | select(.state == \"FAILED\") | .trace'",
-		Spec: cli.Spec{
-			Read:   cli.ReadSpec{}, // every topic and the groups: the connector whole
-			Result: (*detail.Connector)(nil),
-			Args:   cli.FirstArg(cli.Connectors),
-		},
-		Run: func(e *cli.Env) error {
-			if len(e.Args) != 1 {
-				return cli.UsageErrorf("inspect connector needs one connector NAME")
-			}
-			o.Name = e.Args[0]
-			return run(e, o)
-		},
-	}
+	return cli.Verb(run, runConnector, func(o *ConnectorOptions) *cli.Command {
+		return &cli.Command{
+			Name:      "connector",
+			Usage:     "one connector whole: config, target and actual state, owner, tasks, offsets, sink group and lag",
+			ArgsUsage: "NAME",
+			Description: "Everything the internal topics and the groups say about one connector, as\n" +
+				"kubectl describe shows one object. A name the input does not know is not found: exit 4.\n\n" +
+				cli.Examples(
+					"connectscope inspect connector jdbc-orders-source --from examples/cluster.snapshot.json",
+					"connectscope -b broker:9092 inspect connector s3-orders-sink -o wide",
+					"connectscope inspect connector debezium-inventory --from dump.jsonl --jq '.tasks[] | select(.state == \"FAILED\") | .trace'"),
+			Spec: cli.Spec{
+				Read:   cli.ReadSpec{}, // every topic and the groups: the connector whole
+				Result: (*detail.Connector)(nil),
+				Args:   cli.FirstArg(cli.Connectors),
+			},
+			Args: cli.OneArg(&o.Name, "inspect connector needs one connector NAME"),
+		}
+	})
 }
 
 func runConnector(e *cli.Env, o *ConnectorOptions) error {

@@ -14,20 +14,17 @@ type ConnectorsOptions struct {
 // NewCmdConnectors is `inspect connectors`; run replaces the run function
 // in tests.
 func NewCmdConnectors(run func(*cli.Env, *ConnectorsOptions) error) *cli.Command {
-	o := &ConnectorsOptions{}
-	if run == nil {
-		run = runConnectors
-	}
-	return &cli.Command{
-		Name:  "connectors",
-		Usage: "one line per connector: class, type, target and actual state, tasks, consistency",
-		Description: "Examples:\n" +
-			"  connectscope inspect connectors --from examples/cluster.snapshot.json\n" +
-			"  connectscope -b broker:9092 inspect connectors -o wide",
-		Flags: append([]urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)}, filterFlags(&o.Filter, true)...),
-		Spec:  viewSpec(cli.ConfigTopic|cli.StatusTopic, (*views.ConnectorsResult)(nil)),
-		Run:   func(e *cli.Env) error { return run(e, o) },
-	}
+	return cli.Verb(run, runConnectors, func(o *ConnectorsOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "connectors",
+			Usage: "one line per connector: class, type, target and actual state, tasks, consistency",
+			Description: cli.Examples(
+				"connectscope inspect connectors --from examples/cluster.snapshot.json",
+				"connectscope -b broker:9092 inspect connectors -o wide"),
+			Flags: append([]urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)}, filterFlags(&o.Filter, true)...),
+			Spec:  viewSpec(cli.ConfigTopic|cli.StatusTopic, (*views.ConnectorsResult)(nil)),
+		}
+	})
 }
 
 func runConnectors(e *cli.Env, o *ConnectorsOptions) error {

@@ -13,23 +13,20 @@ type PluginsOptions struct {
 
 // NewCmdPlugins is `inspect plugins`; run replaces the run function in tests.
 func NewCmdPlugins(run func(*cli.Env, *PluginsOptions) error) *cli.Command {
-	o := &PluginsOptions{}
-	if run == nil {
-		run = runPlugins
-	}
-	return &cli.Command{
-		Name:  "plugins",
-		Usage: "the plugin matrix: which worker has which plugin at which version, and the classes and KIP-891 pins of the config topic some worker lacks",
-		Description: "Examples:\n" +
-			"  connectscope -b broker:9092 inspect plugins\n" +
-			"  connectscope -b broker:9092 inspect plugins -o json --jq '.gaps[] | \"\\(.connector) on \\(.worker): \\(.reason)\"'",
-		Flags: o.RESTOptions.Flags(),
-		Spec: cli.Spec{
-			Read:   cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true},
-			Result: (*workers.Matrix)(nil),
-		},
-		Run: func(e *cli.Env) error { return run(e, o) },
-	}
+	return cli.Verb(run, runPlugins, func(o *PluginsOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "plugins",
+			Usage: "the plugin matrix: which worker has which plugin at which version, and the classes and KIP-891 pins of the config topic some worker lacks",
+			Description: cli.Examples(
+				"connectscope -b broker:9092 inspect plugins",
+				"connectscope -b broker:9092 inspect plugins -o json --jq '.gaps[] | \"\\(.connector) on \\(.worker): \\(.reason)\"'"),
+			Flags: o.RESTOptions.Flags(),
+			Spec: cli.Spec{
+				Read:   cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true},
+				Result: (*workers.Matrix)(nil),
+			},
+		}
+	})
 }
 
 func runPlugins(e *cli.Env, o *PluginsOptions) error {

@@ -11,24 +11,17 @@ type RebalancesOptions struct{}
 
 // NewCmdRebalances is `inspect rebalances`; run replaces the run function in tests.
 func NewCmdRebalances(run func(*cli.Env, *RebalancesOptions) error) *cli.Command {
-	o := &RebalancesOptions{}
-	if run == nil {
-		run = runRebalances
-	}
-	return &cli.Command{
-		Name:  "rebalances",
-		Usage: "the recent rebalances the status topic still shows: when, what seems to have started each, what stopped and for how long, restart times",
-		Description: "Examples:\n" +
-			"  connectscope inspect rebalances --from cluster.snapshot.json\n" +
-			"  connectscope -b broker:9092 inspect rebalances -o json --jq '.restarts[].away_ms'",
-		Spec: cli.Spec{Read: cli.ReadSpec{Topics: cli.StatusTopic, SkipSinkGroups: true}, Result: (*history.Result)(nil)},
-		Run: func(e *cli.Env) error {
-			if err := e.NoArgs(); err != nil {
-				return err
-			}
-			return run(e, o)
-		},
-	}
+	return cli.Verb(run, runRebalances, func(o *RebalancesOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "rebalances",
+			Usage: "the recent rebalances the status topic still shows: when, what seems to have started each, what stopped and for how long, restart times",
+			Description: cli.Examples(
+				"connectscope inspect rebalances --from cluster.snapshot.json",
+				"connectscope -b broker:9092 inspect rebalances -o json --jq '.restarts[].away_ms'"),
+			Spec: cli.Spec{Read: cli.ReadSpec{Topics: cli.StatusTopic, SkipSinkGroups: true}, Result: (*history.Result)(nil)},
+			Args: cli.NoArgs,
+		}
+	})
 }
 
 func runRebalances(e *cli.Env, _ *RebalancesOptions) error {

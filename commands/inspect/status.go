@@ -13,20 +13,17 @@ type StatusOptions struct {
 
 // NewCmdStatus is `inspect status`; run replaces the run function in tests.
 func NewCmdStatus(run func(*cli.Env, *StatusOptions) error) *cli.Command {
-	o := &StatusOptions{}
-	if run == nil {
-		run = runStatus
-	}
-	return &cli.Command{
-		Name:  "status",
-		Usage: "connector, task and topic statuses (status topic)",
-		Description: "Examples:\n" +
-			"  connectscope inspect status --from cluster.snapshot.json -o wide\n" +
-			"  connectscope -b broker:9092 inspect status -o jsonl --jq 'select(.state==\"FAILED\") | .name'",
-		Flags: append([]urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)}, filterFlags(&o.Filter, true)...),
-		Spec:  viewSpec(cli.StatusTopic, (*views.StatusResult)(nil)),
-		Run:   func(e *cli.Env) error { return run(e, o) },
-	}
+	return cli.Verb(run, runStatus, func(o *StatusOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "status",
+			Usage: "connector, task and topic statuses (status topic)",
+			Description: cli.Examples(
+				"connectscope inspect status --from cluster.snapshot.json -o wide",
+				"connectscope -b broker:9092 inspect status -o jsonl --jq 'select(.state==\"FAILED\") | .name'"),
+			Flags: append([]urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)}, filterFlags(&o.Filter, true)...),
+			Spec:  viewSpec(cli.StatusTopic, (*views.StatusResult)(nil)),
+		}
+	})
 }
 
 func runStatus(e *cli.Env, o *StatusOptions) error {

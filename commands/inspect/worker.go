@@ -15,34 +15,26 @@ type WorkerOptions struct {
 
 // NewCmdWorker is `inspect worker W`; run replaces the run function in tests.
 func NewCmdWorker(run func(*cli.Env, *WorkerOptions) error) *cli.Command {
-	o := &WorkerOptions{}
-	if run == nil {
-		run = runWorker
-	}
-	return &cli.Command{
-		Name:      "worker",
-		Usage:     "one worker whole: its names, leader or not, what it runs with states, its last round, config offset, held work",
-		ArgsUsage: "WORKER",
-		Description: "Everything the group and the status topic say about one Connect worker, as kubectl\n" +
-			"describe node shows one node. WORKER is any of its names: HOST:PORT, host, REST URL, client id\n" +
-			"or member id. A worker that left is shown by the work its status records still name. A name\n" +
-			"the input does not know is not found: exit 4.\n\n" +
-			"Examples:\n" +
-			"  connectscope inspect worker 10.0.1.11:8083 --from examples/cluster.snapshot.json\n" +
-			"  connectscope -b broker:9092 inspect worker worker-2 -o json --jq '.tasks[] | select(.state != \"RUNNING\") | .name'",
-		Spec: cli.Spec{
-			Read:   cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true},
-			Result: (*detail.Worker)(nil),
-			Args:   cli.FirstArg(cli.Workers),
-		},
-		Run: func(e *cli.Env) error {
-			if len(e.Args) != 1 {
-				return cli.UsageErrorf("inspect worker needs one WORKER (HOST:PORT, host, REST URL, client id or member id)")
-			}
-			o.Name = e.Args[0]
-			return run(e, o)
-		},
-	}
+	return cli.Verb(run, runWorker, func(o *WorkerOptions) *cli.Command {
+		return &cli.Command{
+			Name:      "worker",
+			Usage:     "one worker whole: its names, leader or not, what it runs with states, its last round, config offset, held work",
+			ArgsUsage: "WORKER",
+			Description: "Everything the group and the status topic say about one Connect worker, as kubectl\n" +
+				"describe node shows one node. WORKER is any of its names: HOST:PORT, host, REST URL, client id\n" +
+				"or member id. A worker that left is shown by the work its status records still name. A name\n" +
+				"the input does not know is not found: exit 4.\n\n" +
+				cli.Examples(
+					"connectscope inspect worker 10.0.1.11:8083 --from examples/cluster.snapshot.json",
+					"connectscope -b broker:9092 inspect worker worker-2 -o json --jq '.tasks[] | select(.state != \"RUNNING\") | .name'"),
+			Spec: cli.Spec{
+				Read:   cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true},
+				Result: (*detail.Worker)(nil),
+				Args:   cli.FirstArg(cli.Workers),
+			},
+			Args: cli.OneArg(&o.Name, "inspect worker needs one WORKER (HOST:PORT, host, REST URL, client id or member id)"),
+		}
+	})
 }
 
 func runWorker(e *cli.Env, o *WorkerOptions) error {

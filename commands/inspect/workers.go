@@ -29,29 +29,26 @@ type WorkersOptions struct {
 
 // NewCmdWorkers is `inspect workers`; run replaces the run function in tests.
 func NewCmdWorkers(run func(*cli.Env, *WorkersOptions) error) *cli.Command {
-	o := &WorkersOptions{}
-	if run == nil {
-		run = runWorkers
-	}
-	return &cli.Command{
-		Name:  "workers",
-		Usage: "ask every member of the group through its REST URL: version, health, latency, plugins, or the error that kept it from answering",
-		Description: "Every member is asked at once through the REST URL it advertises in the group (GET /, /health,\n" +
-			"/connector-plugins), each request and the whole round bounded; a worker that does not answer is a\n" +
-			"row with its error. --restarts watches the group instead and measures each worker's restart.\n\n" +
-			"Examples:\n" +
-			"  connectscope -b broker:9092 inspect workers\n" +
-			"  connectscope -b broker:9092 inspect workers -o json --jq '.workers[] | select(.error) | .worker'\n" +
-			"  connectscope -b broker:9092 inspect workers --restarts 30m -o json > restart-times.json",
-		Flags: append(o.RESTOptions.Flags(),
-			&urfave.DurationFlag{Name: flagRestarts, Destination: &o.Restarts, Usage: "instead, watch for `DURATION` (or until Ctrl-C) and measure each worker's restart from /health and its rejoin"},
-			&urfave.DurationFlag{Name: flagRestartInterval, Value: time.Second, Destination: &o.RestartInterval, Usage: "how often --restarts looks (`DURATION`)"}),
-		Spec: cli.Spec{
-			Read:   cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true},
-			Result: (*workers.Result)(nil),
-		},
-		Run: func(e *cli.Env) error { return run(e, o) },
-	}
+	return cli.Verb(run, runWorkers, func(o *WorkersOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "workers",
+			Usage: "ask every member of the group through its REST URL: version, health, latency, plugins, or the error that kept it from answering",
+			Description: "Every member is asked at once through the REST URL it advertises in the group (GET /, /health,\n" +
+				"/connector-plugins), each request and the whole round bounded; a worker that does not answer is a\n" +
+				"row with its error. --restarts watches the group instead and measures each worker's restart.\n\n" +
+				cli.Examples(
+					"connectscope -b broker:9092 inspect workers",
+					"connectscope -b broker:9092 inspect workers -o json --jq '.workers[] | select(.error) | .worker'",
+					"connectscope -b broker:9092 inspect workers --restarts 30m -o json > restart-times.json"),
+			Flags: append(o.RESTOptions.Flags(),
+				&urfave.DurationFlag{Name: flagRestarts, Destination: &o.Restarts, Usage: "instead, watch for `DURATION` (or until Ctrl-C) and measure each worker's restart from /health and its rejoin"},
+				&urfave.DurationFlag{Name: flagRestartInterval, Value: time.Second, Destination: &o.RestartInterval, Usage: "how often --restarts looks (`DURATION`)"}),
+			Spec: cli.Spec{
+				Read:   cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true},
+				Result: (*workers.Result)(nil),
+			},
+		}
+	})
 }
 
 func runWorkers(e *cli.Env, o *WorkersOptions) error {

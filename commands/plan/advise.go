@@ -38,51 +38,44 @@ type AdviseOptions struct {
 
 // NewCmdAdvise is `plan advise`; run replaces the run function in tests.
 func NewCmdAdvise(run func(*cli.Env, *AdviseOptions) error) *cli.Command {
-	o := &AdviseOptions{}
-	if run == nil {
-		run = runAdvise
-	}
-	return &cli.Command{
-		Name:  "advise",
-		Usage: "sweep scheduled.rebalance.max.delay.ms, restart order, pacing and stop mode; recommend a setting for rolling restarts and crashes",
-		Description: "Runs every combination through the same assignor and time model as plan rolling-restart and plan leave:\n" +
-			"the rolling restart's cost (task-seconds not running, longest outage, tasks moved, rounds, time until balanced)\n" +
-			"and the failover when one worker crashes and never returns. Prints the Pareto front, marks the current\n" +
-			"setting and recommends one within --max-downtime and --max-moves.\n" +
-			"Exit status: 0 when the current setting is on the front, 1 when the recommended setting beats it on both costs.\n\n" +
-			"Examples:\n" +
-			"  connectscope plan advise --from cluster.snapshot.json --restart-time 90s\n" +
-			"  connectscope -b broker:9092 plan advise --restart-time 2m --max-downtime 3m -o json\n" +
-			"  connectscope plan advise --synthetic workers=6,connectors=30,tasks=3 --restart-time 90s --plot tradeoff.svg",
-		Flags: append([]urfave.Flag{
-			&urfave.StringFlag{Name: flagRestartTime, Required: true, Destination: &o.RestartTime, Usage: "how long a worker is away, from stop to rejoin, `DURATION`, or auto: each worker's measured time (--restart-times, the status topic's history)"},
-			restartTimesFlag(&o.RestartFile),
-			&urfave.StringFlag{Name: flagDelays, Destination: &o.Delays, Usage: "delays to sweep, `D1,D2,...` (durations or ms; default: 0 to 10m, values around the restart time, and the current one)"},
-			&urfave.StringFlag{Name: flagOrder, Destination: &o.Order, Usage: "restart orders to compare, `ORDERS`: leader-first, leader-last (default both)"},
-			&urfave.StringFlag{Name: flagPacing, Destination: &o.Pacing, Usage: "pacings to compare, `PACINGS`: back (next as soon as the last is back), stable (after the group is stable again), gap (--gap after the last is back); default back,stable, and gap when --gap is given"},
-			&urfave.StringFlag{Name: flagGap, Destination: &o.Gap, Usage: "the fixed pacing gap, `DURATION` after the previous worker is back"},
-			cli.ValueFlag(flagStop, &o.Stops, parseStops, "stop modes to compare, `MODES`: clean, crash (default both)"),
-			&urfave.StringFlag{Name: flagMaxDowntime, Destination: &o.MaxDowntime, Usage: "recommend only settings whose crash outage (one worker crashes, never returns) is at most `DURATION`"},
-			&urfave.StringFlag{Name: flagMaxMoves, Destination: &o.MaxMoves, Usage: "recommend only settings whose rolling restart moves at most `N` tasks"},
-		}, o.flags("also draw the trade-off into `FILE` (.svg or .png): over the delay, the roll's task-seconds and the crash outage, the front, current and recommended settings marked")...),
-		Spec: cli.Spec{
-			Read:   cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true, SettleGroup: true},
-			Result: (*advise.AdviseResult)(nil),
-			Inputs: inputs,
-			Values: map[string]cli.Candidates{
-				flagProtocol: cli.Fixed("eager", "compatible", "sessioned"),
-				flagStop:     stopValues,
-				flagOrder:    cli.Fixed(advise.OrderLeaderFirst, advise.OrderLeaderLast),
-				flagPacing:   cli.Fixed(whatif.PaceBack, whatif.PaceStable, whatif.PaceGap),
+	return cli.Verb(run, runAdvise, func(o *AdviseOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "advise",
+			Usage: "sweep scheduled.rebalance.max.delay.ms, restart order, pacing and stop mode; recommend a setting for rolling restarts and crashes",
+			Description: "Runs every combination through the same assignor and time model as plan rolling-restart and plan leave:\n" +
+				"the rolling restart's cost (task-seconds not running, longest outage, tasks moved, rounds, time until balanced)\n" +
+				"and the failover when one worker crashes and never returns. Prints the Pareto front, marks the current\n" +
+				"setting and recommends one within --max-downtime and --max-moves.\n" +
+				"Exit status: 0 when the current setting is on the front, 1 when the recommended setting beats it on both costs.\n\n" +
+				cli.Examples(
+					"connectscope plan advise --from cluster.snapshot.json --restart-time 90s",
+					"connectscope -b broker:9092 plan advise --restart-time 2m --max-downtime 3m -o json",
+					"connectscope plan advise --synthetic workers=6,connectors=30,tasks=3 --restart-time 90s --plot tradeoff.svg"),
+			Flags: append([]urfave.Flag{
+				&urfave.StringFlag{Name: flagRestartTime, Required: true, Destination: &o.RestartTime, Usage: "how long a worker is away, from stop to rejoin, `DURATION`, or auto: each worker's measured time (--restart-times, the status topic's history)"},
+				restartTimesFlag(&o.RestartFile),
+				&urfave.StringFlag{Name: flagDelays, Destination: &o.Delays, Usage: "delays to sweep, `D1,D2,...` (durations or ms; default: 0 to 10m, values around the restart time, and the current one)"},
+				&urfave.StringFlag{Name: flagOrder, Destination: &o.Order, Usage: "restart orders to compare, `ORDERS`: leader-first, leader-last (default both)"},
+				&urfave.StringFlag{Name: flagPacing, Destination: &o.Pacing, Usage: "pacings to compare, `PACINGS`: back (next as soon as the last is back), stable (after the group is stable again), gap (--gap after the last is back); default back,stable, and gap when --gap is given"},
+				&urfave.StringFlag{Name: flagGap, Destination: &o.Gap, Usage: "the fixed pacing gap, `DURATION` after the previous worker is back"},
+				cli.ValueFlag(flagStop, &o.Stops, parseStops, "stop modes to compare, `MODES`: clean, crash (default both)"),
+				&urfave.StringFlag{Name: flagMaxDowntime, Destination: &o.MaxDowntime, Usage: "recommend only settings whose crash outage (one worker crashes, never returns) is at most `DURATION`"},
+				&urfave.StringFlag{Name: flagMaxMoves, Destination: &o.MaxMoves, Usage: "recommend only settings whose rolling restart moves at most `N` tasks"},
+			}, o.flags("also draw the trade-off into `FILE` (.svg or .png): over the delay, the roll's task-seconds and the crash outage, the front, current and recommended settings marked")...),
+			Spec: cli.Spec{
+				Read:   cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true, SettleGroup: true},
+				Result: (*advise.AdviseResult)(nil),
+				Inputs: inputs,
+				Values: map[string]cli.Candidates{
+					flagProtocol: cli.Fixed("eager", "compatible", "sessioned"),
+					flagStop:     stopValues,
+					flagOrder:    cli.Fixed(advise.OrderLeaderFirst, advise.OrderLeaderLast),
+					flagPacing:   cli.Fixed(whatif.PaceBack, whatif.PaceStable, whatif.PaceGap),
+				},
 			},
-		},
-		Run: func(e *cli.Env) error {
-			if err := e.NoArgs(); err != nil {
-				return err
-			}
-			return run(e, o)
-		},
-	}
+			Args: cli.NoArgs,
+		}
+	})
 }
 
 func runAdvise(e *cli.Env, o *AdviseOptions) error {

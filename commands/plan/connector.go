@@ -20,29 +20,22 @@ type ConnectorOptions struct {
 
 // NewCmdConnector is `plan connector`; run replaces the run function in tests.
 func NewCmdConnector(run func(*cli.Env, *ConnectorOptions) error) *cli.Command {
-	o := &ConnectorOptions{}
-	if run == nil {
-		run = runConnector
-	}
-	return &cli.Command{
-		Name:  "connector",
-		Usage: "preview changing task counts, adding or removing connectors",
-		Description: "Examples:\n" +
-			"  connectscope plan connector --from cluster.snapshot.json --set orders=8\n" +
-			"  connectscope plan connector --from cluster.snapshot.json --add audit=2 --remove old-sink",
-		Flags: append([]urfave.Flag{
-			&urfave.StringSliceFlag{Name: "set", Destination: &o.Set, Usage: "change a connector's task count, `NAME=TASKS` (repeatable)"},
-			&urfave.StringSliceFlag{Name: "add", Destination: &o.Add, Usage: "create a connector with TASKS tasks, `NAME=TASKS` (repeatable)"},
-			&urfave.StringSliceFlag{Name: "remove", Destination: &o.Remove, Usage: "delete a connector `NAME` (repeatable)"},
-		}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
-		Spec: whatIfSpec(map[string]cli.Candidates{"remove": cli.Connectors, "set": connectorsWithEquals}),
-		Run: func(e *cli.Env) error {
-			if err := e.NoArgs(); err != nil {
-				return err
-			}
-			return run(e, o)
-		},
-	}
+	return cli.Verb(run, runConnector, func(o *ConnectorOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "connector",
+			Usage: "preview changing task counts, adding or removing connectors",
+			Description: cli.Examples(
+				"connectscope plan connector --from cluster.snapshot.json --set orders=8",
+				"connectscope plan connector --from cluster.snapshot.json --add audit=2 --remove old-sink"),
+			Flags: append([]urfave.Flag{
+				&urfave.StringSliceFlag{Name: "set", Destination: &o.Set, Usage: "change a connector's task count, `NAME=TASKS` (repeatable)"},
+				&urfave.StringSliceFlag{Name: "add", Destination: &o.Add, Usage: "create a connector with TASKS tasks, `NAME=TASKS` (repeatable)"},
+				&urfave.StringSliceFlag{Name: "remove", Destination: &o.Remove, Usage: "delete a connector `NAME` (repeatable)"},
+			}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
+			Spec: whatIfSpec(map[string]cli.Candidates{"remove": cli.Connectors, "set": connectorsWithEquals}),
+			Args: cli.NoArgs,
+		}
+	})
 }
 
 func runConnector(e *cli.Env, o *ConnectorOptions) error {

@@ -18,29 +18,22 @@ type JoinOptions struct {
 
 // NewCmdJoin is `plan join`; run replaces the run function in tests.
 func NewCmdJoin(run func(*cli.Env, *JoinOptions) error) *cli.Command {
-	o := &JoinOptions{}
-	if run == nil {
-		run = runJoin
-	}
-	return &cli.Command{
-		Name:  "join",
-		Usage: "preview workers joining the group, at once or paced",
-		Description: "Examples:\n" +
-			"  connectscope plan join --from cluster.snapshot.json --add 1\n" +
-			"  connectscope plan join --from cluster.snapshot.json --add 10.0.1.14:8083 --add 10.0.1.15:8083 --pace 30s\n" +
-			"  connectscope plan join --synthetic workers=4,connectors=20,tasks=3 --add 2 -o mermaid",
-		Flags: append([]urfave.Flag{
-			&urfave.StringSliceFlag{Name: "add", Required: true, Destination: &o.Add, Usage: "`N` new workers, or each as HOST:PORT (named as Connect will, connect-HOST:PORT-<uuid>) or a member id; repeatable"},
-			&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "the new workers join one after another, this `DURATION` apart (default: all at once)"},
-		}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
-		Spec: whatIfSpec(map[string]cli.Candidates{}),
-		Run: func(e *cli.Env) error {
-			if err := e.NoArgs(); err != nil {
-				return err
-			}
-			return run(e, o)
-		},
-	}
+	return cli.Verb(run, runJoin, func(o *JoinOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "join",
+			Usage: "preview workers joining the group, at once or paced",
+			Description: cli.Examples(
+				"connectscope plan join --from cluster.snapshot.json --add 1",
+				"connectscope plan join --from cluster.snapshot.json --add 10.0.1.14:8083 --add 10.0.1.15:8083 --pace 30s",
+				"connectscope plan join --synthetic workers=4,connectors=20,tasks=3 --add 2 -o mermaid"),
+			Flags: append([]urfave.Flag{
+				&urfave.StringSliceFlag{Name: "add", Required: true, Destination: &o.Add, Usage: "`N` new workers, or each as HOST:PORT (named as Connect will, connect-HOST:PORT-<uuid>) or a member id; repeatable"},
+				&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "the new workers join one after another, this `DURATION` apart (default: all at once)"},
+			}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
+			Spec: whatIfSpec(map[string]cli.Candidates{}),
+			Args: cli.NoArgs,
+		}
+	})
 }
 
 func runJoin(e *cli.Env, o *JoinOptions) error {

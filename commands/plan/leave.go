@@ -21,33 +21,26 @@ type LeaveOptions struct {
 
 // NewCmdLeave is `plan leave`; run replaces the run function in tests.
 func NewCmdLeave(run func(*cli.Env, *LeaveOptions) error) *cli.Command {
-	o := &LeaveOptions{}
-	if run == nil {
-		run = runLeave
-	}
-	return &cli.Command{
-		Name:  "leave",
-		Usage: "preview workers leaving, at once or paced: the lost work held for the delay, and what happens if they return or not",
-		Description: "Examples:\n" +
-			"  connectscope plan leave --from cluster.snapshot.json --worker worker-2 --stop crash\n" +
-			"  connectscope -b broker:9092 plan leave --worker 10.0.1.12:8083 --returns-after 2m\n" +
-			"  connectscope plan leave --from cluster.snapshot.json --worker worker-2 --worker worker-3 --stop crash\n" +
-			"  connectscope plan leave --from cluster.snapshot.json --worker worker-2 --worker worker-3 --pace 20s",
-		Flags: append([]urfave.Flag{
-			&urfave.StringSliceFlag{Name: "worker", Required: true, Destination: &o.Workers, Usage: "a leaving worker `W`: its name (worker-2), HOST:PORT, REST URL, client id or member id; repeat for several (each at most once)"},
-			&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "several workers leave one after another, this `DURATION` apart, in the order given (default: all at once)"},
-			&urfave.StringFlag{Name: "returns-after", Destination: &o.ReturnsAfter, Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`, or auto: its measured restart time (--restart-times, the status topic's history)"},
-			restartTimesFlag(&o.RestartFile),
-			stopFlag(&o.Stop, "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"),
-		}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
-		Spec: whatIfSpec(map[string]cli.Candidates{"worker": cli.Workers, flagStop: stopValues}),
-		Run: func(e *cli.Env) error {
-			if err := e.NoArgs(); err != nil {
-				return err
-			}
-			return run(e, o)
-		},
-	}
+	return cli.Verb(run, runLeave, func(o *LeaveOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "leave",
+			Usage: "preview workers leaving, at once or paced: the lost work held for the delay, and what happens if they return or not",
+			Description: cli.Examples(
+				"connectscope plan leave --from cluster.snapshot.json --worker worker-2 --stop crash",
+				"connectscope -b broker:9092 plan leave --worker 10.0.1.12:8083 --returns-after 2m",
+				"connectscope plan leave --from cluster.snapshot.json --worker worker-2 --worker worker-3 --stop crash",
+				"connectscope plan leave --from cluster.snapshot.json --worker worker-2 --worker worker-3 --pace 20s"),
+			Flags: append([]urfave.Flag{
+				&urfave.StringSliceFlag{Name: "worker", Required: true, Destination: &o.Workers, Usage: "a leaving worker `W`: its name (worker-2), HOST:PORT, REST URL, client id or member id; repeat for several (each at most once)"},
+				&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "several workers leave one after another, this `DURATION` apart, in the order given (default: all at once)"},
+				&urfave.StringFlag{Name: "returns-after", Destination: &o.ReturnsAfter, Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`, or auto: its measured restart time (--restart-times, the status topic's history)"},
+				restartTimesFlag(&o.RestartFile),
+				stopFlag(&o.Stop, "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"),
+			}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
+			Spec: whatIfSpec(map[string]cli.Candidates{"worker": cli.Workers, flagStop: stopValues}),
+			Args: cli.NoArgs,
+		}
+	})
 }
 
 func runLeave(e *cli.Env, o *LeaveOptions) error {

@@ -24,31 +24,24 @@ type RollingRestartOptions struct {
 // NewCmdRollingRestart is `plan rolling-restart`; run replaces the run
 // function in tests.
 func NewCmdRollingRestart(run func(*cli.Env, *RollingRestartOptions) error) *cli.Command {
-	o := &RollingRestartOptions{}
-	if run == nil {
-		run = runRollingRestart
-	}
-	return &cli.Command{
-		Name:  "rolling-restart",
-		Usage: "preview restarting every worker one at a time: a timeline over the whole roll",
-		Description: "Examples:\n" +
-			"  connectscope plan rolling-restart --from cluster.snapshot.json --restart-time 90s\n" +
-			"  connectscope -b broker:9092 plan rolling-restart --restart-time 2m --order worker-1,worker-2,worker-3\n" +
-			"  connectscope -b broker:9092 plan rolling-restart --restart-time auto --restart-times restart-times.json",
-		Flags: append([]urfave.Flag{
-			&urfave.StringFlag{Name: flagRestartTime, Required: true, Destination: &o.RestartTime, Usage: "how long a worker is away, from stop to rejoin, `DURATION`, or auto: each worker's measured time (--restart-times, the status topic's history)"},
-			restartTimesFlag(&o.RestartFile),
-			&urfave.StringFlag{Name: flagOrder, Destination: &o.Order, Usage: "restart order `W1,W2,...` (default: members in group order, the leader last)"},
-			stopFlag(&o.Stop, "how each worker stops, `MODE`: clean (LeaveGroup) or crash (noticed after the session timeout)"),
-		}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
-		Spec: whatIfSpec(map[string]cli.Candidates{flagOrder: workerList, flagStop: stopValues}),
-		Run: func(e *cli.Env) error {
-			if err := e.NoArgs(); err != nil {
-				return err
-			}
-			return run(e, o)
-		},
-	}
+	return cli.Verb(run, runRollingRestart, func(o *RollingRestartOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "rolling-restart",
+			Usage: "preview restarting every worker one at a time: a timeline over the whole roll",
+			Description: cli.Examples(
+				"connectscope plan rolling-restart --from cluster.snapshot.json --restart-time 90s",
+				"connectscope -b broker:9092 plan rolling-restart --restart-time 2m --order worker-1,worker-2,worker-3",
+				"connectscope -b broker:9092 plan rolling-restart --restart-time auto --restart-times restart-times.json"),
+			Flags: append([]urfave.Flag{
+				&urfave.StringFlag{Name: flagRestartTime, Required: true, Destination: &o.RestartTime, Usage: "how long a worker is away, from stop to rejoin, `DURATION`, or auto: each worker's measured time (--restart-times, the status topic's history)"},
+				restartTimesFlag(&o.RestartFile),
+				&urfave.StringFlag{Name: flagOrder, Destination: &o.Order, Usage: "restart order `W1,W2,...` (default: members in group order, the leader last)"},
+				stopFlag(&o.Stop, "how each worker stops, `MODE`: clean (LeaveGroup) or crash (noticed after the session timeout)"),
+			}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
+			Spec: whatIfSpec(map[string]cli.Candidates{flagOrder: workerList, flagStop: stopValues}),
+			Args: cli.NoArgs,
+		}
+	})
 }
 
 func runRollingRestart(e *cli.Env, o *RollingRestartOptions) error {

@@ -21,32 +21,25 @@ type ScaleOptions struct {
 
 // NewCmdScale is `plan scale`; run replaces the run function in tests.
 func NewCmdScale(run func(*cli.Env, *ScaleOptions) error) *cli.Command {
-	o := &ScaleOptions{}
-	if run == nil {
-		run = runScale
-	}
-	return &cli.Command{
-		Name:  "scale",
-		Usage: "preview a scale-out or scale-in to N workers, K at a time, as an autoscaler does it",
-		Description: "Scale-in removes the workers whose names sort last (as a StatefulSet removes its highest ordinals).\n" +
-			"Examples:\n" +
-			"  connectscope plan scale --from cluster.snapshot.json --to 5 --step 1 --pace 1m\n" +
-			"  connectscope plan scale --from cluster.snapshot.json --to 2 --step 1 --pace 20s --stop clean",
-		Flags: append([]urfave.Flag{
-			&urfave.IntFlag{Name: "to", Required: true, Destination: &o.To, Usage: "the number of workers wanted, `N`"},
-			&urfave.IntFlag{Name: "step", Destination: &o.Step, Usage: "workers added or removed at a time, `K` (default: all at once)"},
-			&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "time between two steps, `DURATION`"},
-			stopFlag(&o.Stop, "how removed workers go, `MODE`: clean or crash"),
-			&urfave.StringSliceFlag{Name: "add", Destination: &o.Add, Usage: "scale-out: each new worker as HOST:PORT (the member id Connect gives it) or a member id, `W`; repeatable (default: invented names)"},
-		}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
-		Spec: whatIfSpec(map[string]cli.Candidates{flagStop: stopValues}),
-		Run: func(e *cli.Env) error {
-			if err := e.NoArgs(); err != nil {
-				return err
-			}
-			return run(e, o)
-		},
-	}
+	return cli.Verb(run, runScale, func(o *ScaleOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "scale",
+			Usage: "preview a scale-out or scale-in to N workers, K at a time, as an autoscaler does it",
+			Description: "Scale-in removes the workers whose names sort last (as a StatefulSet removes its highest ordinals).\n" +
+				cli.Examples(
+					"connectscope plan scale --from cluster.snapshot.json --to 5 --step 1 --pace 1m",
+					"connectscope plan scale --from cluster.snapshot.json --to 2 --step 1 --pace 20s --stop clean"),
+			Flags: append([]urfave.Flag{
+				&urfave.IntFlag{Name: "to", Required: true, Destination: &o.To, Usage: "the number of workers wanted, `N`"},
+				&urfave.IntFlag{Name: "step", Destination: &o.Step, Usage: "workers added or removed at a time, `K` (default: all at once)"},
+				&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "time between two steps, `DURATION`"},
+				stopFlag(&o.Stop, "how removed workers go, `MODE`: clean or crash"),
+				&urfave.StringSliceFlag{Name: "add", Destination: &o.Add, Usage: "scale-out: each new worker as HOST:PORT (the member id Connect gives it) or a member id, `W`; repeatable (default: invented names)"},
+			}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
+			Spec: whatIfSpec(map[string]cli.Candidates{flagStop: stopValues}),
+			Args: cli.NoArgs,
+		}
+	})
 }
 
 func runScale(e *cli.Env, o *ScaleOptions) error {

@@ -21,28 +21,25 @@ type WatchOptions struct {
 
 // NewCmdWatch is `watch`; run replaces the run function in tests.
 func NewCmdWatch(run func(*cli.Env, *WatchOptions) error) *cli.Command {
-	o := &WatchOptions{}
-	if run == nil {
-		run = runWatch
-	}
-	return &cli.Command{
-		Name:  "watch",
-		Usage: "follow the Connect group and the status topic and print events as they happen",
-		Description: "Describes the Connect group every --interval and follows the status topic from its end, printing\n" +
-			"rebalances (start, completion, members joining and leaving, what moved) and connector and task\n" +
-			"state changes with their worker. On Ctrl-C or after --duration it prints a summary: rebalances,\n" +
-			"their durations, and the task time spent not RUNNING. Nothing is written to the cluster.\n\n" +
-			"Examples:\n" +
-			"  connectscope -b broker:9092 watch\n" +
-			"  connectscope -b broker:9092 watch --duration 10m -o jsonl > events.jsonl\n" +
-			"  connectscope -b broker:9092 watch -o jsonl --jq 'select(.type==\"task_state\" and .state==\"FAILED\") | .task'",
-		Flags: []urfave.Flag{
-			&urfave.DurationFlag{Name: "duration", Destination: &o.Duration, Usage: "stop after this `DURATION` (default: until interrupted)"},
-			&urfave.DurationFlag{Name: "interval", Value: time.Second, Destination: &o.Interval, Usage: "describe the group every `DURATION`"},
-		},
-		Spec: cli.Spec{Result: (*watchResult)(nil)},
-		Run:  func(e *cli.Env) error { return run(e, o) },
-	}
+	return cli.Verb(run, runWatch, func(o *WatchOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "watch",
+			Usage: "follow the Connect group and the status topic and print events as they happen",
+			Description: "Describes the Connect group every --interval and follows the status topic from its end, printing\n" +
+				"rebalances (start, completion, members joining and leaving, what moved) and connector and task\n" +
+				"state changes with their worker. On Ctrl-C or after --duration it prints a summary: rebalances,\n" +
+				"their durations, and the task time spent not RUNNING. Nothing is written to the cluster.\n\n" +
+				cli.Examples(
+					"connectscope -b broker:9092 watch",
+					"connectscope -b broker:9092 watch --duration 10m -o jsonl > events.jsonl",
+					"connectscope -b broker:9092 watch -o jsonl --jq 'select(.type==\"task_state\" and .state==\"FAILED\") | .task'"),
+			Flags: []urfave.Flag{
+				&urfave.DurationFlag{Name: "duration", Destination: &o.Duration, Usage: "stop after this `DURATION` (default: until interrupted)"},
+				&urfave.DurationFlag{Name: "interval", Value: time.Second, Destination: &o.Interval, Usage: "describe the group every `DURATION`"},
+			},
+			Spec: cli.Spec{Result: (*watchResult)(nil)},
+		}
+	})
 }
 
 // watchResult is what -o json/yaml print at the end of a watch.
