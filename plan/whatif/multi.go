@@ -27,29 +27,9 @@ type LeaveOptions struct {
 // LeavePlan it shows the branch where they never return, and with
 // ReturnsAfterMs the branch where each comes back as a new member.
 func LeaveWorkersPlan(state cluster.State, opts timeline.Options, lo LeaveOptions) (*PlanResult, error) {
-	if len(lo.Workers) == 0 {
-		return nil, field.Errorf("Worker", ": no worker given")
-	}
-	ids, err := resolveDistinct(state, "Worker", lo.Workers)
+	ids, err := checkLeave(state, opts, lo)
 	if err != nil {
 		return nil, err
-	}
-	if err := checkPlanBounds(state, opts, len(ids)); err != nil {
-		return nil, err
-	}
-	if lo.PaceMs < 0 {
-		return nil, field.Errorf("Pace", ": must not be negative")
-	}
-	if err := cluster.CheckDurationMs("--pace", lo.PaceMs); err != nil {
-		return nil, err
-	}
-	if lo.ReturnsAfterMs != nil {
-		if *lo.ReturnsAfterMs < 0 {
-			return nil, field.Errorf("ReturnsAfter", ": must not be negative")
-		}
-		if err := cluster.CheckDurationMs("--returns-after", *lo.ReturnsAfterMs); err != nil {
-			return nil, err
-		}
 	}
 	kind, err := StopKind(lo.Stop)
 	if err != nil {
@@ -129,6 +109,36 @@ func LeaveWorkersPlan(state cluster.State, opts timeline.Options, lo LeaveOption
 		return nil, err
 	}
 	return res, nil
+}
+
+// checkLeave resolves the leaving workers to member ids and checks the
+// options against the bounds, before anything grows with the cluster.
+func checkLeave(state cluster.State, opts timeline.Options, lo LeaveOptions) (ids []string, err error) {
+	if len(lo.Workers) == 0 {
+		return nil, field.Errorf("Worker", ": no worker given")
+	}
+	ids, err = resolveDistinct(state, "Worker", lo.Workers)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPlanBounds(state, opts, len(ids)); err != nil {
+		return nil, err
+	}
+	if lo.PaceMs < 0 {
+		return nil, field.Errorf("Pace", ": must not be negative")
+	}
+	if err := cluster.CheckDurationMs("--pace", lo.PaceMs); err != nil {
+		return nil, err
+	}
+	if lo.ReturnsAfterMs != nil {
+		if *lo.ReturnsAfterMs < 0 {
+			return nil, field.Errorf("ReturnsAfter", ": must not be negative")
+		}
+		if err := cluster.CheckDurationMs("--returns-after", *lo.ReturnsAfterMs); err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
 }
 
 // resolveDistinct resolves worker names and refuses a worker named twice
