@@ -172,11 +172,21 @@ func ConfigStrings(cfg map[string]any) map[string]string {
 
 // resultTopic picks the topic name a result reports.
 func resultTopic(opt string, records []inspect.Record, fallback string) string {
+	seen := ""
+	if len(records) > 0 {
+		seen = records[0].Topic
+	}
+	return topicName(opt, seen, fallback)
+}
+
+// topicName is the topic a result names: the one the options give, else
+// the one its records came from, else Kafka's default.
+func topicName(opt, seen, fallback string) string {
 	if opt != "" {
 		return opt
 	}
-	if len(records) > 0 && records[0].Topic != "" {
-		return records[0].Topic
+	if seen != "" {
+		return seen
 	}
 	return fallback
 }

@@ -87,29 +87,8 @@ func (d *OffsetsDecoder) Add(r inspect.Record) {
 		d.topic = r.Topic
 	}
 	d.res.Records.Read++
-	if r.Value == nil {
-		// A tombstone of a key Connect could have written; a null or
-		// unparseable key is discarded by Kafka as invalid: a problem.
-		if r.Key == nil {
-			d.problem(r, "record has no key")
-			return
-		}
-		i, ok := d.index[string(r.Key)]
-		if !ok {
-			i = d.newEntry(r.Key)
-		}
-		e := d.entry(i)
-		if e.reason != "" {
-			d.problem(r, e.reason)
-			return
-		}
-		d.res.Records.Tombstones++
-		if e.held {
-			e.held, e.offset = false, nil
-			d.held--
-		}
-		return
-	}
+	// A null or unparseable key is discarded by Kafka as invalid, a
+	// tombstone's too: a problem.
 	if r.Key == nil {
 		d.problem(r, "record has no key")
 		return
@@ -121,6 +100,14 @@ func (d *OffsetsDecoder) Add(r inspect.Record) {
 	e := d.entry(i)
 	if e.reason != "" {
 		d.problem(r, e.reason)
+		return
+	}
+	if r.Value == nil { // a tombstone of a key Connect could have written
+		d.res.Records.Tombstones++
+		if e.held {
+			e.held, e.offset = false, nil
+			d.held--
+		}
 		return
 	}
 	offset, reason := offsetValue(r.Value)
@@ -199,13 +186,7 @@ func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c =
 func (d *OffsetsDecoder) Result() *OffsetsResult {
 	res := d.res
 	res.Problems = append([]inspect.Problem{}, d.res.Problems...)
-	res.Topic = d.opts.Topic
-	if res.Topic == "" {
-		res.Topic = d.topic
-	}
-	if res.Topic == "" {
-		res.Topic = inspect.DefaultTopicNames().Offset
-	}
+	res.Topic = topicName(d.opts.Topic, d.topic, inspect.DefaultTopicNames().Offset)
 	// Sort indexes rather than the wide SourceOffset values.
 	order := make([]int, 0, d.held)
 	for i := range d.count {

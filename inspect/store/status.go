@@ -195,13 +195,7 @@ func (d *StatusDecoder) Add(r *inspect.Record) {
 func (d *StatusDecoder) Result() *StatusResult {
 	res := d.res
 	res.Problems = append([]inspect.Problem{}, d.res.Problems...)
-	res.Topic = d.opts.Topic
-	if res.Topic == "" {
-		res.Topic = d.topic
-	}
-	if res.Topic == "" {
-		res.Topic = inspect.DefaultTopicNames().Status
-	}
+	res.Topic = topicName(d.opts.Topic, d.topic, inspect.DefaultTopicNames().Status)
 	d.st.fill(&res, d.opts)
 	return &res
 }

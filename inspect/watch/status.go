@@ -44,14 +44,8 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []Event {
 		if had && prev.State == c.State && format.TextOr(prev.WorkerID, "") == format.TextOr(c.WorkerID, "") {
 			continue
 		}
-		e := Event{Type: EventConnectorState, Connector: ptr(c.Name), State: ptr(c.State),
-			WorkerID: c.WorkerID, Generation: ptr(c.Generation)}
-		var prevWorker *string
-		if had {
-			e.PreviousState, prevWorker = ptr(prev.State), prev.WorkerID
-		}
-		e.Message = stateMessage("connector "+c.Name, e, prevWorker)
-		emit(e)
+		emit(stateChange(Event{Type: EventConnectorState, Connector: ptr(c.Name), State: ptr(c.State),
+			WorkerID: c.WorkerID, Generation: ptr(c.Generation)}, "connector "+c.Name, had, prev.State, prev.WorkerID))
 	}
 	for _, t := range res.Tasks {
 		w.noteGen(t.Generation)
@@ -65,14 +59,8 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []Event {
 		if had && prev.State == t.State && format.TextOr(prev.WorkerID, "") == format.TextOr(t.WorkerID, "") {
 			continue
 		}
-		e := Event{Type: EventTaskState, Connector: ptr(t.Connector), Task: ptr(t.ID), State: ptr(t.State),
-			WorkerID: t.WorkerID, Generation: ptr(t.Generation)}
-		var prevWorker *string
-		if had {
-			e.PreviousState, prevWorker = ptr(prev.State), prev.WorkerID
-		}
-		e.Message = stateMessage("task "+t.ID, e, prevWorker)
-		emit(e)
+		emit(stateChange(Event{Type: EventTaskState, Connector: ptr(t.Connector), Task: ptr(t.ID), State: ptr(t.State),
+			WorkerID: t.WorkerID, Generation: ptr(t.Generation)}, "task "+t.ID, had, prev.State, prev.WorkerID))
 	}
 	return out
 }
@@ -141,4 +129,16 @@ func stateMessage(what string, e Event, prevWorker *string) string {
 		msg += fmt.Sprintf(" (generation %d)", *e.Generation)
 	}
 	return msg
+}
+
+// stateChange is e, a connector's or task's new state, with its previous
+// state and worker when it had one, and its message.
+func stateChange(e Event, what string, had bool, prevState string, prevWorker *string) Event {
+	if had {
+		e.PreviousState = ptr(prevState)
+	} else {
+		prevWorker = nil
+	}
+	e.Message = stateMessage(what, e, prevWorker)
+	return e
 }
