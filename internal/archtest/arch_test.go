@@ -408,3 +408,49 @@ func TestCommentsNameWhatExists(t *testing.T) {
 func rel2(p token.Position) string {
 	return fmt.Sprintf("%s:%d", strings.TrimPrefix(filepath.ToSlash(p.Filename), "../../"), p.Line)
 }
+
+// longAllowed are the functions longer than 100 lines on purpose: the port
+// of fdlibm's pow, kept line for line beside its C original.
+var longAllowed = map[string]bool{"plan/assignor/fdlibm.go fdlibmPow": true}
+
+// TestSizes: no production file over 500 lines and no production function
+// over 100 (DEVELOPMENT.md, "Sizes").
+func TestSizes(t *testing.T) {
+	fset := token.NewFileSet()
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != "../.." && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		name := strings.TrimPrefix(filepath.ToSlash(path), "../../")
+		if testOnly.MatchString(filepath.ToSlash(filepath.Dir(name))) {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		if n := fset.File(f.Pos()).LineCount(); n > 500 {
+			t.Errorf("%s has %d lines (at most 500): split it by meaning", name, n)
+		}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			n := fset.Position(fn.End()).Line - fset.Position(fn.Pos()).Line + 1
+			if n > 100 && !longAllowed[name+" "+fn.Name.Name] {
+				t.Errorf("%s: %s has %d lines (at most 100)", name, fn.Name.Name, n)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
