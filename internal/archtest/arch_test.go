@@ -303,21 +303,22 @@ var qualified = regexp.MustCompile(`\b([a-z][a-z0-9]*)\.([A-Z]\w*)`)
 // notGo are words shaped like identifiers that name no Go declaration.
 var notGo = map[string]bool{"PowerShell": true}
 
-// TestCommentsNameWhatExists finds comments that name a declaration that is
-// no longer there: a declaration's doc comment that starts with another
-// identifier than the one it documents (the name before a rename) when no
-// declaration has that name, and pkg.Name in any comment, for a package of
-// this module, when that package declares no Name.
-func TestCommentsNameWhatExists(t *testing.T) {
+// comment is a comment of the module's Go files; documents is the
+// declaration a doc comment documents, "" for other comments.
+type comment struct {
+	pos       token.Position
+	documents string
+	text      string
+}
+
+// scan reads every Go file of the module: every top-level name, method
+// and field declared; each package name's top-level names and methods; and
+// the comments.
+func scan(t *testing.T) (declared map[string]bool, byPackage map[string]map[string]bool, comments []comment) {
+	t.Helper()
 	fset := token.NewFileSet()
-	declared := map[string]bool{}             // every top-level name, method and field
-	byPackage := map[string]map[string]bool{} // package name → its top-level names
-	type comment struct {
-		pos       token.Position
-		documents string // the declaration a doc comment documents; "" for other comments
-		text      string
-	}
-	var comments []comment
+	declared = map[string]bool{}             // every top-level name, method and field
+	byPackage = map[string]map[string]bool{} // package name → its top-level names and methods
 	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -387,6 +388,22 @@ func TestCommentsNameWhatExists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return declared, byPackage, comments
+}
+
+// declarations are scan's names alone.
+func declarations(t *testing.T) (map[string]bool, map[string]map[string]bool) {
+	declared, byPackage, _ := scan(t)
+	return declared, byPackage
+}
+
+// TestCommentsNameWhatExists finds comments that name a declaration that is
+// no longer there: a declaration's doc comment that starts with another
+// identifier than the one it documents (the name before a rename) when no
+// declaration has that name, and pkg.Name in any comment, for a package of
+// this module, when that package declares no Name.
+func TestCommentsNameWhatExists(t *testing.T) {
+	declared, byPackage, comments := scan(t)
 	for _, c := range comments {
 		if c.documents != "" {
 			if words := strings.Fields(c.text); len(words) > 0 {
@@ -452,5 +469,42 @@ func TestSizes(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// namedIdent is a Go identifier in backquotes: Name, pkg.Name, Name().
+var namedIdent = regexp.MustCompile("`(?:([a-z][a-z0-9]*)\\.)?([A-Za-z][A-Za-z0-9]*)(?:\\(\\))?`")
+
+// placeholders are the identifiers ARCHITECTURE.md uses as patterns, and
+// the names it quotes of others' code (Kafka's Java class, urfave/cli's
+// flag field).
+var placeholders = map[string]bool{"NewCmdVerb": true, "NewCmdNoun": true, "W": true, "ConnectDistributed": true, "Action": true}
+
+// TestNamedIdentifiersExist: every Go name ARCHITECTURE.md writes in
+// backquotes (a type, function, field or method; pkg.Name for a package of
+// this module) is declared.
+func TestNamedIdentifiersExist(t *testing.T) {
+	page, err := os.ReadFile("../../ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	declared, byPackage := declarations(t)
+	for _, m := range namedIdent.FindAllStringSubmatch(string(page), -1) {
+		pkg, name := m[1], m[2]
+		if placeholders[name] || (pkg == "" && !identShaped.MatchString(name) && !strings.ContainsAny(name[:1], "ABCDEFGHIJKLMNOPQRSTUVWXYZ")) {
+			continue // a plain word
+		}
+		if names, ok := byPackage[pkg]; ok && pkg != "" {
+			if !names[name] {
+				t.Errorf("ARCHITECTURE.md names %s.%s, which package %s does not declare", pkg, name, pkg)
+			}
+			continue
+		}
+		if pkg != "" && !strings.ContainsAny(name[:1], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+			continue // a file name (classify.go) or a variable's unexported part
+		}
+		if !declared[name] {
+			t.Errorf("ARCHITECTURE.md names %s, which is declared nowhere", m[0])
+		}
 	}
 }
