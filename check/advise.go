@@ -95,7 +95,9 @@ func adviseDelay(f *Findings, in TimeoutsInput, s *delaySetting, subject, whose 
 	res, err := advise.Advise(ctx, *in.Cluster,
 		timeline.Options{Protocol: s.key.proto, MaxDelayMs: s.key.delay, SessionTimeoutMs: s.key.session, KafkaVersion: s.key.version, RoundTimeMs: timeline.DefaultRoundTimeMs},
 		advise.AdviseOptions{RestartMs: in.RestartTimeMs, Orders: []string{advise.OrderLeaderLast}, Pacings: []whatif.Pacing{{Mode: whatif.PaceBack}},
-			Stops: []whatif.Stop{whatif.StopClean}, MaxDowntimeMs: in.MaxDowntimeMs, MaxMoves: -1})
+			Stops: []whatif.Stop{whatif.StopClean}, MaxDowntimeMs: in.MaxDowntimeMs, MaxMoves: -1,
+			ShownOnly: true}) // D7 reads the verdict, the recommendation and the current setting only
+
 	if err != nil {
 		return fmt.Errorf("D7 advisor for %s: %w", subject, err)
 	}

@@ -91,6 +91,11 @@ func runAdvise(e *cli.Env, o *AdviseOptions) error {
 	if err != nil {
 		return err
 	}
+	// The tables show a few settings' figures; JSON shows every one.
+	switch e.Globals.Output {
+	case "", format.OutputTable, format.OutputWide:
+		ao.ShownOnly = e.Globals.JQ == "" && plotPath == ""
+	}
 	clearProgress := func() {}
 	if format.IsTerminal(e.IO.Err) {
 		// A long sweep shows how far it is, on a terminal only; the line

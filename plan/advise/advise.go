@@ -31,6 +31,15 @@ type AdviseOptions struct {
 	MaxDowntimeMs int64           // a crash's longest outage may not exceed this; 0 = no limit
 	MaxMoves      int             // a roll may move at most this many tasks; < 0 = no limit
 	Workers       int             // parallel simulations; 0 = GOMAXPROCS
+	// ShownOnly says the caller shows only the tables, the verdict and the
+	// recommendation, not every candidate's figures: a roll proven to be
+	// none of the front, the recommendation, the current setting and its
+	// delay's cheapest roll stops early (Candidate.Cut, figures left zero).
+	// The tables, verdict and recommendation are the same as without it.
+	ShownOnly bool
+	// fresh runs every simulation from scratch, nothing shared or cut: the
+	// sweep as it was first written, which the tests hold the others to.
+	fresh bool
 	// Progress, when set, is told after each simulation how many of the
 	// sweep's are done (calls come one at a time, done rising to total).
 	Progress func(done, total int)
@@ -56,6 +65,8 @@ type AdviseResult struct {
 	Candidates  []Candidate       `json:"candidates"` // every setting swept, by delay, order, pacing, stop
 	Labels      map[string]string `json:"labels"`
 	Notes       []string          `json:"notes"`
+
+	shared int // rolls not run: the same as another delay's (tests read it)
 }
 
 // Constraints are the user's limits on a recommendation (null = none).
@@ -82,6 +93,9 @@ type Candidate struct {
 	Feasible    bool      `json:"feasible"`    // within --max-downtime and --max-moves, and the roll settles
 	IsCurrent   bool      `json:"current"`     // the cluster's delay, leader last, next when back, clean stops
 	Recommended bool      `json:"recommended"` // the advisor's pick
+	// Cut: the roll stopped early under ShownOnly; its figures are not
+	// known (never with -o json: every candidate runs to its end there).
+	Cut bool `json:"-"`
 }
 
 // RollCost is what the rolling restart costs under the cooperative protocol.
@@ -150,15 +164,16 @@ func Advise(ctx context.Context, state cluster.State, opts timeline.Options, ao 
 	res.CrashWorker, res.CrashWorkerName = crashed, state.Name(crashed)
 	res.Assumptions.Order = state.Names(orders[OrderLeaderLast]) // the current way of rolling
 
-	rolls, crashes, err := runSweep(ctx, sweep{state: state, opts: opts, ao: ao, coop: coop, settings: settings, orders: orders, crashed: crashed})
-	if err != nil {
+	sw := newSweep(ctx, sweepInput{state: state, opts: opts, ao: ao, coop: coop, settings: settings, orders: orders, crashed: crashed}, res.Current)
+	if err := sw.run(); err != nil {
 		return nil, err
 	}
 	for i, s := range settings {
-		c := Candidate{Setting: s, Roll: rolls[i], Crash: crashes[s.DelayMs]}
+		c := Candidate{Setting: s, Roll: sw.rolls[i], Crash: sw.crashes[s.DelayMs], Cut: sw.cut[i]}
 		c.IsCurrent = s.same(res.Current)
 		res.Candidates = append(res.Candidates, c)
 	}
+	res.shared = sw.shared
 	decide(res, ao)
 	return res, nil
 }

@@ -36,9 +36,11 @@ func beats(a, b Candidate) bool {
 func decide(res *AdviseResult, ao AdviseOptions) {
 	cs := res.Candidates
 	for i := range cs {
-		cs[i].OnFront = true
+		cs[i].OnFront = !cs[i].Cut
 		for j := range cs {
-			if i != j && beats(cs[j], cs[i]) {
+			// A cut roll is beaten by a finished one that then beats
+			// whatever it beats: leaving it out changes no mark.
+			if i != j && !cs[j].Cut && beats(cs[j], cs[i]) {
 				cs[i].OnFront = false
 				break
 			}
@@ -46,7 +48,7 @@ func decide(res *AdviseResult, ao AdviseOptions) {
 		if _, _, ok := cs[i].costs(); !ok {
 			cs[i].OnFront = false
 		}
-		cs[i].Feasible = feasible(cs[i], ao)
+		cs[i].Feasible = !cs[i].Cut && feasible(cs[i], ao)
 	}
 	current := -1
 	for i := range cs {

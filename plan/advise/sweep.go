@@ -2,7 +2,6 @@ package advise
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 	"sort"
 	"strings"
@@ -14,8 +13,8 @@ import (
 	"github.com/connectscope/connectscope/plan/whatif"
 )
 
-// The sweep: the settings to try, every roll and every delay's crash
-// failover run on a bounded pool, and what each costs.
+// The sweep: the settings to try and what each costs (sweeprun.go runs
+// them).
 
 // DefaultDelayGrid is the default sweep: 0 to 10 minutes, values around the
 // restart time (where a returning worker starts to come back within the
@@ -37,90 +36,6 @@ func DefaultDelayGrid(restartMs, currentMs int64) []int64 {
 }
 
 func wholeSeconds(ms int64) int64 { return (ms + 500) / 1000 * 1000 }
-
-// sweep is what every job of the sweep shares.
-type sweep struct {
-	state    cluster.State
-	opts     timeline.Options
-	ao       AdviseOptions
-	coop     string              // the cooperative protocol simulated
-	settings []Setting           // one roll each
-	orders   map[string][]string // restart order by Order*
-	crashed  string              // the worker whose crash each delay is tried with
-}
-
-// runSweep runs every roll and every delay's crash failover and keeps their
-// costs: the rolls in the settings' order, the crashes by delay.
-func runSweep(ctx context.Context, sw sweep) ([]RollCost, map[int64]CrashCost, error) {
-	state, opts, ao, coop, settings, orders, crashed := sw.state, sw.opts, sw.ao, sw.coop, sw.settings, sw.orders, sw.crashed
-	// One job per roll and one per delay's crash failover, run by a
-	// bounded pool; each job checks ctx between rounds.
-	type job struct {
-		roll  int // index into settings, or -1
-		delay int64
-	}
-	jobs := []job{}
-	delays := []int64{}
-	seenDelay := map[int64]bool{}
-	for i, s := range settings {
-		jobs = append(jobs, job{roll: i})
-		if !seenDelay[s.DelayMs] {
-			seenDelay[s.DelayMs] = true
-			delays = append(delays, s.DelayMs)
-		}
-	}
-	for _, d := range delays {
-		jobs = append(jobs, job{roll: -1, delay: d})
-	}
-	// Only the costs are kept: a big cluster's timelines run to hundreds of
-	// megabytes together.
-	rolls := make([]RollCost, len(settings))
-	crashes := map[int64]CrashCost{}
-	var mu sync.Mutex
-	run := func(j job) error {
-		o := opts
-		if j.roll < 0 {
-			o.MaxDelayMs = j.delay
-			tl, err := timeline.RunContext(ctx, state, o, coop, []timeline.Event{{Kind: timeline.EventCrash, Worker: crashed}}, true)
-			if err != nil {
-				return fmt.Errorf("crash of %s, delay %s: %w", state.Label(crashed), whatif.Millis(j.delay), err)
-			}
-			mu.Lock()
-			crashes[j.delay] = crashCost(tl)
-			mu.Unlock()
-			return nil
-		}
-		s := settings[j.roll]
-		o.MaxDelayMs = s.DelayMs
-		kind, _ := whatif.StopKind(s.Stop)
-		pace := whatif.Pacing{Mode: s.Pacing}
-		if s.GapMs != nil {
-			pace.GapMs = *s.GapMs
-		}
-		tl, err := timeline.RunContext(ctx, state, o, coop, whatif.RollEvents(state, orders[s.Order], ao.RestartMs, o.Restarts, kind, pace), true)
-		if err != nil {
-			return fmt.Errorf("rolling restart %s: %w", s, err)
-		}
-		rolls[j.roll] = rollCost(tl)
-		return nil
-	}
-	var done int
-	if err := runPool(ctx, ao.Workers, len(jobs), func(i int) error {
-		if err := run(jobs[i]); err != nil {
-			return err
-		}
-		if ao.Progress != nil {
-			mu.Lock()
-			done++
-			ao.Progress(done, len(jobs))
-			mu.Unlock()
-		}
-		return nil
-	}); err != nil {
-		return nil, nil, err
-	}
-	return rolls, crashes, nil
-}
 
 // runPool runs n jobs on at most workers goroutines (GOMAXPROCS when 0) and
 // returns the first error; ctx cancellation stops handing out jobs.

@@ -70,6 +70,9 @@ func (r *AdviseResult) Tables() []format.Table {
 func (r *AdviseResult) CheapestPerDelay() []int {
 	out := []int{}
 	for i, c := range r.Candidates {
+		if c.Cut {
+			continue // proven not the cheapest (AdviseOptions.ShownOnly)
+		}
 		n := len(out)
 		if n > 0 && r.Candidates[out[n-1]].DelayMs == c.DelayMs {
 			prev := r.Candidates[out[n-1]]

@@ -83,8 +83,11 @@ const (
 // coopEngine runs the incremental cooperative assignor round by round.
 type coopEngine struct {
 	feat     features
-	maxDelay int64
+	maxDelay int64 // read through delay(), which notes the read
 	st       coopState
+	// delayRead: a round consulted the max delay. Until one does, the
+	// rounds are the same under every max delay (the advisor shares them).
+	delayRead bool
 
 	// scratch reused between rounds
 	cflag, tflag   []uint8
@@ -99,6 +102,12 @@ type coopEngine struct {
 
 func newCoopEngine(feat features, maxDelay int64) *coopEngine {
 	return &coopEngine{feat: feat, maxDelay: maxDelay, st: freshCoopState()}
+}
+
+// delay is the max delay, noting that a round depends on it.
+func (e *coopEngine) delay() int64 {
+	e.delayRead = true
+	return e.maxDelay
 }
 
 func growTo[T any](s []T, n int) []T {

@@ -20,7 +20,7 @@ func (e *coopEngine) handleLost(in *roundIn, loads []load) {
 		return
 	}
 	// Rule 3.
-	if f.zeroDelayNow && e.maxDelay == 0 {
+	if f.zeroDelayNow && e.delay() == 0 {
 		e.reassignLost()
 		return
 	}
@@ -50,12 +50,12 @@ func (e *coopEngine) handleLost(in *roundIn, loads []load) {
 	e.addCandidates(loads)
 	if now < st.scheduled {
 		d := st.scheduled - now
-		if d > e.maxDelay {
-			d = e.maxDelay
+		if maxDelay := e.delay(); d > maxDelay {
+			d = maxDelay
 		}
 		st.delay = int64(int32(d))
 	} else {
-		st.delay = e.maxDelay
+		st.delay = e.delay()
 	}
 	st.scheduled = now + st.delay
 }
@@ -161,7 +161,7 @@ func (e *coopEngine) revocations(in *roundIn, loads []load) {
 	switch {
 	case st.revokedInPrevious && need:
 		st.successive++
-		st.delay = revokingBackoff(st.successive, e.maxDelay)
+		st.delay = revokingBackoff(st.successive, e.delay())
 		if st.delay != 0 {
 			st.scheduled = in.now + st.delay
 		} else {

@@ -190,6 +190,11 @@ func (s *Sim) Sleep(ms int64) {
 // NewLeader gives leadership to a fresh assignor with no memory.
 func (s *Sim) NewLeader() { s.eng.st = freshCoopState() }
 
+// MaxDelayRead reports whether a round so far depended on the max delay
+// (scheduled.rebalance.max.delay.ms); rounds that did not are the same
+// under every max delay. A Clone starts with no read.
+func (s *Sim) MaxDelayRead() bool { return s.eng.delayRead }
+
 // Now is the simulated clock in ms from the start.
 func (s *Sim) Now() int64 { return s.now }
 

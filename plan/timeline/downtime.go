@@ -143,6 +143,23 @@ func (d *downtime) sums(x *pieceIndex) (connMs, taskMs, longestTaskMs int64) {
 	return connMs, taskMs, longestTaskMs
 }
 
+// taskMsBy is the task-ms not running up to time t, counting open outages
+// up to t: a lower bound of the total at any end after t, since outages
+// close no earlier than now and nothing is ever taken off the total.
+func (d *downtime) taskMsBy(x *pieceIndex, t int64) int64 {
+	var ms int64
+	for id, v := range d.total {
+		if x.isConnector(int32(id)) {
+			continue
+		}
+		ms += v
+		if d.down[id] && d.downSince[id] < t {
+			ms += t - d.downSince[id]
+		}
+	}
+	return ms
+}
+
 // span is one closed outage of a piece. Outages are logged in one list as
 // they close and grouped by piece at the end (intervals): appending to one
 // list per piece cost a cache miss per piece per round under eager, where

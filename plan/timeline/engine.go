@@ -7,7 +7,9 @@ package timeline
 import (
 	"container/heap"
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -29,6 +31,10 @@ import (
 //     this one ends); after a round that returned a delay, the next round
 //     starts when the delay, counted from the round's start (the leader's
 //     clock), ends; events that fall inside a round wait for its end.
+
+// ErrCutOff ends a run (Seed.RunCopy) whose task-ms not running passed
+// its cutoff.
+var ErrCutOff = errors.New("task-ms not running passed the cutoff")
 
 // Default time model values.
 const (
@@ -119,6 +125,9 @@ type engine struct {
 	label func(member string) string // short name for messages
 
 	ctx context.Context // checked between events and before every round (Ctrl-C)
+	// cutoff, when set, is checked before every round: once the task-ms
+	// not running so far pass it, the run ends with ErrCutOff.
+	cutoff func() int64
 
 	marks   []Mark    // events for pictures
 	running []int     // host -> tasks running on it now
@@ -261,6 +270,11 @@ func (e *engine) run(first []Event) error {
 		}
 		if e.holdForJoinWindow() {
 			continue // membership changes until the members rejoin share this round
+		}
+		if e.cutoff != nil {
+			if limit := e.cutoff(); limit < math.MaxInt64 && e.acct.taskMsBy(e.ix, e.now) > limit {
+				return ErrCutOff
+			}
 		}
 		if len(e.rounds) >= e.model.MaxRounds {
 			e.notes = append(e.notes, fmt.Sprintf("stopped after %d rounds without settling", e.model.MaxRounds))

@@ -247,3 +247,14 @@ func remapList(l idList, remap []int32) idList {
 	slices.Sort(l)
 	return l
 }
+
+// clone copies what a run changes (the simulator's ids, names made on
+// use); the numbering itself is shared, read only, as long as no run adds
+// pieces (the advisor's never change the connectors).
+func (x *pieceIndex) clone() *pieceIndex {
+	c := *x
+	c.PieceNames = slices.Clone(x.PieceNames)
+	c.simConn = slices.Clone(x.simConn)
+	c.simTask = slices.Clone(x.simTask)
+	return &c
+}

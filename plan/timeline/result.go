@@ -13,6 +13,9 @@ type Timeline struct {
 	// the JSON form, whose events are the text above.
 	Marks   []Mark             `json:"-"`
 	Running map[string][]Point `json:"-"` // host -> tasks running on it, a step at each point
+	// DelayRead: some round depended on the max delay; a timeline with
+	// none is the same under every max delay (when its start is).
+	DelayRead bool `json:"-"`
 }
 
 // Mark is an event of a timeline, for a picture.

@@ -22,6 +22,35 @@ func Run(state cluster.State, opts Options, protocol string, events []Event) (*T
 // lite skips what only the tables show (piece names of every round), for
 // the advisor, which reads only the summary.
 func RunContext(ctx context.Context, state cluster.State, opts Options, protocol string, events []Event, lite bool) (*Timeline, error) {
+	seed, err := NewSeed(state, opts, protocol)
+	if err != nil {
+		return nil, err
+	}
+	return seed.run(ctx, events, lite, nil, false)
+}
+
+// Seed is a timeline's starting point: the simulator seeded with
+// the state and the engine's view of it. The advisor runs a hundred
+// timelines from one state; building this once and copying it for each
+// was a fifth of a 100-worker sweep.
+type Seed struct {
+	state      cluster.State
+	protocol   string
+	sim        *assignor.Sim
+	model      TimeModel
+	delayedAt  int64
+	followUpAt int64
+	due        string
+	ix         *pieceIndex
+	leader     string
+	owned      []idList // by state.Workers
+	running    []bool   // by piece id
+	cfgIDs     []int32
+}
+
+// NewSeed seeds a simulator with the state under one protocol and the
+// options' max delay.
+func NewSeed(state cluster.State, opts Options, protocol string) (*Seed, error) {
 	sim, err := assignor.NewSim(assignor.SimConfig{Protocol: protocol, MaxDelayMs: opts.MaxDelayMs, KafkaVersion: opts.KafkaVersion, JDK: opts.JDK})
 	if err != nil {
 		return nil, fmt.Errorf("starting the %s simulation: %w", protocol, err)
@@ -32,19 +61,16 @@ func RunContext(ctx context.Context, state cluster.State, opts Options, protocol
 			return nil, fmt.Errorf("seeding worker %s: %w", w.ID, err)
 		}
 	}
-	model := TimeModel{RoundTimeMs: opts.RoundTimeMs, SessionTimeoutMs: opts.SessionTimeoutMs, MaxRounds: opts.MaxRounds, HeartbeatIntervalMs: opts.HeartbeatIntervalMs}.WithDefaults()
-	tl := &Timeline{Protocol: protocol, Notes: []string{}}
-	eager := protocol == "eager"
-	delayedAt, followUpAt := int64(-1), int64(-1)
-	var due string
-	if !eager {
+	s := &Seed{state: state, protocol: protocol, sim: sim, delayedAt: -1, followUpAt: -1,
+		model: TimeModel{RoundTimeMs: opts.RoundTimeMs, SessionTimeoutMs: opts.SessionTimeoutMs, MaxRounds: opts.MaxRounds, HeartbeatIntervalMs: opts.HeartbeatIntervalMs}.WithDefaults()}
+	if protocol != "eager" {
 		sim.Sleep(1) // a deadline at plan time 0 must not read as "none" (0) to the assignor
 		var st assignor.AssignorState
-		st, delayedAt = cluster.LeaderMemory(sim, state.Pending, opts.MaxDelayMs)
+		st, s.delayedAt = cluster.LeaderMemory(sim, state.Pending, opts.MaxDelayMs)
 		sim.SetState(st)
 		var ok bool
-		if ok, due = state.Pending.RoundDue(opts.MaxDelayMs); ok {
-			followUpAt, delayedAt = 0, -1
+		if ok, s.due = state.Pending.RoundDue(opts.MaxDelayMs); ok {
+			s.followUpAt, s.delayedAt = 0, -1
 		}
 	}
 	// Every piece the timeline can meet: configured or owned at the start.
@@ -53,34 +79,59 @@ func RunContext(ctx context.Context, state cluster.State, opts Options, protocol
 	for _, w := range state.Workers {
 		universe = append(universe, cluster.KeysOf(w.Owned)...)
 	}
-	ix := newPieceIndex(universe)
-	leader := state.Leader
-	if leader == "" && len(state.Workers) > 0 {
-		leader = state.Workers[0].ID
+	s.ix = newPieceIndex(universe)
+	s.leader = state.Leader
+	if s.leader == "" && len(state.Workers) > 0 {
+		s.leader = state.Workers[0].ID
 	}
+	s.running = make([]bool, s.ix.len())
+	for _, w := range state.Workers {
+		owned := sortedIDs(s.ix.ofPieces(w.Owned, nil))
+		s.owned = append(s.owned, owned)
+		for _, id := range owned {
+			s.running[id] = true
+		}
+	}
+	s.cfgIDs = make([]int32, len(configured))
+	for i, k := range configured {
+		s.cfgIDs[i] = s.ix.lookup(k)
+	}
+	return s, nil
+}
+
+// RunCopy plays events on a copy of the seed, summary only (a lite
+// timeline, as RunContext's): copies may run side by side, and the seed
+// again and again. cutoff, when set, is asked before every round and ends
+// the run with ErrCutOff once the task-ms not running so far pass it.
+func (s *Seed) RunCopy(ctx context.Context, events []Event, cutoff func() int64) (*Timeline, error) {
+	return s.run(ctx, events, true, cutoff, true)
+}
+
+// run plays events from the seed, on a copy when shared.
+func (s *Seed) run(ctx context.Context, events []Event, lite bool, cutoff func() int64, shared bool) (*Timeline, error) {
+	sim, ix := s.sim, s.ix
+	if shared {
+		sim, ix = sim.Clone(), ix.clone()
+	}
+	state := s.state
+	tl := &Timeline{Protocol: s.protocol, Notes: []string{}}
 	e := &engine{
-		sim: sim, eager: eager, model: model, base: sim.Now(), leader: leader, ix: ix,
+		sim: sim, eager: s.protocol == "eager", model: s.model, base: sim.Now(), leader: s.leader, ix: ix,
 		members: map[string]*engineMember{}, hostIdx: map[string]int32{}, noticeAt: map[string]int64{},
-		label: memoLabel(state), ctx: ctx, lite: lite,
-		followUpAt: followUpAt, delayedAt: delayedAt, dueWhy: due, windowOpen: -1, windowClose: -1,
+		label: memoLabel(state), ctx: ctx, lite: lite, cutoff: cutoff,
+		followUpAt: s.followUpAt, delayedAt: s.delayedAt, dueWhy: s.due, windowOpen: -1, windowClose: -1,
 	}
 	e.startHost = make([]int32, ix.len())
 	for i := range e.startHost {
 		e.startHost[i] = -1
 	}
-	running := make([]bool, ix.len())
-	for _, w := range state.Workers {
-		m := e.addMember(w.ID, w.ID, sortedIDs(ix.ofPieces(w.Owned, nil)))
+	for i, w := range state.Workers {
+		m := e.addMember(w.ID, w.ID, s.owned[i])
 		for _, id := range m.owned {
 			e.startHost[id] = m.host
-			running[id] = true
 		}
 	}
-	cfgIDs := make([]int32, len(configured))
-	for i, k := range configured {
-		cfgIDs[i] = ix.lookup(k)
-	}
-	e.acct = newDowntime(ix.len(), cfgIDs, func(id int32) bool { return running[id] }, !lite)
+	e.acct = newDowntime(ix.len(), s.cfgIDs, func(id int32) bool { return s.running[id] }, !lite)
 	if !lite {
 		for _, m := range e.joined {
 			_, n := ix.count(m.owned)
@@ -92,6 +143,7 @@ func RunContext(ctx context.Context, state cluster.State, opts Options, protocol
 		return nil, err
 	}
 	tl.Events = e.events
+	tl.DelayRead = sim.MaxDelayRead()
 	tl.Rounds = e.rounds
 	tl.Marks = e.marks
 	if !lite {
