@@ -121,7 +121,7 @@ func TestAdviseSweepMatchesFreshRuns(t *testing.T) {
 			if a, b := jsonOf(t, ref), jsonOf(t, full); a != b {
 				t.Fatalf("shared sweep differs from the fresh one:\nfresh  %s\nshared %s", a, b)
 			}
-			workers := []int{1, 2, 3}
+			workers := []int{1, 2}
 			if testing.Short() {
 				workers = []int{2}
 			}
