@@ -24,6 +24,9 @@ type Result struct {
 	Rebalances []Rebalance `json:"rebalances"`
 	Restarts   []Restart   `json:"restarts"`
 	Notes      []string    `json:"notes"`
+	// LastEvent is the last stop or join the records show, with its cost
+	// (and a plan's, when the command could plan); null when none shows.
+	LastEvent *LastEvent `json:"last_event"`
 }
 
 // Rebalance is one generation as the status topic shows it.
@@ -150,6 +153,7 @@ func FromRecords(topic string, records []inspect.Record) Result {
 	if undated > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("%d status record(s) have no timestamp and are left out", undated))
 	}
+	res.LastEvent = lastEvent(records)
 	res.Notes = append(res.Notes, "a generation in which nothing was stopped or started (a round that only told a delay) writes nothing and is not listed; a crashed worker writes nothing, so its pieces' outages are dated from their last RUNNING record, which is earlier than the crash")
 	return res
 }
@@ -221,6 +225,9 @@ func (r Result) Tables() []format.Table {
 			rt.Rows = append(rt.Rows, []string{s.Worker, timeText(s.StoppedMs), timeText(s.BackMs), format.Millis(s.AwayMs)})
 		}
 		out = append(out, rt)
+	}
+	if r.LastEvent != nil {
+		out = append(out, r.LastEvent.table())
 	}
 	return out
 }

@@ -55,7 +55,18 @@ func TestFromRecords(t *testing.T) {
 	if len(res.Restarts) != 1 || res.Restarts[0].Worker != "w1:8083" || res.Restarts[0].AwayMs != 42000 {
 		t.Errorf("restarts %+v", res.Restarts)
 	}
-	if tabs := res.Tables(); len(tabs) != 2 || len(tabs[0].Rows) != 5 {
+	ev := res.LastEvent
+	if ev == nil || ev.Kind != EventStop || ev.Worker != "w1:8083" || ev.StartMs != 10000 || ev.ReturnedAfterMs == nil || *ev.ReturnedAfterMs != 42000 {
+		t.Fatalf("last event %+v", ev)
+	}
+	// a stopped at 10 s and ran at 40 s; a-0 too, then moved to w1 at 52 s.
+	if ev.Real.ConnectorsStopped != 1 || ev.Real.TasksStopped != 1 || ev.Real.TaskMsNotRunning != 42000 || *ev.Real.AllRunningAfterMs != 42000 {
+		t.Errorf("real cost %+v", ev.Real)
+	}
+	if !slices.Equal(ev.Before["w1:8083"], []string{"a", "a-0"}) || !slices.Equal(ev.Before["w2:8083"], []string{"a-1"}) || !slices.Equal(ev.Generations, []int32{3, 4, 6}) {
+		t.Errorf("before %v, generations %v", ev.Before, ev.Generations)
+	}
+	if tabs := res.Tables(); len(tabs) != 3 || len(tabs[0].Rows) != 5 || len(tabs[2].Rows) != 4 {
 		t.Errorf("tables %+v", tabs)
 	}
 }
@@ -74,4 +85,28 @@ func FuzzFromRecords(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A worker writing for the first time is the last event: a join, with what
+// ran where before it and what it cost (a-1 revoked from w1, 3 s down).
+func TestLastEventJoin(t *testing.T) {
+	res := FromRecords("connect-status", []inspect.Record{
+		rec("status-connector-a", "RUNNING", "w1:8083", 1, 1000),
+		rec("status-task-a-0", "RUNNING", "w1:8083", 1, 1000),
+		rec("status-task-a-1", "RUNNING", "w1:8083", 1, 1000),
+		rec("status-task-a-1", "UNASSIGNED", "w1:8083", 2, 5000),
+		rec("status-task-a-1", "RUNNING", "w2:8083", 3, 8000),
+	})
+	ev := res.LastEvent
+	// The join starts with the round before the joiner's first record:
+	// the one that revoked a-1 for it.
+	if ev == nil || ev.Kind != EventJoin || ev.Worker != "w2:8083" || ev.StartMs != 5000 {
+		t.Fatalf("last event %+v", ev)
+	}
+	if ev.Real.TasksStopped != 1 || ev.Real.TaskMsNotRunning != 3000 || *ev.Real.AllRunningAfterMs != 3000 || !slices.Equal(ev.Before["w1:8083"], []string{"a", "a-0", "a-1"}) {
+		t.Errorf("real %+v, before %v", ev.Real, ev.Before)
+	}
+	if d := Delta(Cost{TasksStopped: 1, TaskMsNotRunning: 4000}, Cost{TasksStopped: 1, TaskMsNotRunning: 3000}); d.TaskMsNotRunning != 1000 || *d.TaskSecondsError != 1.0/3 || d.AllRunningAfterMs != nil {
+		t.Errorf("delta %+v", d)
+	}
 }

@@ -1,0 +1,326 @@
+package history
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/connectscope/connectscope/format"
+	"github.com/connectscope/connectscope/inspect"
+)
+
+// Event kinds of LastEvent.
+const (
+	EventStop = "stop" // a worker stopped all its work cleanly (UNASSIGNED for each piece it ran)
+	EventJoin = "join" // a worker wrote for the first time, after others had
+)
+
+// LastEvent is the last membership change the status topic shows: a worker
+// that stopped all its work, or one that wrote for the first time, with
+// what it cost (Real) and, filled in by a caller that can plan
+// (plan/whatif.PredictLast), what a plan from the state just before it
+// predicts.
+type LastEvent struct {
+	Kind   string `json:"kind"`   // EventStop or EventJoin
+	Worker string `json:"worker"` // HOST:PORT
+	// ReturnedAfterMs is, for a stop, how long after it the worker wrote
+	// again (at most its restart time); null when it has not.
+	ReturnedAfterMs *int64  `json:"returned_after_ms"`
+	StartMs         int64   `json:"start_ms"`    // its first record (epoch ms)
+	Generations     []int32 `json:"generations"` // the rebalances from it to the end
+	Real            Cost    `json:"real"`
+	// Predicted is a plan's cost from the state just before the event
+	// (Before), Plan the plan as a command line, Difference predicted
+	// minus real; null when no plan was made.
+	Predicted  *Cost      `json:"predicted"`
+	Plan       string     `json:"plan"`
+	Difference *CostDelta `json:"difference"`
+	// Before is what each worker (HOST:PORT) ran just before the event:
+	// connector names and task ids, sorted.
+	Before map[string][]string `json:"before"`
+	Notes  []string            `json:"notes"`
+}
+
+// Cost is what an event cost: the pieces that stopped, the task-seconds
+// not running, and when every piece that stopped ran again (ms after the
+// event; null when one has not).
+type Cost struct {
+	ConnectorsStopped int    `json:"connectors_stopped"`
+	TasksStopped      int    `json:"tasks_stopped"`
+	TaskMsNotRunning  int64  `json:"task_ms_not_running"`
+	AllRunningAfterMs *int64 `json:"all_running_after_ms"`
+}
+
+// CostDelta is predicted minus real; TaskSecondsError is that difference
+// as a share of the real task-seconds (null when they were 0);
+// AllRunningAfterMs is null when either side has no time.
+type CostDelta struct {
+	ConnectorsStopped int      `json:"connectors_stopped"`
+	TasksStopped      int      `json:"tasks_stopped"`
+	TaskMsNotRunning  int64    `json:"task_ms_not_running"`
+	TaskSecondsError  *float64 `json:"task_seconds_error"`
+	AllRunningAfterMs *int64   `json:"all_running_after_ms"`
+}
+
+// Delta is p minus r.
+func Delta(p, r Cost) *CostDelta {
+	d := &CostDelta{ConnectorsStopped: p.ConnectorsStopped - r.ConnectorsStopped, TasksStopped: p.TasksStopped - r.TasksStopped,
+		TaskMsNotRunning: p.TaskMsNotRunning - r.TaskMsNotRunning}
+	if r.TaskMsNotRunning > 0 {
+		e := float64(d.TaskMsNotRunning) / float64(r.TaskMsNotRunning)
+		d.TaskSecondsError = &e
+	}
+	if p.AllRunningAfterMs != nil && r.AllRunningAfterMs != nil {
+		a := *p.AllRunningAfterMs - *r.AllRunningAfterMs
+		d.AllRunningAfterMs = &a
+	}
+	return d
+}
+
+// entry is one decoded status record.
+type entry struct {
+	piece, state, worker string
+	task                 bool
+	gen                  int32
+	at                   int64
+}
+
+func entries(records []inspect.Record) []entry {
+	var out []entry
+	for _, r := range records {
+		piece, task, ok := pieceOf(string(r.Key))
+		if !ok || r.Value == nil || r.Timestamp <= 0 {
+			continue
+		}
+		var s status
+		if json.Unmarshal(r.Value, &s) != nil || s.WorkerID == "" {
+			continue
+		}
+		out = append(out, entry{piece: piece, task: task, state: s.State, worker: s.WorkerID, gen: s.Generation, at: r.Timestamp})
+	}
+	// The status topic's partitions are read one after another: time
+	// orders them (a piece's records share a partition, so their order holds).
+	sort.SliceStable(out, func(i, j int) bool { return out[i].at < out[j].at })
+	return out
+}
+
+// lastEvent finds the last stop or join and measures it; nil when the
+// records show none.
+func lastEvent(records []inspect.Record) *LastEvent {
+	es := entries(records)
+	var ev *LastEvent
+	running := map[string]map[string]bool{} // worker -> pieces whose last record is RUNNING there
+	seen := map[string]bool{}
+	for i, e := range es {
+		if !seen[e.worker] && len(seen) > 0 {
+			// A joiner writes once it runs work, a round after the one
+			// that revoked work for it: the join starts with that round.
+			start := i
+			for start > 0 && es[start-1].gen >= e.gen-1 && es[start-1].gen < e.gen {
+				start--
+			}
+			ev = &LastEvent{Kind: EventJoin, Worker: e.worker, StartMs: es[start].at}
+			ev.Before = beforeOf(es[:start])
+		}
+		seen[e.worker] = true
+		for _, pieces := range running {
+			delete(pieces, e.piece)
+		}
+		if e.state == "RUNNING" {
+			if running[e.worker] == nil {
+				running[e.worker] = map[string]bool{}
+			}
+			running[e.worker][e.piece] = true
+			continue
+		}
+		if e.state == "UNASSIGNED" && len(running[e.worker]) == 0 && !sameStop(ev, e) && !revokedOnly(es[i:], e) {
+			// Its last running piece stopped: a clean stop starts at the
+			// first UNASSIGNED of this batch (same worker and generation).
+			start := i
+			for start > 0 && es[start-1].worker == e.worker && es[start-1].gen == e.gen && es[start-1].state == "UNASSIGNED" {
+				start--
+			}
+			ev = &LastEvent{Kind: EventStop, Worker: e.worker, StartMs: es[start].at, Before: beforeOf(es[:start])}
+		}
+	}
+	if ev == nil {
+		return nil
+	}
+	measure(ev, es)
+	return ev
+}
+
+// sameStop says whether e belongs to the stop already found (the rest of
+// its batch).
+func sameStop(ev *LastEvent, e entry) bool {
+	return ev != nil && ev.Kind == EventStop && ev.Worker == e.worker && e.at-ev.StartMs < 1000
+}
+
+// revokedOnly says whether a worker that gave up its last piece runs work
+// again in the next generation: an eager round's revocation, not a stop.
+func revokedOnly(rest []entry, e entry) bool {
+	for _, x := range rest {
+		if x.worker == e.worker && x.state == "RUNNING" {
+			return x.gen <= e.gen+1
+		}
+	}
+	return false
+}
+
+// beforeOf is what ran where after es: each piece on the worker of its
+// last RUNNING record.
+func beforeOf(es []entry) map[string][]string {
+	last := map[string]entry{}
+	for _, e := range es {
+		last[e.piece] = e
+	}
+	out := map[string][]string{}
+	for p, e := range last {
+		if e.state == "RUNNING" {
+			out[e.worker] = append(out[e.worker], p)
+		}
+	}
+	for w := range out {
+		sort.Strings(out[w])
+	}
+	return out
+}
+
+// measure fills the event's generations and real cost: every piece that
+// stopped from its start on (an UNASSIGNED record, or a RUNNING elsewhere
+// than before with nothing between: its worker crashed), for how long, and
+// when the last of them ran again.
+func measure(ev *LastEvent, es []entry) {
+	ev.Generations = []int32{}
+	ev.Notes = []string{}
+	gens := map[int32]bool{}
+	before := map[string]string{}
+	for w, ps := range ev.Before {
+		for _, p := range ps {
+			before[p] = w
+		}
+	}
+	down := map[string]int64{} // piece -> since when it is not running
+	lastAt := map[string]int64{}
+	task := map[string]bool{}
+	stoppedC, stoppedT := map[string]bool{}, map[string]bool{}
+	var latest int64
+	for _, e := range es {
+		if e.at < ev.StartMs {
+			continue
+		}
+		if !gens[e.gen] {
+			gens[e.gen] = true
+			ev.Generations = append(ev.Generations, e.gen)
+		}
+		task[e.piece] = e.task
+		switch e.state {
+		case "UNASSIGNED":
+			if _, ok := down[e.piece]; !ok {
+				down[e.piece] = e.at
+			}
+		case "RUNNING":
+			since, wasDown := down[e.piece]
+			if !wasDown && before[e.piece] != "" && before[e.piece] != e.worker {
+				// Moved with no stop record (its worker crashed): dated
+				// from its last record, as the rebalances' figures are.
+				since, wasDown = max(ev.StartMs, lastAt[e.piece]), true
+			}
+			if wasDown {
+				if e.task {
+					stoppedT[e.piece] = true
+					ev.Real.TaskMsNotRunning += e.at - since
+				} else {
+					stoppedC[e.piece] = true
+				}
+				latest = max(latest, e.at-ev.StartMs)
+				delete(down, e.piece)
+			}
+			before[e.piece] = e.worker
+		}
+		lastAt[e.piece] = e.at
+		if ev.Kind == EventStop && e.worker == ev.Worker && e.state == "RUNNING" && ev.ReturnedAfterMs == nil {
+			back := e.at - ev.StartMs
+			ev.ReturnedAfterMs = &back
+		}
+	}
+	for p := range down {
+		if task[p] {
+			stoppedT[p] = true
+		} else {
+			stoppedC[p] = true
+		}
+	}
+	ev.Real.ConnectorsStopped, ev.Real.TasksStopped = len(stoppedC), len(stoppedT)
+	if len(down) == 0 {
+		ev.Real.AllRunningAfterMs = &latest
+	} else {
+		ev.Notes = append(ev.Notes, "some pieces that stopped have not run again since: when all run again is not known")
+	}
+	sort.Slice(ev.Generations, func(i, j int) bool { return ev.Generations[i] < ev.Generations[j] })
+}
+
+// table sets the event's real cost beside the plan's.
+func (ev *LastEvent) table() format.Table {
+	what := ev.Worker + " joined"
+	if ev.Kind == EventStop {
+		what = ev.Worker + " stopped cleanly"
+		if ev.ReturnedAfterMs != nil {
+			what += ", wrote again after " + format.Millis(*ev.ReturnedAfterMs)
+		}
+	}
+	t := format.Table{Title: "Last event: " + what + " at " + timeText(ev.StartMs) + ", real cost and a plan's from the state before it",
+		Header: []string{"FIGURE", "REAL", "PLAN", "PLAN - REAL"}, Footer: ev.Notes}
+	if ev.Plan != "" {
+		t.Footer = append([]string{"plan: " + ev.Plan}, t.Footer...)
+	}
+	p, d := ev.Predicted, ev.Difference
+	dash := func(ok bool, s func() string) string {
+		if !ok {
+			return "-"
+		}
+		return s()
+	}
+	t.Rows = [][]string{
+		{"connectors stopped", strconv.Itoa(ev.Real.ConnectorsStopped), dash(p != nil, func() string { return strconv.Itoa(p.ConnectorsStopped) }), dash(d != nil, func() string { return signed(int64(d.ConnectorsStopped)) })},
+		{"tasks stopped", strconv.Itoa(ev.Real.TasksStopped), dash(p != nil, func() string { return strconv.Itoa(p.TasksStopped) }), dash(d != nil, func() string { return signed(int64(d.TasksStopped)) })},
+		{"task-seconds not running", seconds(ev.Real.TaskMsNotRunning), dash(p != nil, func() string { return seconds(p.TaskMsNotRunning) }),
+			dash(d != nil, func() string {
+				s := seconds(d.TaskMsNotRunning)
+				if d.TaskMsNotRunning > 0 {
+					s = "+" + s
+				}
+				if d.TaskSecondsError != nil {
+					s += fmt.Sprintf(" (%+.0f%%)", *d.TaskSecondsError*100)
+				}
+				return s
+			})},
+		{"all running again after", msText(ev.Real.AllRunningAfterMs), dash(p != nil, func() string { return msText(p.AllRunningAfterMs) }),
+			dash(d != nil && d.AllRunningAfterMs != nil, func() string { return signedMs(*d.AllRunningAfterMs) })},
+	}
+	return t
+}
+
+func seconds(ms int64) string { return strconv.FormatFloat(float64(ms)/1000, 'f', 1, 64) }
+
+func signed(n int64) string {
+	if n > 0 {
+		return "+" + strconv.FormatInt(n, 10)
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+func signedMs(ms int64) string {
+	if ms < 0 {
+		return "-" + format.Millis(-ms)
+	}
+	return "+" + format.Millis(ms)
+}
+
+func msText(ms *int64) string {
+	if ms == nil {
+		return "not yet"
+	}
+	return format.Millis(*ms)
+}

@@ -1,0 +1,51 @@
+package sandbox
+
+import (
+	"context"
+	"testing"
+
+	"github.com/connectscope/connectscope/inspect/history"
+	"github.com/connectscope/connectscope/inspect/views"
+	"github.com/connectscope/connectscope/plan/timeline"
+	"github.com/connectscope/connectscope/plan/whatif"
+)
+
+// The history's last event, read from what the workers wrote: a clean stop
+// whose work waited out the delay, measured from the status records and
+// set beside a plan from the state before it, which stops the same pieces.
+func TestHistoryLastEventBesidePlan(t *testing.T) {
+	c := agreementCluster(t, "")
+	_, leader := snapshotSim(t, c)
+	name := nonLeader(t, c, leader)
+	if err := c.StopWorker(context.Background(), name); err != nil {
+		t.Fatal(err)
+	}
+	waitStable(t, c)
+	v := readLive(t, c)
+	d := views.Of(v.ds)
+	res := history.FromRecords(v.ds.Topics.Status, d.StatusRecords())
+	ev := res.LastEvent
+	if ev == nil || ev.Kind != history.EventStop || ev.Worker != name+":8083" {
+		t.Fatalf("last event %+v, want %s's clean stop", ev, name)
+	}
+	cfg := c.Config()
+	opts := timeline.Options{MaxDelayMs: cfg.ScheduledRebalanceMaxDelay.Milliseconds(), SessionTimeoutMs: cfg.SessionTimeout.Milliseconds(), RoundTimeMs: 20}
+	if err := whatif.PredictLast(d, ev, opts); err != nil {
+		t.Fatal(err)
+	}
+	if ev.Predicted == nil || ev.Difference == nil {
+		t.Fatalf("no plan: %+v", ev.Notes)
+	}
+	if ev.Real.TasksStopped == 0 || ev.Predicted.TasksStopped != ev.Real.TasksStopped || ev.Predicted.ConnectorsStopped != ev.Real.ConnectorsStopped {
+		t.Errorf("pieces stopped: real %+v, plan %+v", ev.Real, *ev.Predicted)
+	}
+	// Both wait out the delay: the plan holds the stopped work for it (its
+	// leader, the group's, kept the memory), and so did the workers.
+	if ev.Predicted.TaskMsNotRunning < opts.MaxDelayMs {
+		t.Errorf("plan: %d task-ms not running, want the work held for the %d ms delay", ev.Predicted.TaskMsNotRunning, opts.MaxDelayMs)
+	}
+	if r := ev.Real.AllRunningAfterMs; r == nil || *r < opts.MaxDelayMs {
+		t.Errorf("real: all running again after %v, want at least the %d ms delay", r, opts.MaxDelayMs)
+	}
+	t.Logf("%s: real %+v, plan %+v, difference %+v", ev.Plan, ev.Real, *ev.Predicted, *ev.Difference)
+}
