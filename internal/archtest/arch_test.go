@@ -508,3 +508,23 @@ func TestNamedIdentifiersExist(t *testing.T) {
 		}
 	}
 }
+
+// TestPartsNameEveryPackage: ARCHITECTURE.md's Parts table names every
+// package of the module, test-only ones too.
+func TestPartsNameEveryPackage(t *testing.T) {
+	page, err := os.ReadFile("../../ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(page)
+	start, end := strings.Index(text, "## Parts"), strings.Index(text, "## Arrows")
+	if start < 0 || end < start {
+		t.Fatal("ARCHITECTURE.md has no Parts section before Arrows")
+	}
+	parts := text[start:end]
+	for _, p := range packages(t) {
+		if name := rel(p.ImportPath); !strings.Contains(parts, "`"+name+"`") {
+			t.Errorf("%s is not in ARCHITECTURE.md's Parts table", name)
+		}
+	}
+}
