@@ -49,11 +49,7 @@ func runConnector(e *cli.Env, o *ConnectorOptions) error {
 	}
 	change := whatif.ConnectorChange{Set: set, Add: add, Remove: cli.SplitList(o.Remove.Value())}
 	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
-		res, err := whatif.ConnectorPlan(state, opts, change)
-		if err != nil {
-			return nil, planFailed(err)
-		}
-		return res, nil
+		return planned(whatif.ConnectorPlan(state, opts, change))
 	})
 }
 

@@ -43,3 +43,25 @@ func TestAdviseStopsFlag(t *testing.T) {
 		t.Errorf("--stop clean,kill: exit %d, %q", code, errb.String())
 	}
 }
+
+// --pace arrives in milliseconds (0, all at once, when not given); a value
+// that is no duration stops at the flag.
+func TestPaceFlagTyped(t *testing.T) {
+	var got *JoinOptions
+	keep := func(_ *cli.Env, o *JoinOptions) error { got = o; return nil }
+	s := cli.Streams{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}}
+	for args, want := range map[string]int64{"": 0, "30s": 30000, "1500": 1500} {
+		in := []string{"--add", "1"}
+		if args != "" {
+			in = append(in, "--pace", args)
+		}
+		if code := cli.Exec(NewCmdJoin(keep), s, in...); code != 0 || got.PaceMs != want {
+			t.Errorf("--pace %q: exit %d, %+v", args, code, got)
+		}
+	}
+	var errb bytes.Buffer
+	code := cli.Exec(NewCmdJoin(keep), cli.Streams{Out: &bytes.Buffer{}, Err: &errb}, "--add", "1", "--pace", "-5s")
+	if code != cli.ExitUsage || !strings.HasPrefix(errb.String(), "connectscope: --pace: must not be negative, got -5s") {
+		t.Errorf("--pace -5s: exit %d, %q", code, errb.String())
+	}
+}

@@ -12,8 +12,8 @@ import (
 type JoinOptions struct {
 	PlanOptions
 	GateOptions
-	Add  urfave.StringSlice // N new workers, HOST:PORT or member ids; repeatable
-	Pace string             // a duration; only when given
+	Add    urfave.StringSlice // N new workers, HOST:PORT or member ids; repeatable
+	PaceMs int64              // --pace; 0 when not given
 }
 
 // NewCmdJoin is `plan join`; run replaces the run function in tests.
@@ -28,7 +28,7 @@ func NewCmdJoin(run func(*cli.Env, *JoinOptions) error) *cli.Command {
 				"connectscope plan join --synthetic workers=4,connectors=20,tasks=3 --add 2 -o mermaid"),
 			Flags: append([]urfave.Flag{
 				&urfave.StringSliceFlag{Name: "add", Required: true, Destination: &o.Add, Usage: "`N` new workers, or each as HOST:PORT (named as Connect will, connect-HOST:PORT-<uuid>) or a member id; repeatable"},
-				&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "the new workers join one after another, this `DURATION` apart (default: all at once)"},
+				paceFlag(&o.PaceMs, "the new workers join one after another, this `DURATION` apart (default: all at once)"),
 			}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
 			Spec: whatIfSpec(map[string]cli.Candidates{}),
 			Args: cli.NoArgs,
@@ -42,16 +42,6 @@ func runJoin(e *cli.Env, o *JoinOptions) error {
 		if err != nil {
 			return nil, planFailed(err)
 		}
-		jo := whatif.JoinOptions{Workers: names}
-		if e.Given(flagPace) {
-			if jo.PaceMs, err = parseDurationMs("--"+flagPace, o.Pace); err != nil {
-				return nil, err
-			}
-		}
-		res, err := whatif.JoinWorkersPlan(state, opts, jo)
-		if err != nil {
-			return nil, planFailed(err)
-		}
-		return res, nil
+		return planned(whatif.JoinWorkersPlan(state, opts, whatif.JoinOptions{Workers: names, PaceMs: o.PaceMs}))
 	})
 }

@@ -16,7 +16,7 @@ type LeaveOptions struct {
 	ReturnsAfter string             // a duration or auto; only when given
 	RestartFile  string             // --restart-times, with --returns-after auto
 	Stop         whatif.Stop
-	Pace         string // a duration; only when given
+	PaceMs       int64 // --pace; 0 when not given
 }
 
 // NewCmdLeave is `plan leave`; run replaces the run function in tests.
@@ -32,7 +32,7 @@ func NewCmdLeave(run func(*cli.Env, *LeaveOptions) error) *cli.Command {
 				"connectscope plan leave --from cluster.snapshot.json --worker worker-2 --worker worker-3 --pace 20s"),
 			Flags: append([]urfave.Flag{
 				&urfave.StringSliceFlag{Name: "worker", Required: true, Destination: &o.Workers, Usage: "a leaving worker `W`: its name (worker-2), HOST:PORT, REST URL, client id or member id; repeat for several (each at most once)"},
-				&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "several workers leave one after another, this `DURATION` apart, in the order given (default: all at once)"},
+				paceFlag(&o.PaceMs, "several workers leave one after another, this `DURATION` apart, in the order given (default: all at once)"),
 				&urfave.StringFlag{Name: "returns-after", Destination: &o.ReturnsAfter, Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`, or auto: its measured restart time (--restart-times, the status topic's history)"},
 				restartTimesFlag(&o.RestartFile),
 				stopFlag(&o.Stop, "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"),
@@ -55,17 +55,7 @@ func runLeave(e *cli.Env, o *LeaveOptions) error {
 		return cli.UsageErrorf("--%s is read with --returns-after %s; give that, or drop the file", flagRestartTimes, restartAuto)
 	}
 	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
-		var err error
-		lo := whatif.LeaveOptions{Workers: o.Workers.Value(), Stop: o.Stop, ReturnsAfterMs: back}
-		if e.Given(flagPace) {
-			if lo.PaceMs, err = parseDurationMs("--"+flagPace, o.Pace); err != nil {
-				return nil, err
-			}
-		}
-		res, err := whatif.LeaveWorkersPlan(state, opts, lo)
-		if err != nil {
-			return nil, planFailed(err)
-		}
-		return res, nil
+		lo := whatif.LeaveOptions{Workers: o.Workers.Value(), Stop: o.Stop, ReturnsAfterMs: back, PaceMs: o.PaceMs}
+		return planned(whatif.LeaveWorkersPlan(state, opts, lo))
 	})
 }

@@ -271,21 +271,45 @@ func warnDefaults(e *cli.Env, settings []timeline.SettingSource) {
 // parseDurationMs accepts a Go duration (90s, 5m, 1m30s) or a plain number
 // of milliseconds.
 func parseDurationMs(flag, s string) (int64, error) {
+	ms, err := durationMs(s)
+	if err != nil {
+		return 0, cli.UsageErrorf("%s: %v", flag, err)
+	}
+	return ms, nil
+}
+
+// durationMs reads a duration (90s, 5m) or milliseconds, never negative.
+func durationMs(s string) (int64, error) {
 	s = strings.TrimSpace(s)
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		if n < 0 {
-			return 0, cli.UsageErrorf("%s: must not be negative, got %s", flag, s)
+			return 0, fmt.Errorf("must not be negative, got %s", s)
 		}
 		return n, nil
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, cli.UsageErrorf("%s: want a duration like 90s or 5m, or milliseconds, got %q", flag, s)
+		return 0, fmt.Errorf("want a duration like 90s or 5m, or milliseconds, got %q", s)
 	}
 	if d < 0 {
-		return 0, cli.UsageErrorf("%s: must not be negative, got %s", flag, s)
+		return 0, fmt.Errorf("must not be negative, got %s", s)
 	}
 	return d.Milliseconds(), nil
+}
+
+// paceFlag is --pace of the what-if plans, read once into dest (0, all at
+// once, unless given).
+func paceFlag(dest *int64, usage string) urfave.Flag {
+	return cli.ValueFlag(flagPace, dest, durationMs, usage)
+}
+
+// planned is a what-if plan's result, its error worded as a plan that
+// could not be made.
+func planned(res *whatif.PlanResult, err error) (*whatif.PlanResult, error) {
+	if err != nil {
+		return nil, planFailed(err)
+	}
+	return res, nil
 }
 
 // warnUnverifiedVersion says on stderr that a Kafka version newer than the

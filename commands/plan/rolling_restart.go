@@ -51,11 +51,7 @@ func runRollingRestart(e *cli.Env, o *RollingRestartOptions) error {
 	}
 	o.PlanOptions.restart = &restart
 	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
-		res, err := whatif.RollingRestartPlan(state, opts, restart.ms, o.Stop, cli.SplitList([]string{o.Order}))
-		if err != nil {
-			return nil, planFailed(err)
-		}
-		return res, nil
+		return planned(whatif.RollingRestartPlan(state, opts, restart.ms, o.Stop, cli.SplitList([]string{o.Order})))
 	})
 }
 

@@ -12,11 +12,11 @@ import (
 type ScaleOptions struct {
 	PlanOptions
 	GateOptions
-	To   int
-	Step int
-	Pace string             // a duration; only when given
-	Stop whatif.Stop        // how removed workers go
-	Add  urfave.StringSlice // names of the new workers (HOST:PORT or member ids)
+	To     int
+	Step   int
+	PaceMs int64              // --pace; 0 when not given
+	Stop   whatif.Stop        // how removed workers go
+	Add    urfave.StringSlice // names of the new workers (HOST:PORT or member ids)
 }
 
 // NewCmdScale is `plan scale`; run replaces the run function in tests.
@@ -32,7 +32,7 @@ func NewCmdScale(run func(*cli.Env, *ScaleOptions) error) *cli.Command {
 			Flags: append([]urfave.Flag{
 				&urfave.IntFlag{Name: "to", Required: true, Destination: &o.To, Usage: "the number of workers wanted, `N`"},
 				&urfave.IntFlag{Name: "step", Destination: &o.Step, Usage: "workers added or removed at a time, `K` (default: all at once)"},
-				&urfave.StringFlag{Name: flagPace, Destination: &o.Pace, Usage: "time between two steps, `DURATION`"},
+				paceFlag(&o.PaceMs, "time between two steps, `DURATION`"),
 				stopFlag(&o.Stop, "how removed workers go, `MODE`: clean or crash"),
 				&urfave.StringSliceFlag{Name: "add", Destination: &o.Add, Usage: "scale-out: each new worker as HOST:PORT (the member id Connect gives it) or a member id, `W`; repeatable (default: invented names)"},
 			}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
@@ -44,22 +44,13 @@ func NewCmdScale(run func(*cli.Env, *ScaleOptions) error) *cli.Command {
 
 func runScale(e *cli.Env, o *ScaleOptions) error {
 	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
-		so := whatif.ScaleOptions{To: o.To, Step: o.Step, Stop: o.Stop}
+		so := whatif.ScaleOptions{To: o.To, Step: o.Step, Stop: o.Stop, PaceMs: o.PaceMs}
 		var err error
-		if e.Given(flagPace) {
-			if so.PaceMs, err = parseDurationMs("--"+flagPace, o.Pace); err != nil {
-				return nil, err
-			}
-		}
 		if add := o.Add.Value(); len(add) > 0 {
 			if so.Add, err = whatif.Joiners(state, add); err != nil {
 				return nil, planFailed(err)
 			}
 		}
-		res, err := whatif.ScalePlan(state, opts, so)
-		if err != nil {
-			return nil, planFailed(err)
-		}
-		return res, nil
+		return planned(whatif.ScalePlan(state, opts, so))
 	})
 }
