@@ -19,6 +19,11 @@ type State struct {
 	// shows it (a delay running, work held back, a revocation to follow
 	// up); nil = a settled cluster.
 	Pending *Pending
+	// Incarnations names the member id a restarted worker rejoins as
+	// (member id -> new member id), when it is known: after the fact, from
+	// the group. A real id is connect-<host:port>-<random UUID>, and the
+	// UUID decides HashMap tie-breaks; nil = the made-up ID.2.
+	Incarnations map[string]string
 }
 
 // WorkerState is one member and what it owns now.

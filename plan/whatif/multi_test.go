@@ -9,6 +9,7 @@ import (
 
 	"github.com/connectscope/connectscope/plan/assignor"
 	"github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/timeline"
 )
 
 // Two crashes at once are noticed in the same session timeout: one round
@@ -181,5 +182,44 @@ func TestJoinerNamedAsConnect(t *testing.T) {
 	}
 	if got, err := Joiners(synth(t, "workers=2,connectors=1"), []string{"2"}); err != nil || !slices.Equal(got, []string{"w3", "w4"}) {
 		t.Errorf("Joiners(2) = %v, %v", got, err)
+	}
+}
+
+// A restart's real member id, known after the fact, names the returning
+// member in a bounce and in a roll (its UUID decides tie-breaks); without
+// it the plan makes up ID.2.
+func TestIncarnationsNameTheReturn(t *testing.T) {
+	st := synth(t, "workers=3,connectors=4,tasks=2")
+	back := int64(5000)
+	returning := func(res *PlanResult) []string {
+		var out []string
+		for _, ev := range res.Branches[0].Cooperative.Events {
+			if ev.Kind == timeline.MarkReturn && ev.Worker != nil {
+				out = append(out, *ev.Worker)
+			}
+		}
+		return out
+	}
+	res, err := LeavePlan(st, testOpts(60000), "w2", StopClean, &back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := returning(res); len(got) != 1 || got[0] != "w2.2" {
+		t.Fatalf("without Incarnations the return is %v, want [w2.2]", got)
+	}
+	st.Incarnations = map[string]string{"w2": "connect-w2-0f3a", "w3": "connect-w3-77b1"}
+	res, err = LeavePlan(st, testOpts(60000), "w2", StopClean, &back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := returning(res); len(got) != 1 || got[0] != "connect-w2-0f3a" {
+		t.Errorf("bounce: the return is %v, want [connect-w2-0f3a]", got)
+	}
+	roll, err := RollingRestartPlan(st, testOpts(60000), back, StopClean, []string{"w2", "w3", "w1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(returning(roll), ","); got != "connect-w2-0f3a,connect-w3-77b1,w1.2" {
+		t.Errorf("roll: returns %s, want connect-w2-0f3a,connect-w3-77b1,w1.2", got)
 	}
 }

@@ -39,6 +39,9 @@ func TestFastRestartsShareRounds(t *testing.T) {
 	if fast.Assumptions.JoinWindowMs != 1500 || !strings.Contains(strings.Join(fast.Assumptions.Model, "\n"), "join window") {
 		t.Errorf("assumptions %+v", fast.Assumptions)
 	}
+	if !strings.Contains(strings.Join(fast.Notes, "\n"), "timing-dependent: a restart of 1s is within heartbeat.interval.ms (3s)") {
+		t.Errorf("a restart within the heartbeat interval is not said to be timing-dependent: %q", fast.Notes)
+	}
 	// Slow restarts (longer than the window) keep one round per event.
 	slower, err := RollingRestartPlan(st, hbOpts(0, 3000), 5000, StopClean, nil)
 	if err != nil {
@@ -46,6 +49,9 @@ func TestFastRestartsShareRounds(t *testing.T) {
 	}
 	if n, want := len(slower.Branches[0].Cooperative.Rounds), len(rs); n != want {
 		t.Errorf("5 s restarts with a 3 s heartbeat: %d rounds, want %d as without windows", n, want)
+	}
+	if strings.Contains(strings.Join(slower.Notes, "\n"), "timing-dependent") {
+		t.Errorf("5 s restarts with a 3 s heartbeat are said to be timing-dependent: %q", slower.Notes)
 	}
 }
 

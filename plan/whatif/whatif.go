@@ -211,7 +211,26 @@ func RollingRestartPlan(state cluster.State, opts timeline.Options, restartMs in
 	res.Assumptions.Settings = append(res.Assumptions.Settings, RestartSettings(state, opts.Restarts, restartMs)...)
 	res.Assumptions.Stop = &stop
 	res.Assumptions.Order = state.Names(resolved)
+	res.noteFoldTiming(opts.HeartbeatIntervalMs, restartMs)
 	return res, res.addBranch(state, opts, "rolling restart", next)
+}
+
+// noteFoldTiming says where a roll's rounds depend on timing the plan
+// cannot see: a return within a heartbeat interval of its stop shares the
+// stop's round when it reaches the broker before the other members rejoin,
+// which depends on where their heartbeats fall; the plan folds returns
+// within half an interval (the join window) and no later ones.
+func (r *PlanResult) noteFoldTiming(heartbeatMs, restartMs int64) {
+	w := timeline.TimeModel{HeartbeatIntervalMs: heartbeatMs}.JoinWindowMs()
+	if heartbeatMs <= 0 || restartMs >= heartbeatMs {
+		return
+	}
+	fold := "shares"
+	if restartMs >= w {
+		fold = "does not share"
+	}
+	r.Notes = append(r.Notes, fmt.Sprintf("timing-dependent: a restart of %s is within heartbeat.interval.ms (%s), so a real group may or may not fold each return into the round of its own stop (it does when the return reaches the broker before the other members' next heartbeat); this plan's return %s that round (it folds returns within %s), and the rounds, their count and the final pieces can differ from a real roll's",
+		Millis(restartMs), Millis(heartbeatMs), fold, Millis(w)))
 }
 
 // RollRoundCap is the round cap of a roll of n workers: a roll takes a few
@@ -241,7 +260,7 @@ func RollEvents(state cluster.State, order []string, restartMs int64, restarts *
 	taken := memberIDs(state)
 	for i := len(order) - 1; i >= 0; i-- {
 		w := order[i]
-		back := timeline.Event{AfterMs: restarts.For(w, restartMs), Kind: timeline.EventJoin, Worker: incarnationAmong(w, taken), Host: w, Replaces: w, Then: next}
+		back := timeline.Event{AfterMs: restarts.For(w, restartMs), Kind: timeline.EventJoin, Worker: incarnationAmong(state, w, taken), Host: w, Replaces: w, Then: next}
 		stop := timeline.Event{Kind: kind, Worker: w, Then: []timeline.Event{back}}
 		if i > 0 {
 			switch pace.Mode {
@@ -316,9 +335,10 @@ func StopKind(stop Stop) (timeline.EventKind, error) {
 	return 0, field.Errorf("Stop", ": must be %s or %s, got %q", StopClean, StopCrash, stop)
 }
 
-// incarnation names a restarted worker's new member id: w1 -> w1.2.
+// incarnation names a restarted worker's new member id: the one the state
+// knows it rejoined as (Incarnations), else w1 -> w1.2.
 func incarnation(w string, state cluster.State) string {
-	return incarnationAmong(w, memberIDs(state))
+	return incarnationAmong(state, w, memberIDs(state))
 }
 
 // memberIDs is the set of the state's member ids.
@@ -333,7 +353,10 @@ func memberIDs(state cluster.State) map[string]bool {
 // incarnationAmong is incarnation with the member ids already collected
 // (a roll names every worker's incarnation: collecting them each time was
 // quadratic in the workers).
-func incarnationAmong(w string, taken map[string]bool) string {
+func incarnationAmong(state cluster.State, w string, taken map[string]bool) string {
+	if id, ok := state.Incarnations[w]; ok {
+		return id
+	}
 	for i := 2; ; i++ {
 		n := fmt.Sprintf("%s.%d", w, i)
 		if !taken[n] {

@@ -9,10 +9,6 @@ import (
 	"github.com/connectscope/connectscope/e2e/realkafka"
 )
 
-// eventsDelayMs is scheduled.rebalance.max.delay.ms of the events cluster:
-// longer than a worker's restart, so a bounce comes back within it.
-const eventsDelayMs = 30000
-
 // exactness says how far a real event must match its plan.
 type exactness int
 
@@ -98,12 +94,26 @@ func (c *cluster) tryPredictAndCompare(p planJSON, branch int, initial map[strin
 	// REST agrees with the group about where things run (the status
 	// topic follows the group a moment later).
 	got := m.owned()
-	c.eventually(30*time.Second, "REST status to agree with inspect members", func() error {
+	agrees := func() error {
 		if rest := restOwnership(c.restConnectors()); !rest.equal(got) {
 			return fmt.Errorf("after settling, REST status%s\ndiffers from inspect members%s", rest, got)
 		}
 		return nil
-	})
+	}
+	if !c.restMayLag {
+		c.eventually(30*time.Second, "REST status to agree with inspect members", agrees)
+	} else {
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+			err := agrees()
+			if err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				c.t.Logf("%v\n(logged, not failed: the group's ownership is the comparison; see restMayLag)", err)
+				break
+			}
+		}
+	}
 	c.t.Logf("settled as predicted (%s; pieces equal too: %v) after %d rebalances (plan: %d): %s", map[exactness]string{piecesExact: "pieces", countsExact: "counts"}[how], got.equal(want), len(c.generationsSince(c.snapAt)), len(tl.Rounds), got)
 	return nil
 }
@@ -170,143 +180,6 @@ func (c *cluster) leaderAndOther() (leader, other *realkafka.Worker) {
 func (c *cluster) planFlags(snapshot string) []string {
 	return []string{"--from", snapshot, "--max-delay", fmt.Sprint(c.props["scheduled.rebalance.max.delay.ms"]),
 		"--session-timeout", fmt.Sprint(sessionTimeoutMs)}
-}
-
-// TestEventsMatchPlans runs one event after another on a three-worker
-// cluster of the newest 4.x: before each, a snapshot and the matching plan;
-// after it, the settled cluster is compared with the plan.
-func TestEventsMatchPlans(t *testing.T) {
-	t.Parallel() // beside TestProtocolMixAndUpgrade; see there
-	for _, v := range []string{realkafka.Newest4x} {
-		t.Run(v, func(t *testing.T) { runEvents(t, v) })
-	}
-}
-
-func runEvents(t *testing.T, version string) {
-	c := newCluster(t, version, version, 3, map[string]string{"scheduled.rebalance.max.delay.ms": fmt.Sprint(eventsDelayMs)})
-	c.standardConnectors()
-	c.settle(2*time.Minute, 3*time.Second, nil)
-
-	step := func(name string, f func(t *testing.T)) {
-		ok := t.Run(name, func(t *testing.T) { c.t = t; f(t) })
-		c.t = t
-		if !ok {
-			// Later events start from whatever this one left; they still
-			// run on a fresh snapshot, but one failure is enough to look at.
-			t.FailNow()
-		}
-	}
-
-	step("join", func(t *testing.T) { c.joinMatchesPlan(version) })
-
-	step("clean leave", func(t *testing.T) {
-		snap := c.snapshot()
-		initial, workerOf := c.initialOwnership(snap)
-		_, w := c.leaderAndOther()
-		p := c.runPlan(append([]string{"plan", "leave", "--worker", w.URL(), "--stop", "clean"}, c.planFlags(snap)...)...)
-		if err := w.Stop(); err != nil {
-			t.Fatal(err)
-		}
-		c.predictAndCompare(p, 0, initial, workerOf, piecesExact)
-	})
-
-	step("leader killed", func(t *testing.T) {
-		snap := c.snapshot()
-		initial, workerOf := c.initialOwnership(snap)
-		w, _ := c.leaderAndOther()
-		p := c.runPlan(append([]string{"plan", "leave", "--worker", w.URL(), "--stop", "crash"}, c.planFlags(snap)...)...)
-		if err := w.Kill(); err != nil {
-			t.Fatal(err)
-		}
-		// The broker picks the next leader from its own member map, which
-		// the preview cannot see (README, "Leadership"): counts only.
-		c.predictAndCompare(p, 0, initial, workerOf, countsExact)
-	})
-
-	step("bounce within the delay", func(t *testing.T) {
-		snap := c.snapshot()
-		initial, workerOf := c.initialOwnership(snap)
-		_, w := c.leaderAndOther()
-		start := time.Now()
-		if err := w.Stop(); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Start(); err != nil {
-			t.Fatal(err)
-		}
-		back := c.waitMember(w, 2*time.Minute)
-		away := back.Sub(start)
-		if away >= eventsDelayMs*time.Millisecond {
-			// A machine this slow still gets a real comparison: the plan's
-			// branch for a return after the delay.
-			t.Logf("the worker was away %s, longer than the %d ms delay: comparing the plan's return-after-the-delay branch", away, eventsDelayMs)
-		}
-		p := c.runPlan(append([]string{"plan", "leave", "--worker", w.URL(), "--stop", "clean", "--returns-after", fmt.Sprint(away.Milliseconds())}, c.planFlags(snap)...)...)
-		// The worker comes back with a new random member id; the preview
-		// names it ID.2, and member ids decide HashMap tie-breaks (README,
-		// "Member ids also decide ..."): counts only.
-		c.predictAndCompare(p, branchNamed(t, p, "returns"), initial, workerOf, countsExact)
-		if err := w.WaitReady(c.ctx(2 * time.Minute)); err != nil {
-			t.Fatal(err)
-		}
-	})
-
-	step("rolling restart", func(t *testing.T) {
-		snap := c.snapshot()
-		initial, workerOf := c.initialOwnership(snap)
-		leader, _ := c.leaderAndOther()
-		var order []*realkafka.Worker
-		for _, w := range c.running() {
-			if w != leader {
-				order = append(order, w)
-			}
-		}
-		order = append(order, leader) // the plan's default: the leader last
-		var longest time.Duration
-		for _, w := range order {
-			start := time.Now()
-			if err := w.Stop(); err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Start(); err != nil {
-				t.Fatal(err)
-			}
-			if d := c.waitMember(w, 2*time.Minute).Sub(start); d > longest {
-				longest = d
-			}
-		}
-		var names []string
-		for _, w := range order {
-			names = append(names, w.URL())
-		}
-		p := c.runPlan(append([]string{"plan", "rolling-restart", "--restart-time", fmt.Sprint(longest.Milliseconds()), "--order", strings.Join(names, ",")}, c.planFlags(snap)...)...)
-		// New member ids again: counts only.
-		c.predictAndCompare(p, 0, initial, workerOf, countsExact)
-	})
-}
-
-// waitMember waits until a (re)started worker is a member of the group and
-// returns when it was first seen.
-func (c *cluster) waitMember(w *realkafka.Worker, d time.Duration) time.Time {
-	c.t.Helper()
-	var seen time.Time
-	c.eventually(d, w.ID()+" to rejoin", func() error {
-		members, _, err := c.b.GroupMembers(c.ctx(10*time.Second), c.group)
-		if err != nil {
-			return err
-		}
-		for _, m := range members {
-			if m.URL == w.URL() {
-				seen = time.Now()
-				return nil
-			}
-		}
-		if !w.Running() {
-			return fmt.Errorf("%s is not running", w.ID())
-		}
-		return fmt.Errorf("not a member yet")
-	})
-	return seen
 }
 
 func branchNamed(t *testing.T, p planJSON, word string) int {

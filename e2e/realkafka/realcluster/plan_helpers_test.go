@@ -35,6 +35,8 @@ type planTimeline struct {
 	Summary struct {
 		EndMs           int64    `json:"end_ms"`
 		NotRunningAtEnd []string `json:"not_running_at_end"`
+		TaskMs          int64    `json:"task_ms_not_running"`
+		AllRunning      *int64   `json:"all_running_after_ms"`
 	} `json:"summary"`
 }
 
