@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -197,11 +198,7 @@ func checkZones(f *Findings, in BalanceInput, workers []WorkerLoad, totalTasks i
 	if in.Capacity <= 0 {
 		return
 	}
-	zones := make([]string, 0, len(perZone))
-	for z := range perZone {
-		zones = append(zones, z)
-	}
-	sort.Strings(zones)
+	zones := slices.Sorted(maps.Keys(perZone))
 	for _, z := range zones {
 		left := len(workers) - len(perZone[z])
 		if totalTasks > left*in.Capacity {
@@ -223,11 +220,7 @@ func checkOwnership(f *Findings, in BalanceInput, workers []WorkerLoad, held map
 			owners["t:"+t] = append(owners["t:"+t], w.ID)
 		}
 	}
-	keys := make([]string, 0, len(owners))
-	for k := range owners {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(owners))
 	for _, k := range keys {
 		if ws := owners[k]; len(ws) > 1 {
 			f.Add("B5", pieceName(k), fmt.Sprintf("%s is owned by %s", pieceName(k), strings.Join(ws, " and ")), map[string]any{"workers": ws})
@@ -262,11 +255,7 @@ func checkOwnership(f *Findings, in BalanceInput, workers []WorkerLoad, held map
 	for _, key := range unownedPieces(in, owners) {
 		byWorker[held[key]] = append(byWorker[held[key]], strings.TrimPrefix(strings.TrimPrefix(key, "c:"), "t:"))
 	}
-	departed := make([]string, 0, len(byWorker))
-	for w := range byWorker {
-		departed = append(departed, w)
-	}
-	sort.Strings(departed)
+	departed := slices.Sorted(maps.Keys(byWorker))
 	for _, w := range departed {
 		pieces := byWorker[w]
 		sort.Strings(pieces)

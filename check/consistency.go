@@ -2,6 +2,8 @@ package check
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -126,11 +128,7 @@ func differ(f *Findings, id, subject string, ws []*workerconfig.Config, what str
 	if len(distinct) < 2 {
 		return nil
 	}
-	keys := make([]string, 0, len(distinct))
-	for k := range distinct {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(distinct))
 	// Each value with the files that hold it, so the reader knows which
 	// workers to change without -o json.
 	parts := make([]string, len(keys))

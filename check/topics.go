@@ -3,6 +3,8 @@ package check
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -232,11 +234,7 @@ func checkForeignStatus(f *Findings, records []KeyRecord, topic string, members 
 			}
 		}
 	}
-	ids := make([]string, 0, len(foreign))
-	for id := range foreign {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(maps.Keys(foreign))
 	for _, id := range ids {
 		h := foreign[id]
 		f.Add("K16", "worker "+id, fmt.Sprintf("worker %s (not in the group) wrote generation %d after members wrote generation %d", id, h.gen, h.newer),

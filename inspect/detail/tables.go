@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,11 +56,7 @@ func (d *Connector) Tables() []format.Table {
 
 	if d.Config != nil {
 		cfg := format.Table{Title: "Config", Header: []string{"KEY", "VALUE"}, Wrap: []int{1}}
-		keys := make([]string, 0, len(d.Config))
-		for k := range d.Config {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(d.Config))
 		for _, k := range keys {
 			cfg.Rows = append(cfg.Rows, []string{k, ConfigValue(d.Config[k])})
 		}
