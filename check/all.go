@@ -12,7 +12,7 @@ import (
 // Options are the settings shared by the checks (command-line flags).
 type Options struct {
 	KafkaVersion   kafkaversion.Version
-	WorkerVersions map[string]string
+	WorkerVersions map[string]kafkaversion.Version
 	// WorkerFindings are U13 findings of the workers asked for their
 	// versions that did not answer (WorkerVersions); the checks that use
 	// the versions report them.

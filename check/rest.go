@@ -26,8 +26,8 @@ func AskWorkers(ctx context.Context, c *rest.Client, d *Decoded, calls rest.Call
 // finding naming it (HOST:PORT, and its worker file when one matched) and
 // its error, as is a matched member whose version is not understood: the
 // checks fall back to --kafka-version for them, never silently.
-func WorkerVersions(infos []rest.WorkerInfo, files []*workerconfig.Config) (map[string]string, []Finding) {
-	out := map[string]string{}
+func WorkerVersions(infos []rest.WorkerInfo, files []*workerconfig.Config) (map[string]kafkaversion.Version, []Finding) {
+	out := map[string]kafkaversion.Version{}
 	var f Findings
 	ids := make([]string, len(infos))
 	for i, w := range infos {
@@ -50,12 +50,13 @@ func WorkerVersions(infos []rest.WorkerInfo, files []*workerconfig.Config) (map[
 		if file == nil {
 			continue
 		}
-		if v, err := kafkaversion.Parse(*w.Version); err != nil || !v.Known {
+		v, err := kafkaversion.Parse(*w.Version)
+		if err != nil || !v.Known {
 			f.Addf("U13", w.Worker, map[string]any{"worker": w.Worker, "file": file.Name(), "version": *w.Version},
 				"%s (%s) gave version %q, which is not understood: its version is unknown", w.Worker, file.Name(), *w.Version)
 			continue
 		}
-		out[file.Path] = *w.Version
+		out[file.Path] = v
 	}
 	return out, f.List()
 }
@@ -91,7 +92,7 @@ func notAnswered(f *Findings, w *rest.WorkerInfo) {
 // (WorkerVersions): a member that does not answer is a U13 finding. (The
 // http.Client argument is unused: the commands pass one until they build a
 // rest.Client themselves.)
-func FetchWorkerVersions(ctx context.Context, _ *http.Client, files []*workerconfig.Config, d *Decoded, timeout time.Duration) (map[string]string, []Finding) {
+func FetchWorkerVersions(ctx context.Context, _ *http.Client, files []*workerconfig.Config, d *Decoded, timeout time.Duration) (map[string]kafkaversion.Version, []Finding) {
 	c := rest.New(rest.Options{PerRequest: timeout, Total: 3 * timeout})
 	defer c.Close()
 	return WorkerVersions(AskWorkers(ctx, c, d, rest.Calls{}), files)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/protocol"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
 	"github.com/connectscope/connectscope/internal/kafkatest"
@@ -48,7 +49,7 @@ func TestFetchWorkerVersions(t *testing.T) {
 	d := Decode(&inspect.Dataset{Group: &inspect.GroupDescription{Group: "connect-cluster", State: inspect.GroupStable, ProtocolType: "connect",
 		Protocol: "sessioned", Members: members}})
 	got, found := FetchWorkerVersions(ctx, nil, []*workerconfig.Config{w1, w2, w3}, d, 200*time.Millisecond)
-	if got[w1.Path] != "3.9.0-ccs" || len(got) != 1 {
+	if got[w1.Path] != kafkaversion.New(3, 9, 0) || len(got) != 1 {
 		t.Errorf("versions %v", got)
 	}
 	// Every member that does not answer is a U13 finding naming it by

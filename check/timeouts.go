@@ -23,7 +23,7 @@ type TimeoutsInput struct {
 	// KafkaVersion is --kafka-version; WorkerVersions (file path → version)
 	// are what each worker's REST root reported, and win over it.
 	KafkaVersion   kafkaversion.Version
-	WorkerVersions map[string]string
+	WorkerVersions map[string]kafkaversion.Version
 	// RESTFindings are the workers that did not tell their version (U13),
 	// reported with the timeouts' findings.
 	RESTFindings  []Finding
@@ -128,10 +128,8 @@ func Timeouts(in TimeoutsInput) (*TimeoutsReport, error) {
 
 // workerVersion is the version the worker's REST root reported, else --kafka-version.
 func workerVersion(in TimeoutsInput, w *workerconfig.Config, global kafkaversion.Version) kafkaversion.Version {
-	if s, ok := in.WorkerVersions[w.Path]; ok && s != "" {
-		if v, err := kafkaversion.Parse(s); err == nil {
-			return v
-		}
+	if v, ok := in.WorkerVersions[w.Path]; ok && v.Known {
+		return v
 	}
 	return global
 }

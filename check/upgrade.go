@@ -14,11 +14,11 @@ import (
 // UpgradeInput is what `check upgrade` plans from: the worker files and,
 // when read, the group.
 type UpgradeInput struct {
-	Workers        []*workerconfig.Config `json:"-"`
-	Target         Protocol               `json:"-"` // eager, compatible or sessioned
-	ExactlyOnce    string                 `json:"-"` // wanted exactly.once.source.support; "" = keep
-	KafkaVersion   kafkaversion.Version   `json:"-"`
-	WorkerVersions map[string]string      `json:"-"` // file path → version (REST root)
+	Workers        []*workerconfig.Config          `json:"-"`
+	Target         Protocol                        `json:"-"` // eager, compatible or sessioned
+	ExactlyOnce    string                          `json:"-"` // wanted exactly.once.source.support; "" = keep
+	KafkaVersion   kafkaversion.Version            `json:"-"`
+	WorkerVersions map[string]kafkaversion.Version `json:"-"` // file path → version (REST root)
 	// RESTFindings are the workers that did not tell their version (U13).
 	RESTFindings []Finding `json:"-"`
 	// GroupProtocol is the protocol DescribeGroups reports (default,
@@ -397,10 +397,8 @@ func matchWorkers(in UpgradeInput, global kafkaversion.Version, target string) [
 	match := matchFiles(in.Workers, ids)
 	for wi, w := range in.Workers {
 		v := global
-		if s, ok := in.WorkerVersions[w.Path]; ok {
-			if pv, err := kafkaversion.Parse(s); err == nil && pv.Known {
-				v = pv
-			}
+		if pv, ok := in.WorkerVersions[w.Path]; ok && pv.Known {
+			v = pv
 		}
 		pw := &planWorker{name: w.Name(), file: w, version: v, protocol: effectiveProtocol(w, v), eos: eosOf(w)}
 		if i := match[wi]; i >= 0 {
