@@ -221,21 +221,29 @@ func (c *Cluster) ReconfigureConnector(ctx context.Context, name string, tasks i
 	// scaled past one becomes the sandbox's multi-file class.
 	multi := cs.multiFile || (cs.kind != KindSink && tasks > 1)
 	cs.multiFile = multi
-	recs := append([]configRecord{{connectorKey(name), connectorConfigValue(cs)}}, taskRecords(cs, tasks)...)
+	// The worker running the connector writes its task configs; one that
+	// runs on no worker (held for a departed one) gets them when it runs.
+	now := c.runsOnAWorker(name)
+	recs := []configRecord{{connectorKey(name), connectorConfigValue(cs)}}
+	if now {
+		recs = append(recs, taskRecords(cs, tasks)...)
+	}
 	if err := c.writeConfig(ctx, recs...); err != nil {
 		return fmt.Errorf("reconfiguring connector %s: %w", name, err)
 	}
 	c.mu.Lock()
 	if live, ok := c.connectors[name]; ok {
-		live.tasksMax, live.tasks, live.multiFile = tasks, tasks, multi
-		for n := range live.failed {
-			if n >= tasks {
-				delete(live.failed, n)
-			}
+		live.tasksMax, live.multiFile, live.tasksPending = tasks, multi, !now
+		if now {
+			live.setTasks(tasks)
 		}
 	}
 	c.mu.Unlock()
-	c.log.printf("connector %s reconfigured to %d tasks", name, tasks)
+	if now {
+		c.log.printf("connector %s reconfigured to %d tasks", name, tasks)
+	} else {
+		c.log.printf("connector %s reconfigured to %d tasks; it runs on no worker, so its task configs wait until it runs again", name, tasks)
+	}
 	c.notifyAll(workerMsg{kind: msgRejoin})
 	return nil
 }

@@ -105,6 +105,10 @@ type connectorState struct {
 	tasks     int    // task count of the latest commit (0 when STOPPED)
 	target    string // STARTED, PAUSED or STOPPED
 	failed    map[int]bool
+	// tasksPending marks a task count (tasksMax) changed while the
+	// connector ran on no worker: its task configs are written by the
+	// worker that runs it next (taskwrites.go).
+	tasksPending bool
 }
 
 func (c *connectorState) class() string {

@@ -91,6 +91,12 @@ func (b *statusBatch) flush(ctx context.Context) {
 // the generation of the assignment.
 func (w *worker) startPieces(gen int32, h holding) {
 	b := &statusBatch{w: w, gen: gen}
+	var started []string
+	defer func() {
+		for _, name := range started {
+			w.writePendingTasks(name) // taskwrites.go
+		}
+	}()
 	for _, name := range h.Connectors {
 		key := connectorPieceKey(name)
 		if w.running[key] != nil {
@@ -103,6 +109,7 @@ func (w *worker) startPieces(gen int32, h holding) {
 		}
 		w.running[key] = p
 		b.status(connectorStatusKey(name), p.state, "")
+		started = append(started, name)
 	}
 	for _, t := range h.Tasks {
 		key := taskPieceKey(t)
