@@ -187,6 +187,26 @@ func TestAdviseBoundAndProgress(t *testing.T) {
 	if err := checkAdviseBounds(big, classicOpts(), AdviseOptions{RestartMs: 90000}, []Setting{{DelayMs: 300000}}); err != nil {
 		t.Errorf("one setting refused: %v", err)
 	}
+	// The default sweep of 1,000 workers and 10,000 connectors and tasks
+	// is within it: 44 leader-last rolls and 4 leader-first ones, run once
+	// for all 11 delays.
+	grid := cluster.SyntheticState(cluster.SyntheticSpec{Workers: 1000, Connectors: 5000, Tasks: 1})
+	ao := AdviseOptions{RestartMs: 90000, MaxMoves: -1}
+	settings, err := sweepSettings(ao, classicOpts().MaxDelayMs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := adviseRolls(grid, settings); n != 48 || len(settings) != 88 {
+		t.Errorf("%d settings, %d rolls simulated: want 88 and 48", len(settings), n)
+	}
+	if err := checkAdviseBounds(grid, classicOpts(), ao, settings); err != nil {
+		t.Errorf("default sweep of 1,000 workers, 10,000 pieces refused: %v", err)
+	}
+	// A delay pending when the cluster was read makes every roll its own.
+	grid.Pending = &cluster.Pending{DelayMs: 60000}
+	if n := adviseRolls(grid, settings); n != 88 {
+		t.Errorf("with a pending delay, %d rolls simulated, want all 88", n)
+	}
 	var seen []int
 	total := 0
 	res, err := Advise(context.Background(), classicState(), classicOpts(), AdviseOptions{RestartMs: 90000, MaxMoves: -1, Progress: func(done, n int) {
