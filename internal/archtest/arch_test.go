@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -78,22 +79,35 @@ type pkg struct {
 // files, as `go list` reports them.
 func packages(t *testing.T) []pkg {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-json=ImportPath,Imports", module+"/...")
-	cmd.Dir = "../.."
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	var pkgs []pkg
-	dec := json.NewDecoder(strings.NewReader(string(out)))
-	for dec.More() {
-		var p pkg
-		if err := dec.Decode(&p); err != nil {
-			t.Fatal(err)
+	listed.once.Do(func() {
+		cmd := exec.Command("go", "list", "-json=ImportPath,Imports", module+"/...")
+		cmd.Dir = "../.."
+		out, err := cmd.Output()
+		if err != nil {
+			listed.err = fmt.Errorf("go list: %w", err)
+			return
 		}
-		pkgs = append(pkgs, p)
+		dec := json.NewDecoder(strings.NewReader(string(out)))
+		for dec.More() {
+			var p pkg
+			if err := dec.Decode(&p); err != nil {
+				listed.err = err
+				return
+			}
+			listed.pkgs = append(listed.pkgs, p)
+		}
+	})
+	if listed.err != nil {
+		t.Fatal(listed.err)
 	}
-	return pkgs
+	return listed.pkgs
+}
+
+// listed is go list's answer, asked once for all the tests.
+var listed struct {
+	once sync.Once
+	pkgs []pkg
+	err  error
 }
 
 func rel(path string) string {
