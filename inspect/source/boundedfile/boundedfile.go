@@ -49,21 +49,54 @@ func Open(path string) (*os.File, error) {
 }
 
 // Read returns the content of the regular file at path, refusing one of
-// more than limit bytes.
+// more than limit bytes. The buffer is sized by the file's stat size
+// (capped at limit+1) so that peak memory follows the file, not twice the
+// bound as io.ReadAll's doubling gives; a file whose size stat does not
+// tell (/proc) or that grows while read has its buffer grown, never past
+// limit+1.
 func Read(path string, limit int64) ([]byte, error) {
 	f, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	size := int64(0)
+	if st, err := f.Stat(); err == nil {
+		size = st.Size()
+	}
+	b, err := readAtMost(f, min(max(size, 0), limit)+1, limit+1)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if int64(len(b)) > limit {
 		return nil, fmt.Errorf("%s: %w", path, &TooLargeError{Limit: limit})
 	}
 	return b, nil
+}
+
+// readAtMost reads r to its end or to max bytes, starting with a buffer of
+// first bytes and doubling it (up to max) only when it fills.
+func readAtMost(r io.Reader, first, max int64) ([]byte, error) {
+	buf := make([]byte, first)
+	n := 0
+	for {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err == io.EOF {
+			return buf[:n], nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == len(buf) {
+			if int64(n) >= max {
+				return buf, nil
+			}
+			grown := make([]byte, min(2*int64(n), max))
+			copy(grown, buf)
+			buf = grown
+		}
+	}
 }
 
 func kind(m os.FileMode) string {
