@@ -64,7 +64,13 @@ func runWorkers(e *cli.Env, o *WorkersOptions) error {
 	if err := e.Ctx.Err(); err != nil {
 		return err
 	}
-	return e.Emit(res)
+	if err := e.Emit(res); err != nil {
+		return err
+	}
+	if err := res.NoneAnswered(); err != nil {
+		return cli.InputError(err) // the rows above hold each worker's error
+	}
+	return nil
 }
 
 // membersToAsk reads the group and the config topic; no member to ask is a

@@ -115,3 +115,32 @@ func TestPluginsRun(t *testing.T) {
 		t.Errorf("gaps: %s", out.String())
 	}
 }
+
+// No worker answering at all is input that could not be read: exit 3 with
+// one line naming the workers and the fix, after the rows with their errors.
+func TestWorkersNoneAnswered(t *testing.T) {
+	var urls []string
+	for i := 0; i < 2; i++ {
+		gone := httptest.NewServer(http.NotFoundHandler())
+		gone.Close()
+		urls = append(urls, gone.URL+"/")
+	}
+	var out bytes.Buffer
+	e := cli.NewEnv(context.Background(), cli.Streams{Out: &out}, cli.Globals{Output: "json", Timeout: 30 * time.Second}).WithDataset(groupOf(t, urls...))
+	err := runWorkers(e, &WorkersOptions{})
+	if code := cli.ExitCode(err); code != cli.ExitInput {
+		t.Fatalf("exit %d: %v", code, err)
+	}
+	msg := err.Error()
+	for _, u := range urls {
+		if !strings.Contains(msg, strings.TrimSuffix(strings.TrimPrefix(u, "http://"), "/")) {
+			t.Errorf("the line does not name %s: %s", u, msg)
+		}
+	}
+	if strings.Contains(msg, "\n") || !strings.Contains(msg, "reachable") {
+		t.Errorf("not one line with the fix: %q", msg)
+	}
+	if !strings.Contains(out.String(), `"answered": 0`) && !strings.Contains(out.String(), `"answered":0`) {
+		t.Errorf("the rows with their errors are not printed: %s", out.String())
+	}
+}

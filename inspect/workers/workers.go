@@ -8,8 +8,11 @@ package workers
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/connectscope/connectscope/format"
 
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/rest"
@@ -97,4 +100,24 @@ func Build(m *group.MembersResult, memberIDs []string, infos []rest.WorkerInfo, 
 	}
 	sort.SliceStable(res.Workers, func(i, j int) bool { return res.Workers[i].Worker < res.Workers[j].Worker })
 	return res
+}
+
+// NoneAnswered is the error of a round in which no member answered GET /:
+// the input (every worker's REST API) could not be read at all, so the
+// command fails (exit 3) rather than print a table of errors as if it had
+// worked. One line names the workers (escaped, at most ten) and the fix;
+// nil when some worker answered or there was none to ask.
+func (r *Result) NoneAnswered() error {
+	if r == nil || len(r.Workers) == 0 || r.Reached > 0 {
+		return nil
+	}
+	names := make([]string, len(r.Workers))
+	for i, w := range r.Workers {
+		names[i] = format.EscapeLine(w.Worker)
+	}
+	first := ""
+	if w := r.Workers[0]; w.Error != nil {
+		first = " (" + w.Worker + ": " + *w.Error + ")"
+	}
+	return fmt.Errorf("no worker answered its REST API: %s%s; check that the REST URLs the workers advertise (rest.advertised.host.name/port, listeners) are reachable from here, and --rest-timeout, --rest-user, --rest-ca", format.List(names), format.EscapeLine(first))
 }
