@@ -2,8 +2,6 @@ package check
 
 import (
 	"context"
-	"net/http"
-	"time"
 
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/rest"
@@ -88,12 +86,9 @@ func notAnswered(f *Findings, w *rest.WorkerInfo) {
 }
 
 // FetchWorkerVersions asks each group member for its version through its
-// REST URL, each within timeout, and maps the versions to the worker files
-// (WorkerVersions): a member that does not answer is a U13 finding. (The
-// http.Client argument is unused: the commands pass one until they build a
-// rest.Client themselves.)
-func FetchWorkerVersions(ctx context.Context, _ *http.Client, files []*workerconfig.Config, d *Decoded, timeout time.Duration) (map[string]kafkaversion.Version, []Finding) {
-	c := rest.New(rest.Options{PerRequest: timeout, Total: 3 * timeout})
-	defer c.Close()
+// REST URL with the shared client c (its bounds, TLS, credentials and
+// redaction are the command's), and maps the versions to the worker files
+// (WorkerVersions): a member that does not answer is a U13 finding.
+func FetchWorkerVersions(ctx context.Context, c *rest.Client, files []*workerconfig.Config, d *Decoded) (map[string]kafkaversion.Version, []Finding) {
 	return WorkerVersions(AskWorkers(ctx, c, d, rest.Calls{}), files)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/rest"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
 	"github.com/connectscope/connectscope/internal/kafkatest"
 )
@@ -48,7 +49,9 @@ func TestFetchWorkerVersions(t *testing.T) {
 	}
 	d := Decode(&inspect.Dataset{Group: &inspect.GroupDescription{Group: "connect-cluster", State: inspect.GroupStable, ProtocolType: "connect",
 		Protocol: "sessioned", Members: members}})
-	got, found := FetchWorkerVersions(ctx, nil, []*workerconfig.Config{w1, w2, w3}, d, 200*time.Millisecond)
+	client := rest.New(rest.Options{PerRequest: 200 * time.Millisecond, Total: 600 * time.Millisecond})
+	defer client.Close()
+	got, found := FetchWorkerVersions(ctx, client, []*workerconfig.Config{w1, w2, w3}, d)
 	if got[w1.Path] != kafkaversion.New(3, 9, 0) || len(got) != 1 {
 		t.Errorf("versions %v", got)
 	}

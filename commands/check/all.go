@@ -75,7 +75,9 @@ func runAll(e *cli.Env, o *AllOptions) error {
 	if len(g.WorkerConfigs) == 0 && d == nil {
 		return cli.UsageErrorf("check all needs something to check: --worker-config FILE, --from FILE or -b HOST:PORT")
 	}
-	workerVersions(e, d, &opts)
+	if err := workerVersions(e, d, &opts); err != nil {
+		return err
+	}
 	rep, err := check.All(check.AllInput{Workers: g.WorkerConfigs, Data: d, Options: opts, ClusterErr: unread})
 	if err != nil {
 		return cli.Exit(cli.ExitUsage, err)

@@ -186,12 +186,21 @@ func checkData(e *cli.Env, o CheckOptions, required bool) (*check.Decoded, error
 
 // workerVersions asks each worker's REST root for its version: live only,
 // and only when --kafka-version does not say it.
-func workerVersions(e *cli.Env, d *check.Decoded, o *check.Options) {
+func workerVersions(e *cli.Env, d *check.Decoded, o *check.Options) error {
 	g := e.Globals
 	if d == nil || !g.Live() || len(g.WorkerConfigs) == 0 || o.KafkaVersion.Known {
-		return
+		return nil
 	}
-	o.WorkerVersions, o.WorkerFindings = check.FetchWorkerVersions(e.Ctx, e.HTTPClient(), g.WorkerConfigs, d, e.RESTTimeout())
+	// The shared REST client: its redaction (unless --show-secrets), and
+	// the Env's transport.
+	per := e.RESTTimeout()
+	client, err := (&cli.RESTOptions{PerRequest: per, Total: 3 * per}).Client(e)
+	if err != nil {
+		return err
+	}
+	defer client.Close()
+	o.WorkerVersions, o.WorkerFindings = check.FetchWorkerVersions(e.Ctx, client, g.WorkerConfigs, d)
+	return nil
 }
 
 // finish waives what --ignore, --only and --waivers say, prints the report

@@ -44,7 +44,9 @@ func runTimeouts(e *cli.Env, o *TimeoutsOptions) error {
 	if err != nil {
 		return err
 	}
-	workerVersions(e, d, &opts)
+	if err := workerVersions(e, d, &opts); err != nil {
+		return err
+	}
 	rep, err := check.Timeouts(check.TimeoutsFor(e.Globals.WorkerConfigs, d, opts))
 	if err != nil {
 		return cli.Exit(cli.ExitUsage, err)

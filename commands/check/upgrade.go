@@ -73,7 +73,9 @@ func runUpgrade(e *cli.Env, o *UpgradeOptions) error {
 			return err
 		}
 	} else {
-		workerVersions(e, d, &opts)
+		if err := workerVersions(e, d, &opts); err != nil {
+			return err
+		}
 	}
 	rep, err := check.Upgrade(check.UpgradeFor(g.WorkerConfigs, d, opts))
 	if err != nil {

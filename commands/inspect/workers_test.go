@@ -144,3 +144,21 @@ func TestWorkersNoneAnswered(t *testing.T) {
 		t.Errorf("the rows with their errors are not printed: %s", out.String())
 	}
 }
+
+// What a worker says of itself (version, commit, plugin classes and
+// versions) is redacted like every other output unless --show-secrets.
+func TestWorkersRedactWhatWorkersSay(t *testing.T) {
+	w := kafkatest.ConnectREST(t, "4.1.0 password=hunter2", `[{"class":"jdbc:mysql://u:hunter3@db/x","type":"source","version":"token=hunter4"}]`)
+	for _, show := range []bool{false, true} {
+		var out bytes.Buffer
+		e := cli.NewEnv(context.Background(), cli.Streams{Out: &out}, cli.Globals{Output: "json", Timeout: 30 * time.Second, ShowSecrets: show}).WithDataset(groupOf(t, w))
+		if err := runWorkers(e, &WorkersOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		for _, secret := range []string{"hunter2", "hunter3", "hunter4"} {
+			if got := strings.Contains(out.String(), secret); got != show {
+				t.Errorf("--show-secrets=%v: %s shown %v: %s", show, secret, got, out.String())
+			}
+		}
+	}
+}

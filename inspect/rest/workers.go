@@ -196,6 +196,9 @@ func (c *Client) Root(ctx context.Context, base string) (*Root, error) {
 		u, _ := Endpoint(base, "/")
 		return nil, fmt.Errorf("GET %s: the answer names no version (is this a Connect worker?)", u)
 	}
+	// What a worker says of itself is output like any other: redacted
+	// unless --show-secrets (a hostile build can put a token in its version).
+	r.Version, r.Commit, r.KafkaClusterID = c.scrub(r.Version), c.scrub(r.Commit), c.scrub(r.KafkaClusterID)
 	return &r, nil
 }
 
@@ -224,8 +227,8 @@ func (c *Client) Health(ctx context.Context, base string) (*Health, error) {
 	default:
 		return nil, err
 	}
-	h.Message = snippet([]byte(h.Message))
-	h.Status = snippet([]byte(h.Status))
+	h.Message = c.scrub(snippet([]byte(h.Message)))
+	h.Status = c.scrub(snippet([]byte(h.Status)))
 	h.Stage = h.Message
 	for _, s := range healthSentences {
 		if rest, ok := strings.CutPrefix(h.Message, s); ok {
@@ -245,6 +248,10 @@ func (c *Client) Plugins(ctx context.Context, base string) ([]Plugin, error) {
 	}
 	if ps == nil {
 		ps = []Plugin{}
+	}
+	for i := range ps {
+		p := &ps[i]
+		p.Class, p.Type, p.Version = c.scrub(p.Class), c.scrub(p.Type), c.scrub(p.Version)
 	}
 	sort.SliceStable(ps, func(i, j int) bool {
 		if ps[i].Class != ps[j].Class {
