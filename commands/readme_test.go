@@ -34,6 +34,11 @@ var readmeSkips = []struct {
 	{regexp.MustCompile(`^connectscope sandbox\b`), "runs until stopped; the walk-through itself reads a sandbox"},
 }
 
+// readmeNoREST are the commands that ask the workers' REST APIs: the
+// sandbox's simulated workers serve none, so they run to their documented
+// end for that case, exit 3 with the one line saying no worker answered.
+var readmeNoREST = regexp.MustCompile(`\binspect workers\b`)
+
 // parseREADME finds the commands of README.md's shell and text blocks.
 func parseREADME(text string) []readmeCommand {
 	lines := strings.Split(text, "\n")
@@ -213,6 +218,9 @@ func TestREADMEWalkThrough(t *testing.T) {
 		}
 		out, stderr, code := run(t, args...)
 		ran++
+		if code == 3 && readmeNoREST.MatchString(cmd.text) && strings.Contains(stderr, "no worker answered its REST API") {
+			continue
+		}
 		if code > 1 {
 			t.Errorf("README.md:%d: %s\nexit %d: %s", cmd.line, cmd.text, code, stderr)
 			continue
