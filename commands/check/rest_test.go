@@ -11,6 +11,7 @@ import (
 	"github.com/connectscope/connectscope/check"
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/protocol"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
@@ -50,7 +51,7 @@ func TestWorkerVersionsUseTheSharedClient(t *testing.T) {
 	if err := workerVersions(e, d, &o); err != nil {
 		t.Fatal(err)
 	}
-	if o.WorkerVersions[w1.Path] != "3.9.0" || len(o.WorkerFindings) != 0 {
+	if o.WorkerVersions[w1.Path] != kafkaversion.New(3, 9, 0) || len(o.WorkerFindings) != 0 {
 		t.Fatalf("versions %v, findings %+v", o.WorkerVersions, o.WorkerFindings)
 	}
 }
