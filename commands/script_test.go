@@ -1,21 +1,20 @@
 package commands
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/connectscope/connectscope/internal/golden"
+	"github.com/connectscope/connectscope/internal/kafkatest"
 )
 
-// TestMain lets the test binary act as connectscope inside scripts.
+// TestMain lets the test binary act as connectscope inside scripts, and
+// runs more parallel tests at once: most wait on the network.
 func TestMain(m *testing.M) {
-	testscript.Main(waitingTests{m}, map[string]func(){
+	testscript.Main(kafkatest.WaitingTests{M: m}, map[string]func(){
 		"connectscope": func() {
 			os.Exit(Main(os.Args, StdStreams(), BuildInfo{Version: "v0.0.0-script"}))
 		},
@@ -39,22 +38,4 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
-}
-
-// waitingTests runs the tests with more of them at once than -parallel's
-// default (one per CPU) unless -parallel is given: most of this package's
-// parallel tests wait on the network (dial timeouts, a silent listener, a
-// rebalance delay of the embedded cluster), not on the CPU.
-type waitingTests struct{ m *testing.M }
-
-func (w waitingTests) Run() int {
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		if err := flag.Set("test.parallel", strconv.Itoa(2*runtime.GOMAXPROCS(0))); err != nil {
-			panic(err)
-		}
-	}
-	return w.m.Run()
 }
