@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/plan/timeline"
 )
 
@@ -164,6 +165,9 @@ func pieceList(conns, tasks []string) string {
 // mermaidText keeps a label on one line and away from Mermaid's syntax
 // characters (';' ends a statement, '#' starts an entity).
 func mermaidText(s string) string {
-	r := strings.NewReplacer("\n", " ", ";", ",", "#", "", "%%", "%")
-	return r.Replace(s)
+	// Mermaid's entity codes (#lt;) keep markup in a name text, not tags, in
+	// the page that renders the diagram; a name's own # is dropped so it
+	// cannot start one. Controls and bidi marks become visible escapes.
+	r := strings.NewReplacer("\n", " ", "\r", " ", ";", ",", "#", "", "%%", "%", "<", "#lt;", ">", "#gt;", "&", "#amp;", `"`, "#quot;")
+	return format.EscapeTerminal(r.Replace(s))
 }

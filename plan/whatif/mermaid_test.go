@@ -66,3 +66,17 @@ func TestMermaidBranchesAreAlternatives(t *testing.T) {
 		t.Errorf("eager diagram does not show the restarts")
 	}
 }
+
+// Cluster names in a label are text: no terminal control, bidi mark, line
+// break or markup reaches the diagram raw.
+func TestMermaidTextHostile(t *testing.T) {
+	got := mermaidText("a\x1b]0;t\x07\u009b\u202e</svg><script>&x\"y\nz#1;")
+	for _, raw := range []string{"\x1b", "\x07", "\u009b", "\u202e", "<", ">", "\n", "#1;"} {
+		if strings.Contains(got, raw) {
+			t.Errorf("%q reaches the label raw: %q", raw, got)
+		}
+	}
+	if !strings.Contains(got, "#lt;/svg#gt;") {
+		t.Errorf("markup not kept as text: %q", got)
+	}
+}
