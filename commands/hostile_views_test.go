@@ -15,7 +15,6 @@ import (
 
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/protocol"
-	"github.com/connectscope/connectscope/inspect/source"
 	"gopkg.in/yaml.v3"
 )
 
@@ -78,16 +77,7 @@ func hostileSnapshot(t *testing.T, restURL string) string {
 		}
 		ds.Group.Members = append(ds.Group.Members, inspect.GroupMember{MemberID: fmt.Sprintf("m%d", i), Metadata: meta})
 	}
-	path := filepath.Join(t.TempDir(), "hostile.snapshot.json")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := source.WriteSnapshot(f, ds); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeSnapshot(t, ds, "hostile.snapshot.json")
 }
 
 // hostileREST is a Connect REST API whose answers are hostile.

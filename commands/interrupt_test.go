@@ -225,7 +225,13 @@ func hangingWorkersSnapshot(t *testing.T) string {
 		}
 		ds.Group.Members = append(ds.Group.Members, inspect.GroupMember{MemberID: id, Metadata: meta})
 	}
-	path := filepath.Join(t.TempDir(), "hanging.snapshot.json")
+	return writeSnapshot(t, ds, "hanging.snapshot.json")
+}
+
+// writeSnapshot writes ds as a snapshot file named name in a temporary folder.
+func writeSnapshot(t *testing.T, ds *inspect.Dataset, name string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
