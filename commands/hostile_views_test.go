@@ -70,8 +70,12 @@ func hostileSnapshot(t *testing.T, restURL string) string {
 	status(t0+10_000, "status-connector-"+hostileConnector, "UNASSIGNED", hostileWorker, 2, nil)
 	status(t0+12_000, "status-connector-"+hostileConnector, "RUNNING", "w2:8083", 3, nil)
 	status(t0+12_000, "status-task-"+hostileConnector+"-0", "FAILED", "w2:8083", 3, hostileTrace)
-	for i := range 2 {
-		meta, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 1, URL: fmt.Sprintf("%s/w%d/", restURL, i)})
+	// The hostile worker still runs the second connector's task.
+	status(t0+12_000, "status-task-"+hostileLines+"-0", "RUNNING", hostileWorker, 3, nil)
+	// A member advertising a hostile REST URL (the third).
+	urls := []string{restURL + "/w0/", restURL + "/w1/", "http://" + hostileWorker + "/"}
+	for i, u := range urls {
+		meta, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 1, URL: u})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,10 +162,12 @@ func TestHostileNamesInEveryView(t *testing.T) {
 		{"configs", []string{"inspect", "configs"}, hostileClass, nil},
 		{"rebalances", []string{"inspect", "rebalances"}, hostileWorker, nil},
 		{"worker", []string{"inspect", "worker", "w2:8083"}, hostileConnector, nil},
+		{"hostile worker", []string{"inspect", "worker", hostileWorker}, hostileLines, nil},
+		{"members", []string{"inspect", "members"}, "", nil},
 		{"workers", []string{"inspect", "workers"}, hostileVersion, nil},
 		{"plugins", []string{"inspect", "plugins"}, hostileClass, nil},
 		{"check all", []string{"check", "all"}, "", nil},
-		{"plan leave", []string{"plan", "leave", "--worker", "m0"}, "", []string{"table", "wide", "json", "yaml", "jsonl", "mermaid"}},
+		{"plan leave", []string{"plan", "leave", "--worker", "m2"}, "", []string{"table", "wide", "json", "yaml", "jsonl", "mermaid"}},
 	}
 	for _, v := range views {
 		formats := v.formats
@@ -184,7 +190,7 @@ func TestHostileNamesInEveryView(t *testing.T) {
 	}
 	t.Run("plan leave/--plot", func(t *testing.T) {
 		svg := filepath.Join(t.TempDir(), "plan.svg")
-		if _, stderr, code := run(t, "--from", snap, "plan", "leave", "--worker", "m0", "--plot", svg); code > 1 {
+		if _, stderr, code := run(t, "--from", snap, "plan", "leave", "--worker", "m2", "--plot", svg); code > 1 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		b, err := os.ReadFile(svg)

@@ -95,6 +95,8 @@ func DescribeWorker(ds *views.Dataset, name string) (*Worker, error) {
 		w.Leader = members.Leader != nil && *members.Leader == member.MemberID
 		w.Version, w.ConfigOffset, w.ConfigLag, w.ConfigBehind = member.Version, member.ConfigOffset, member.ConfigLag, member.ConfigBehind
 		w.Assignment = member.Assignment
+	} else if namesWorker(status, name) {
+		w.Worker = name // exactly as a status record names it, '/' and all
 	} else {
 		w.Worker = hostPortOf(name)
 	}
@@ -169,6 +171,21 @@ func workerNamed(m group.MemberView, name string) bool {
 
 // hostPortOf is the HOST:PORT a name gives for a worker that is no member:
 // a REST URL loses its scheme and path.
+// namesWorker reports whether a status record names the worker exactly.
+func namesWorker(status *store.StatusResult, name string) bool {
+	for _, c := range status.Connectors {
+		if c.WorkerID != nil && *c.WorkerID == name {
+			return true
+		}
+	}
+	for _, t := range status.Tasks {
+		if t.WorkerID != nil && *t.WorkerID == name {
+			return true
+		}
+	}
+	return false
+}
+
 func hostPortOf(name string) string {
 	if i := strings.Index(name, "://"); i >= 0 {
 		name = name[i+3:]

@@ -71,3 +71,20 @@ func TestDescribeWorker(t *testing.T) {
 		t.Errorf("unknown worker: %v", err)
 	}
 }
+
+// A worker id is cluster data: one a status record names with a '/' (or
+// any other text) is found by that exact name, not cut down to a HOST:PORT
+// nobody has.
+func TestDescribeWorkerByExactStatusName(t *testing.T) {
+	id := "w1\x1b]0;t\x07</svg>$(x):8083"
+	topics := inspect.DefaultTopicNames()
+	ds := views.Decode(&inspect.Dataset{Topics: topics, Records: []inspect.Record{{Topic: topics.Status,
+		Key: []byte("status-task-c-0"), Value: []byte(`{"state":"RUNNING","trace":null,"worker_id":"w1\u001b]0;t\u0007</svg>$(x):8083","generation":1}`)}}}, store.DecodeOptions{})
+	w, err := DescribeWorker(ds, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Worker != id {
+		t.Errorf("worker %q, want %q", w.Worker, id)
+	}
+}
