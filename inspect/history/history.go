@@ -7,7 +7,6 @@
 package history
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -70,7 +69,9 @@ type last struct {
 	gen           int32
 }
 
-// FromRecords reads the status topic's records in read order.
+// FromRecords reads the status topic's records, in time order whatever
+// order they were read in (the topic has several partitions, read one
+// after another).
 func FromRecords(topic string, records []inspect.Record) Result {
 	res := Result{Topic: topic, Rebalances: []Rebalance{}, Restarts: []Restart{}, Notes: []string{}}
 	byGen := map[int32]*Rebalance{}
@@ -79,28 +80,17 @@ func FromRecords(topic string, records []inspect.Record) Result {
 	running := map[string]int{}         // worker -> pieces whose last record is RUNNING on it
 	stopped := map[string]last{}        // worker -> when it stopped its last running piece
 	firstGenOf := map[string]int32{}
-	undated := 0
-	for _, r := range records {
-		key := string(r.Key)
-		piece, task, ok := pieceOf(key)
-		if !ok || r.Value == nil {
-			continue
-		}
-		var s status
-		if json.Unmarshal(r.Value, &s) != nil || s.WorkerID == "" {
-			continue
-		}
-		if r.Timestamp <= 0 {
-			undated++
-			continue
-		}
+	es, undated := entries(records)
+	for _, e := range es {
+		piece, task, at := e.piece, e.task, e.at
+		s := status{State: e.state, WorkerID: e.worker, Generation: e.gen}
 		rb := byGen[s.Generation]
 		if rb == nil {
-			rb = &Rebalance{Generation: s.Generation, FirstMs: r.Timestamp, Workers: []string{}, Stopped: []string{}, Started: []string{}}
+			rb = &Rebalance{Generation: s.Generation, FirstMs: at, Workers: []string{}, Stopped: []string{}, Started: []string{}}
 			byGen[s.Generation] = rb
 			seen[s.Generation] = map[string]bool{}
 		}
-		rb.FirstMs, rb.LastMs = min(rb.FirstMs, r.Timestamp), max(rb.LastMs, r.Timestamp)
+		rb.FirstMs, rb.LastMs = min(rb.FirstMs, at), max(rb.LastMs, at)
 		if !seen[s.Generation][s.WorkerID] {
 			seen[s.Generation][s.WorkerID] = true
 			rb.Workers = append(rb.Workers, s.WorkerID)
@@ -113,7 +103,7 @@ func FromRecords(topic string, records []inspect.Record) Result {
 			// (a worker whose work was all revoked and given back a round
 			// later, as eager does every round, is not one).
 			if s.Generation > st.gen+1 {
-				res.Restarts = append(res.Restarts, Restart{Worker: s.WorkerID, StoppedMs: st.atMs, BackMs: r.Timestamp, AwayMs: r.Timestamp - st.atMs})
+				res.Restarts = append(res.Restarts, Restart{Worker: s.WorkerID, StoppedMs: st.atMs, BackMs: at, AwayMs: at - st.atMs})
 			}
 			delete(stopped, s.WorkerID)
 		}
@@ -124,20 +114,20 @@ func FromRecords(topic string, records []inspect.Record) Result {
 		case "UNASSIGNED":
 			rb.Stopped = append(rb.Stopped, piece)
 			if running[s.WorkerID] <= 0 {
-				stopped[s.WorkerID] = last{atMs: r.Timestamp, gen: s.Generation}
+				stopped[s.WorkerID] = last{atMs: at, gen: s.Generation}
 			}
 		case "RUNNING":
 			running[s.WorkerID]++
 			rb.Started = append(rb.Started, piece)
 			if p, ok := prev[piece]; ok && task && (p.state == "UNASSIGNED" || p.worker != s.WorkerID) {
-				gap := r.Timestamp - p.atMs
+				gap := at - p.atMs
 				if gap > 0 {
 					rb.TaskMsNotRunning += gap
 					rb.LongestTaskOutageMs = max(rb.LongestTaskOutageMs, gap)
 				}
 			}
 		}
-		prev[piece] = last{state: s.State, worker: s.WorkerID, atMs: r.Timestamp, gen: s.Generation}
+		prev[piece] = last{state: s.State, worker: s.WorkerID, atMs: at, gen: s.Generation}
 	}
 	gens := make([]int32, 0, len(byGen))
 	for g := range byGen {
@@ -153,7 +143,7 @@ func FromRecords(topic string, records []inspect.Record) Result {
 	if undated > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("%d status record(s) have no timestamp and are left out", undated))
 	}
-	res.LastEvent = lastEvent(records)
+	res.LastEvent = lastEvent(es)
 	res.Notes = append(res.Notes, "a generation in which nothing was stopped or started (a round that only told a delay) writes nothing and is not listed; a crashed worker writes nothing, so its pieces' outages are dated from their last RUNNING record, which is earlier than the crash")
 	return res
 }

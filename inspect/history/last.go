@@ -86,29 +86,52 @@ type entry struct {
 	at                   int64
 }
 
-func entries(records []inspect.Record) []entry {
-	var out []entry
+// entries decodes the status records that name a piece, a worker and a
+// time, in time order: by timestamp, then partition and offset (a piece's
+// records share a partition, so their order holds). undated counts those
+// without a time, left out.
+func entries(records []inspect.Record) (out []entry, undated int) {
+	type keyed struct {
+		entry
+		part int32
+		off  int64
+	}
+	var ks []keyed
 	for _, r := range records {
 		piece, task, ok := pieceOf(string(r.Key))
-		if !ok || r.Value == nil || r.Timestamp <= 0 {
+		if !ok || r.Value == nil {
 			continue
 		}
 		var s status
 		if json.Unmarshal(r.Value, &s) != nil || s.WorkerID == "" {
 			continue
 		}
-		out = append(out, entry{piece: piece, task: task, state: s.State, worker: s.WorkerID, gen: s.Generation, at: r.Timestamp})
+		if r.Timestamp <= 0 {
+			undated++
+			continue
+		}
+		ks = append(ks, keyed{entry{piece: piece, task: task, state: s.State, worker: s.WorkerID, gen: s.Generation, at: r.Timestamp}, r.Partition, r.Offset})
 	}
-	// The status topic's partitions are read one after another: time
-	// orders them (a piece's records share a partition, so their order holds).
-	sort.SliceStable(out, func(i, j int) bool { return out[i].at < out[j].at })
-	return out
+	sort.SliceStable(ks, func(i, j int) bool {
+		a, b := ks[i], ks[j]
+		if a.at != b.at {
+			return a.at < b.at
+		}
+		if a.part != b.part {
+			return a.part < b.part
+		}
+		return a.off < b.off
+	})
+	out = make([]entry, len(ks))
+	for i, k := range ks {
+		out[i] = k.entry
+	}
+	return out, undated
 }
 
 // lastEvent finds the last stop or join and measures it; nil when the
 // records show none.
-func lastEvent(records []inspect.Record) *LastEvent {
-	es := entries(records)
+func lastEvent(es []entry) *LastEvent {
 	var ev *LastEvent
 	running := map[string]map[string]bool{} // worker -> pieces whose last record is RUNNING there
 	seen := map[string]bool{}
