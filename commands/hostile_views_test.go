@@ -84,6 +84,28 @@ func hostileSnapshot(t *testing.T, restURL string) string {
 	return writeSnapshot(t, ds, "hostile.snapshot.json")
 }
 
+// hostileScenario is a plan scenario whose connectors and workers carry
+// hostile names: a worker leaves and a hostile one joins.
+func hostileScenario(t *testing.T) string {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{"scenario": 1, "name": hostileMix, "protocol": "sessioned", "steps": []any{
+		map[string]any{"connectors": map[string]int{hostileConnector: 2, hostileLines: 1}},
+		map[string]any{"join": []string{hostileWorker, "w2"}},
+		map[string]any{"rebalance": map[string]any{}},
+		map[string]any{"leave": []string{"w2"}},
+		map[string]any{"join": []string{hostileWorker + "\n2"}},
+		map[string]any{"settle": map[string]any{}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "hostile.scenario.json")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // hostileREST is a Connect REST API whose answers are hostile.
 func hostileREST(t *testing.T) string {
 	t.Helper()
@@ -150,6 +172,7 @@ func holds(v any, want string) bool {
 // plot stays well-formed XML.
 func TestHostileNamesInEveryView(t *testing.T) {
 	snap := hostileSnapshot(t, hostileREST(t))
+	scen := hostileScenario(t)
 	views := []struct {
 		name    string
 		args    []string
@@ -167,6 +190,7 @@ func TestHostileNamesInEveryView(t *testing.T) {
 		{"workers", []string{"inspect", "workers"}, hostileVersion, nil},
 		{"plugins", []string{"inspect", "plugins"}, hostileClass, nil},
 		{"check all", []string{"check", "all"}, "", nil},
+		{"plan replay", []string{"plan", "replay", scen}, hostileConnector, nil},
 		{"plan leave", []string{"plan", "leave", "--worker", "m2"}, "", []string{"table", "wide", "json", "yaml", "jsonl", "mermaid"}},
 	}
 	for _, v := range views {
@@ -176,7 +200,10 @@ func TestHostileNamesInEveryView(t *testing.T) {
 		}
 		for _, f := range formats {
 			t.Run(v.name+"/"+f, func(t *testing.T) {
-				args := append([]string{"--from", snap, "-o", f}, v.args...)
+				args := append([]string{"-o", f}, v.args...)
+				if v.args[0] != "plan" || v.args[1] != "replay" {
+					args = append([]string{"--from", snap}, args...)
+				}
 				out, stderr, code := run(t, args...)
 				if code > 1 {
 					t.Fatalf("exit %d: %s", code, stderr)
@@ -188,17 +215,25 @@ func TestHostileNamesInEveryView(t *testing.T) {
 			})
 		}
 	}
-	t.Run("plan leave/--plot", func(t *testing.T) {
-		svg := filepath.Join(t.TempDir(), "plan.svg")
-		if _, stderr, code := run(t, "--from", snap, "plan", "leave", "--worker", "m2", "--plot", svg); code > 1 {
-			t.Fatalf("exit %d: %s", code, stderr)
-		}
-		b, err := os.ReadFile(svg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		wellFormed(t, b)
-	})
+	for name, args := range map[string][]string{
+		"plan leave": {"--from", snap, "plan", "leave", "--worker", "m2"},
+		"plan join":  {"--from", snap, "plan", "join", "--add", "1"},
+	} {
+		t.Run(name+"/--plot", func(t *testing.T) {
+			svg := filepath.Join(t.TempDir(), "plan.svg")
+			if _, stderr, code := run(t, append(args, "--plot", svg)...); code > 1 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			b, err := os.ReadFile(svg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wellFormed(t, b)
+			if !strings.Contains(string(b), "w1") {
+				t.Errorf("the plot does not show the hostile worker")
+			}
+		})
+	}
 }
 
 func checkFormat(t *testing.T, f, out, exact string) {
