@@ -53,7 +53,9 @@ func hostileSnapshot(t *testing.T, restURL string) string {
 	type props = map[string]any
 	const t0 = int64(1_760_000_000_000)
 	for _, name := range []string{hostileConnector, hostileLines} {
-		cfg := map[string]string{"connector.class": hostileClass, "name": name, "tasks.max": "1", "topic": hostileMix}
+		cfg := map[string]string{"connector.class": hostileClass, "name": name, "tasks.max": "1", "topic": hostileMix,
+			// a key Kafka 4.0 removed, so check upgrade --to quotes the name
+			"transforms": "r", "transforms.r.type": "org.apache.kafka.connect.transforms.ReplaceField$Value", "transforms.r.whitelist": hostileMix}
 		add(topics.Config, t0, "connector-"+name, props{"properties": cfg})
 		add(topics.Config, t0, "task-"+name+"-0", props{"properties": cfg})
 		add(topics.Config, t0, "commit-"+name, props{"tasks": 1})
@@ -188,8 +190,9 @@ func TestHostileNamesInEveryView(t *testing.T) {
 		{"hostile worker", []string{"inspect", "worker", hostileWorker}, hostileLines, nil},
 		{"members", []string{"inspect", "members"}, "", nil},
 		{"workers", []string{"inspect", "workers"}, hostileVersion, nil},
-		{"plugins", []string{"inspect", "plugins"}, hostileClass, nil},
+		{"plugins", []string{"inspect", "plugins"}, hostileConnector, nil},
 		{"check all", []string{"check", "all"}, "", nil},
+		{"check upgrade --to", []string{"check", "upgrade", "--to", "4.0"}, hostileConnector, nil},
 		{"plan replay", []string{"plan", "replay", scen}, hostileConnector, nil},
 		{"plan leave", []string{"plan", "leave", "--worker", "m2"}, "", []string{"table", "wide", "json", "yaml", "jsonl", "mermaid"}},
 	}
