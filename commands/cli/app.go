@@ -184,6 +184,9 @@ func action(cmd *Command) urfave.ActionFunc {
 		if apply, ok := c.App.Metadata[liveMemoryKey].(func()); ok {
 			e.liveMemory = apply
 		}
+		if apply, ok := c.App.Metadata[sweepMemoryKey].(func()); ok {
+			e.sweepMemory = apply
+		}
 		if cmd.Before != nil {
 			if err := cmd.Before(e); err != nil {
 				return err

@@ -36,6 +36,8 @@ type Env struct {
 	app   *urfave.App
 	// liveMemory asks Run for the live GC target (nil outside Run).
 	liveMemory func()
+	// sweepMemory asks Run for the sweep's GC target (nil outside Run).
+	sweepMemory func()
 }
 
 // NewEnv is an Env for a run outside a command line: tests and the tour.
@@ -62,6 +64,14 @@ func (e *Env) Typed(flag string) bool { return e.typed != nil && e.typed(flag) }
 // it, in the format the global flags ask for.
 func (e *Env) Emit(result any) error {
 	return format.Write(e.IO.Out, result, e.Globals.FormatOptions()) // *format.UsageError maps to exit 2
+}
+
+// SweepMemory asks for the collector target of a long simulation sweep
+// (plan advise), for the rest of the run; outside Run it does nothing.
+func (e *Env) SweepMemory() {
+	if e.sweepMemory != nil {
+		e.sweepMemory()
+	}
 }
 
 // NoArgs rejects positional arguments a verb does not take.

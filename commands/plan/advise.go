@@ -102,6 +102,7 @@ func runAdvise(e *cli.Env, o *AdviseOptions) error {
 		// goes before anything else is printed.
 		ao.Progress, clearProgress = advise.AdviseProgressLine(e.IO.Err)
 	}
+	e.SweepMemory()
 	res, err := advise.Advise(e.Ctx, state, opts, ao)
 	clearProgress()
 	if err != nil {
