@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect/history"
@@ -14,10 +15,24 @@ import (
 // whose work waited out the delay, measured from the status records and
 // set beside a plan from the state before it, which stops the same pieces.
 func TestHistoryLastEventBesidePlan(t *testing.T) {
+	lastEventBesidePlan(t, history.EventStop)
+}
+
+// A crash writes nothing: the last event is found from the crashed worker's
+// pieces running elsewhere, and planned as `plan leave --stop crash`.
+func TestHistoryLastEventCrashBesidePlan(t *testing.T) {
+	lastEventBesidePlan(t, history.EventCrash)
+}
+
+func lastEventBesidePlan(t *testing.T, kind string) {
 	c := agreementCluster(t, "")
 	_, leader := snapshotSim(t, c)
 	name := nonLeader(t, c, leader)
-	if err := c.StopWorker(context.Background(), name); err != nil {
+	stop := func() error { return c.StopWorker(context.Background(), name) }
+	if kind == history.EventCrash {
+		stop = func() error { return c.KillWorker(name) }
+	}
+	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
 	waitStable(t, c)
@@ -25,16 +40,16 @@ func TestHistoryLastEventBesidePlan(t *testing.T) {
 	d := views.Of(v.ds)
 	res := history.FromRecords(v.ds.Topics.Status, d.StatusRecords())
 	ev := res.LastEvent
-	if ev == nil || ev.Kind != history.EventStop || ev.Worker != name+":8083" {
-		t.Fatalf("last event %+v, want %s's clean stop", ev, name)
+	if ev == nil || ev.Kind != kind || ev.Worker != name+":8083" {
+		t.Fatalf("last event %+v, want %s's %s", ev, name, kind)
 	}
 	cfg := c.Config()
 	opts := timeline.Options{MaxDelayMs: cfg.ScheduledRebalanceMaxDelay.Milliseconds(), SessionTimeoutMs: cfg.SessionTimeout.Milliseconds(), RoundTimeMs: 20}
 	if err := whatif.PredictLast(d, ev, opts); err != nil {
 		t.Fatal(err)
 	}
-	if ev.Predicted == nil || ev.Difference == nil {
-		t.Fatalf("no plan: %+v", ev.Notes)
+	if ev.Predicted == nil || ev.Difference == nil || !strings.HasSuffix(ev.Plan, "--stop "+map[string]string{history.EventStop: "clean", history.EventCrash: "crash"}[kind]) {
+		t.Fatalf("plan %q: %+v", ev.Plan, ev.Notes)
 	}
 	if ev.Real.TasksStopped == 0 || ev.Predicted.TasksStopped != ev.Real.TasksStopped || ev.Predicted.ConnectorsStopped != ev.Real.ConnectorsStopped {
 		t.Errorf("pieces stopped: real %+v, plan %+v", ev.Real, *ev.Predicted)

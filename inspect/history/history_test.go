@@ -28,7 +28,8 @@ func TestFromRecords(t *testing.T) {
 		rec("status-task-a-0", "UNASSIGNED", "w1:8083", 3, 10000),
 		rec("status-connector-a", "RUNNING", "w2:8083", 4, 40000), // after the delay
 		rec("status-task-a-0", "RUNNING", "w2:8083", 4, 40000),
-		rec("status-task-a-0", "RUNNING", "w1:8083", 6, 52000), // w1 back, given a-0
+		rec("status-task-a-0", "UNASSIGNED", "w2:8083", 5, 51000), // w1 back: a-0 revoked from w2 (a live worker writes that)
+		rec("status-task-a-0", "RUNNING", "w1:8083", 6, 52000),    // and given to w1
 		{Topic: "connect-status", Key: []byte("status-task-b-x"), Value: []byte(`{}`), Timestamp: 1},
 		{Topic: "connect-status", Key: []byte("status-task-a-9"), Value: []byte(`not json`), Timestamp: 1},
 	}
@@ -37,7 +38,7 @@ func TestFromRecords(t *testing.T) {
 	for _, r := range res.Rebalances {
 		gens = append(gens, r.Generation)
 	}
-	if !slices.Equal(gens, []int32{1, 2, 3, 4, 6}) {
+	if !slices.Equal(gens, []int32{1, 2, 3, 4, 5, 6}) {
 		t.Fatalf("generations %v", gens)
 	}
 	g3 := res.Rebalances[2]
@@ -48,8 +49,8 @@ func TestFromRecords(t *testing.T) {
 	if g4.TaskMsNotRunning != 30000 || g4.LongestTaskOutageMs != 30000 {
 		t.Errorf("generation 4 (after the delay): %+v", g4)
 	}
-	g6 := res.Rebalances[4]
-	if g6.TaskMsNotRunning != 12000 {
+	g6 := res.Rebalances[5]
+	if g6.TaskMsNotRunning != 1000 {
 		t.Errorf("generation 6: a-0 moved from w2 to w1: %+v", g6)
 	}
 	if len(res.Restarts) != 1 || res.Restarts[0].Worker != "w1:8083" || res.Restarts[0].AwayMs != 42000 {
@@ -59,14 +60,14 @@ func TestFromRecords(t *testing.T) {
 	if ev == nil || ev.Kind != EventStop || ev.Worker != "w1:8083" || ev.StartMs != 10000 || ev.ReturnedAfterMs == nil || *ev.ReturnedAfterMs != 42000 {
 		t.Fatalf("last event %+v", ev)
 	}
-	// a stopped at 10 s and ran at 40 s; a-0 too, then moved to w1 at 52 s.
-	if ev.Real.ConnectorsStopped != 1 || ev.Real.TasksStopped != 1 || ev.Real.TaskMsNotRunning != 42000 || *ev.Real.AllRunningAfterMs != 42000 {
+	// a stopped at 10 s and ran at 40 s; a-0 too, then moved to w1 (51 s to 52 s).
+	if ev.Real.ConnectorsStopped != 1 || ev.Real.TasksStopped != 1 || ev.Real.TaskMsNotRunning != 31000 || *ev.Real.AllRunningAfterMs != 42000 {
 		t.Errorf("real cost %+v", ev.Real)
 	}
-	if !slices.Equal(ev.Before["w1:8083"], []string{"a", "a-0"}) || !slices.Equal(ev.Before["w2:8083"], []string{"a-1"}) || !slices.Equal(ev.Generations, []int32{3, 4, 6}) {
+	if !slices.Equal(ev.Before["w1:8083"], []string{"a", "a-0"}) || !slices.Equal(ev.Before["w2:8083"], []string{"a-1"}) || !slices.Equal(ev.Generations, []int32{3, 4, 5, 6}) {
 		t.Errorf("before %v, generations %v", ev.Before, ev.Generations)
 	}
-	if tabs := res.Tables(); len(tabs) != 3 || len(tabs[0].Rows) != 5 || len(tabs[2].Rows) != 4 {
+	if tabs := res.Tables(); len(tabs) != 3 || len(tabs[0].Rows) != 6 || len(tabs[2].Rows) != 4 {
 		t.Errorf("tables %+v", tabs)
 	}
 }

@@ -14,6 +14,10 @@ import (
 const (
 	EventStop = "stop" // a worker stopped all its work cleanly (UNASSIGNED for each piece it ran)
 	EventJoin = "join" // a worker wrote for the first time, after others had
+	// EventCrash is a worker whose pieces were next written RUNNING by
+	// others with no UNASSIGNED from it in between, and that took no part
+	// in that round: it was noticed gone after the session timeout.
+	EventCrash = "crash"
 )
 
 // LastEvent is the last membership change the status topic shows: a worker
@@ -22,9 +26,9 @@ const (
 // (plan/whatif.PredictLast), what a plan from the state just before it
 // predicts.
 type LastEvent struct {
-	Kind   string `json:"kind"`   // EventStop or EventJoin
+	Kind   string `json:"kind"`   // EventStop, EventCrash or EventJoin
 	Worker string `json:"worker"` // HOST:PORT
-	// ReturnedAfterMs is, for a stop, how long after it the worker wrote
+	// ReturnedAfterMs is, for a stop or crash, how long after it the worker wrote
 	// again (at most its restart time); null when it has not.
 	ReturnedAfterMs *int64  `json:"returned_after_ms"`
 	StartMs         int64   `json:"start_ms"`    // its first record (epoch ms)
@@ -40,6 +44,9 @@ type LastEvent struct {
 	// connector names and task ids, sorted.
 	Before map[string][]string `json:"before"`
 	Notes  []string            `json:"notes"`
+	// noticedMs is, for a crash, when its first piece ran elsewhere: the
+	// cost counts what changed from then on.
+	noticedMs int64
 }
 
 // Cost is what an event cost: the pieces that stopped, the task-seconds
@@ -129,14 +136,15 @@ func entries(records []inspect.Record) (out []entry, undated int) {
 	return out, undated
 }
 
-// lastEvent finds the last stop or join and measures it; nil when the
-// records show none.
+// lastEvent finds the last stop, crash or join and measures it; nil when
+// the records show none.
 func lastEvent(es []entry) *LastEvent {
 	var ev *LastEvent
 	running := map[string]map[string]bool{} // worker -> pieces whose last record is RUNNING there
-	seen := map[string]bool{}
+	prev := map[string]entry{}              // piece -> its last record
+	lastOf := map[string]entry{}            // worker -> its last record
 	for i, e := range es {
-		if !seen[e.worker] && len(seen) > 0 {
+		if _, seen := lastOf[e.worker]; !seen && len(lastOf) > 0 {
 			// A joiner writes once it runs work, a round after the one
 			// that revoked work for it: the join starts with that round.
 			start := i
@@ -146,7 +154,16 @@ func lastEvent(es []entry) *LastEvent {
 			ev = &LastEvent{Kind: EventJoin, Worker: e.worker, StartMs: es[start].at}
 			ev.Before = beforeOf(es[:start])
 		}
-		seen[e.worker] = true
+		if p, ok := prev[e.piece]; ok && e.state == "RUNNING" && p.state == "RUNNING" && p.worker != e.worker &&
+			!sameEvent(ev, EventStop, p.worker) && !sameEvent(ev, EventCrash, p.worker) && gone(es[i:], p.worker, e.gen) {
+			// Its piece runs elsewhere with no UNASSIGNED from it, it did
+			// not stop cleanly, and it writes nothing in this round: it
+			// crashed. A crash writes nothing, so it is dated from its
+			// last record.
+			ev = &LastEvent{Kind: EventCrash, Worker: p.worker, StartMs: lastOf[p.worker].at, Before: beforeOf(es[:i]), noticedMs: e.at}
+		}
+		lastOf[e.worker] = e
+		prev[e.piece] = e
 		for _, pieces := range running {
 			delete(pieces, e.piece)
 		}
@@ -157,9 +174,11 @@ func lastEvent(es []entry) *LastEvent {
 			running[e.worker][e.piece] = true
 			continue
 		}
-		if e.state == "UNASSIGNED" && len(running[e.worker]) == 0 && !sameStop(ev, e) && !revokedOnly(es[i:], e) {
-			// Its last running piece stopped: a clean stop starts at the
-			// first UNASSIGNED of this batch (same worker and generation).
+		if e.state == "UNASSIGNED" && !sameEvent(ev, EventStop, e.worker) && !revokedOnly(es[i:], e) && leftBehind(es[i+1:], e.worker, running[e.worker]) {
+			// It stopped what it ran and the rest (pieces whose stop it
+			// did not write, as a shutting-down worker's sink tasks) runs
+			// elsewhere before it writes again: a clean stop, starting at
+			// the first UNASSIGNED of this batch (same worker and generation).
 			start := i
 			for start > 0 && es[start-1].worker == e.worker && es[start-1].gen == e.gen && es[start-1].state == "UNASSIGNED" {
 				start--
@@ -174,10 +193,44 @@ func lastEvent(es []entry) *LastEvent {
 	return ev
 }
 
-// sameStop says whether e belongs to the stop already found (the rest of
-// its batch).
-func sameStop(ev *LastEvent, e entry) bool {
-	return ev != nil && ev.Kind == EventStop && ev.Worker == e.worker && e.at-ev.StartMs < 1000
+// sameEvent says whether a record of worker belongs to the event of that
+// kind already found (the rest of its batch, or of its moved pieces).
+func sameEvent(ev *LastEvent, kind, worker string) bool {
+	return ev != nil && ev.Kind == kind && ev.Worker == worker
+}
+
+// leftBehind says whether every piece a worker still runs is next written
+// by another worker as RUNNING (or by it as UNASSIGNED) before the worker
+// runs anything again: it left them. Pieces not written again leave it
+// undecided, so no.
+func leftBehind(rest []entry, worker string, still map[string]bool) bool {
+	open := len(still)
+	done := map[string]bool{}
+	for _, x := range rest {
+		if open == 0 {
+			return true
+		}
+		if x.worker == worker && x.state == "RUNNING" {
+			return false
+		}
+		if still[x.piece] && !done[x.piece] && (x.state == "RUNNING" || x.worker == worker) {
+			done[x.piece] = true
+			open--
+		}
+	}
+	return open == 0
+}
+
+// gone says whether a worker writes nothing from generation gen-1 to gen+1
+// in what follows: a live one, whose pieces moved in a rebalance, takes
+// part in it.
+func gone(rest []entry, worker string, gen int32) bool {
+	for _, x := range rest {
+		if x.worker == worker && x.gen >= gen-1 && x.gen <= gen+1 {
+			return false
+		}
+	}
+	return true
 }
 
 // revokedOnly says whether a worker that gave up its last piece runs work
@@ -217,6 +270,9 @@ func beforeOf(es []entry) map[string][]string {
 func measure(ev *LastEvent, es []entry) {
 	ev.Generations = []int32{}
 	ev.Notes = []string{}
+	if ev.Kind == EventCrash {
+		ev.Notes = append(ev.Notes, "a crashed worker writes nothing: the event is dated from its last record, earlier than the crash, so the real task-seconds and times are upper bounds")
+	}
 	gens := map[int32]bool{}
 	before := map[string]string{}
 	for w, ps := range ev.Before {
@@ -231,6 +287,16 @@ func measure(ev *LastEvent, es []entry) {
 	var latest int64
 	for _, e := range es {
 		if e.at < ev.StartMs {
+			continue
+		}
+		if e.at < ev.noticedMs {
+			// Between a crashed worker's last record and its pieces
+			// running elsewhere: other changes, not the crash's.
+			before[e.piece] = ""
+			if e.state == "RUNNING" {
+				before[e.piece] = e.worker
+			}
+			lastAt[e.piece] = e.at
 			continue
 		}
 		if !gens[e.gen] {
@@ -263,7 +329,9 @@ func measure(ev *LastEvent, es []entry) {
 			before[e.piece] = e.worker
 		}
 		lastAt[e.piece] = e.at
-		if ev.Kind == EventStop && e.worker == ev.Worker && e.state == "RUNNING" && ev.ReturnedAfterMs == nil {
+		// A crash is dated from the worker's own last record: only what
+		// it writes after that is a return.
+		if ev.Kind != EventJoin && e.worker == ev.Worker && e.state == "RUNNING" && ev.ReturnedAfterMs == nil && (ev.Kind == EventStop || e.at > ev.StartMs) {
 			back := e.at - ev.StartMs
 			ev.ReturnedAfterMs = &back
 		}
@@ -287,8 +355,11 @@ func measure(ev *LastEvent, es []entry) {
 // table sets the event's real cost beside the plan's.
 func (ev *LastEvent) table() format.Table {
 	what := ev.Worker + " joined"
-	if ev.Kind == EventStop {
+	if ev.Kind != EventJoin {
 		what = ev.Worker + " stopped cleanly"
+		if ev.Kind == EventCrash {
+			what = ev.Worker + " crashed (dated from its last record)"
+		}
 		if ev.ReturnedAfterMs != nil {
 			what += ", wrote again after " + format.Millis(*ev.ReturnedAfterMs)
 		}

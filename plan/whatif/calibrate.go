@@ -16,6 +16,7 @@ import (
 // (who ran what, from the status topic; the connectors configured now, from
 // the config topic) and fills in the plan's cost beside the real one: a
 // stop is `plan leave --stop clean` (returning when the worker wrote again),
+// a crash `plan leave --stop crash`,
 // a join `plan join`. Members join in the order of their names (the real
 // join order is not in the records), and the leader is the group's leader
 // now when it ran work before, else the first of them that is not the
@@ -76,13 +77,17 @@ func PredictLast(d *views.Dataset, ev *history.LastEvent, opts timeline.Options)
 	var res *PlanResult
 	branch := 0
 	switch ev.Kind {
-	case history.EventStop:
+	case history.EventStop, history.EventCrash:
 		if len(state.Workers) == 0 || !hasWorker(state, ev.Worker) {
 			ev.Notes = append(ev.Notes, "no plan: the worker that stopped ran nothing the records show just before")
 			return nil
 		}
-		res, err = LeavePlan(state, opts, ev.Worker, StopClean, ev.ReturnedAfterMs)
-		ev.Plan = "plan leave --worker " + ev.Worker + " --stop clean"
+		stop := StopClean
+		if ev.Kind == history.EventCrash {
+			stop = StopCrash
+		}
+		res, err = LeavePlan(state, opts, ev.Worker, stop, ev.ReturnedAfterMs)
+		ev.Plan = "plan leave --worker " + ev.Worker + " --stop " + string(stop)
 		if ev.ReturnedAfterMs != nil {
 			ev.Plan += " --returns-after " + Millis(*ev.ReturnedAfterMs)
 			ev.Notes = append(ev.Notes, "the plan brings the worker back when it wrote again, at most its restart time (it writes only once it runs work)")

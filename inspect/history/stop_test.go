@@ -1,0 +1,62 @@
+package history
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/connectscope/connectscope/inspect"
+)
+
+// A real worker shutting down writes UNASSIGNED for its source task but not
+// for its sink task (s-0): the stop is still a clean stop, recognised from
+// its sink task next running on w2 (after the delay) with w1 silent.
+func TestLastEventCleanStopWithoutEveryUnassigned(t *testing.T) {
+	res := FromRecords("connect-status", []inspect.Record{
+		rec("status-task-src-0", "RUNNING", "w1:8083", 1, 1000),
+		rec("status-task-s-0", "RUNNING", "w1:8083", 1, 1000),
+		rec("status-task-s-1", "RUNNING", "w2:8083", 1, 1000),
+		rec("status-task-src-0", "UNASSIGNED", "w1:8083", 1, 10000), // w1 stops; s-0's stop is not written
+		rec("status-task-src-0", "RUNNING", "w2:8083", 3, 40000),
+		rec("status-task-s-0", "RUNNING", "w2:8083", 3, 40000),
+	})
+	ev := res.LastEvent
+	if ev == nil || ev.Kind != EventStop || ev.Worker != "w1:8083" || ev.StartMs != 10000 || ev.ReturnedAfterMs != nil {
+		t.Fatalf("last event %+v, want w1's clean stop at 10 s", ev)
+	}
+	if ev.Real.TasksStopped != 2 || ev.Real.TaskMsNotRunning != 60000 || *ev.Real.AllRunningAfterMs != 30000 || !slices.Equal(ev.Before["w1:8083"], []string{"s-0", "src-0"}) {
+		t.Errorf("real %+v, before %v", ev.Real, ev.Before)
+	}
+	// A cooperative revocation (a joiner takes src-0; w1 keeps s-0) is no
+	// stop: what w1 keeps is not written elsewhere.
+	res = FromRecords("connect-status", []inspect.Record{
+		rec("status-task-src-0", "RUNNING", "w1:8083", 1, 1000),
+		rec("status-task-s-0", "RUNNING", "w1:8083", 1, 1000),
+		rec("status-task-src-0", "UNASSIGNED", "w1:8083", 2, 10000),
+		rec("status-task-src-0", "RUNNING", "w3:8083", 3, 13000),
+	})
+	if ev := res.LastEvent; ev == nil || ev.Kind != EventJoin || ev.Worker != "w3:8083" {
+		t.Errorf("last event %+v, want w3's join", ev)
+	}
+}
+
+// A crashed worker writes nothing: its pieces are next written RUNNING by
+// others, with no UNASSIGNED from it, in a round it takes no part in.
+func TestLastEventCrash(t *testing.T) {
+	res := FromRecords("connect-status", []inspect.Record{
+		rec("status-connector-a", "RUNNING", "w1:8083", 1, 1000),
+		rec("status-task-a-0", "RUNNING", "w1:8083", 1, 1000),
+		rec("status-task-a-1", "RUNNING", "w2:8083", 1, 1000),
+		rec("status-connector-a", "RUNNING", "w2:8083", 3, 50000),
+		rec("status-task-a-0", "RUNNING", "w2:8083", 3, 50000),
+	})
+	ev := res.LastEvent
+	if ev == nil || ev.Kind != EventCrash || ev.Worker != "w1:8083" || ev.StartMs != 1000 {
+		t.Fatalf("last event %+v, want w1's crash, dated from its last record", ev)
+	}
+	if ev.Real.ConnectorsStopped != 1 || ev.Real.TasksStopped != 1 || ev.Real.TaskMsNotRunning != 49000 || !slices.Equal(ev.Before["w1:8083"], []string{"a", "a-0"}) || len(ev.Notes) == 0 {
+		t.Errorf("real %+v, before %v, notes %v", ev.Real, ev.Before, ev.Notes)
+	}
+	if tabs := res.Tables(); tabs[len(tabs)-1].Title[:len("Last event: w1:8083 crashed")] != "Last event: w1:8083 crashed" {
+		t.Errorf("title %q", tabs[len(tabs)-1].Title)
+	}
+}
