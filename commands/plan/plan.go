@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/views"
@@ -54,6 +55,7 @@ const (
 	flagPlot           = "plot"
 	flagRestartTime    = "restart-time"
 	flagOrder          = "order"
+	flagCompact        = "compact"
 )
 
 // PlanOptions are the flags every what-if plan takes: the starting state
@@ -69,6 +71,7 @@ type PlanOptions struct {
 	Heartbeat      string // --heartbeat-interval
 	Plot           string // --plot FILE
 	Explain        bool   // --explain: the time model's rules under the tables
+	Compact        bool   // --compact: the compact JSON form
 	// restart, set by a verb given a restart time of auto, has planInputs
 	// give each worker its measured restart time (restarts.go).
 	restart *restartInput
@@ -93,7 +96,24 @@ func (p *PlanOptions) flags(plotUsage string) []urfave.Flag {
 // model's rules.
 func (p *PlanOptions) whatIfFlags(plotUsage string) []urfave.Flag {
 	return append(p.flags(plotUsage), &urfave.BoolFlag{Name: "explain", Destination: &p.Explain,
-		Usage: "also print the time model's rules and the settings assumed (the table shows the summary; -o wide adds the events and rounds)"})
+		Usage: "also print the time model's rules and the settings assumed (the table shows the summary; -o wide adds the events and rounds)"},
+		&urfave.BoolFlag{Name: flagCompact, Destination: &p.Compact,
+			Usage: "the compact JSON form (-o json, jsonl, yaml, --jq): each round lists only the workers it revoked from or assigned to, with its totals, and each piece's outages are summed; for plans of hundreds of workers"})
+}
+
+// detail is how much of each round and outage a plan must keep for the
+// output asked for: the summary table shows neither, so a plan printed as
+// a table keeps neither (a roll of a thousand workers kept gigabytes).
+func (p *PlanOptions) detail(g cli.Globals) (timeline.Detail, error) {
+	switch {
+	case g.JQ == "" && (g.Output == "" || g.Output == format.OutputTable):
+		return timeline.DetailSummary, nil
+	case p.Compact && (g.Output == format.OutputWide || g.Output == "mermaid"):
+		return 0, cli.UsageErrorf("--%s is a JSON form: use it with -o json, jsonl or yaml, or --jq (-o %s shows every worker of every round)", flagCompact, g.Output)
+	case p.Compact:
+		return timeline.DetailCompact, nil
+	}
+	return timeline.DetailFull, nil
 }
 
 // inputs are the plan package's named inputs and the flags that give them.
@@ -143,10 +163,16 @@ func whatIf(e *cli.Env, p *PlanOptions, g *GateOptions, make func(cluster.State,
 	if err != nil {
 		return err
 	}
+	detail, err := p.detail(e.Globals)
+	if err != nil {
+		return err
+	}
 	state, opts, err := planInputs(e, p)
 	if err != nil {
 		return err
 	}
+	opts.Detail = detail
+	opts.NoPlot = p.Plot == ""
 	res, err := make(state, opts)
 	if err != nil {
 		return err
@@ -154,7 +180,11 @@ func whatIf(e *cli.Env, p *PlanOptions, g *GateOptions, make func(cluster.State,
 	warnDefaults(e, res.Assumptions.Settings)
 	res.Explain = p.Explain
 	breaches := res.ApplyGates(gates)
-	if err := emitPlan(e, p.Plot, res); err != nil {
+	var out any = res
+	if p.Compact {
+		out = res.Compact()
+	}
+	if err := emitPlan(e, p.Plot, res, out); err != nil {
 		return err
 	}
 	return gateFailed(breaches)

@@ -25,13 +25,14 @@ func plotTarget(path string) (string, error) {
 }
 
 // emitPlan prints a what-if plan and, with --plot, draws its timeline.
-func emitPlan(e *cli.Env, path string, res *whatif.PlanResult) error {
+// out is what is printed: res itself or its compact form.
+func emitPlan(e *cli.Env, path string, res *whatif.PlanResult, out any) error {
 	if path != "" {
 		if err := plot.Save(path, func(w io.Writer, format string) error { return plot.WriteTimeline(w, format, res) }); err != nil {
 			return plotFailed(err)
 		}
 	}
-	return e.Emit(res)
+	return e.Emit(out)
 }
 
 func writeAdvisePlot(path string, res *advise.AdviseResult) error {

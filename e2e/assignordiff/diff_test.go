@@ -230,7 +230,7 @@ func writeScenarios(t *testing.T, dir string) []string {
 	if err != nil || len(public) == 0 {
 		t.Fatalf("no public assignor vectors in %s (err %v): the shared vectors must sit beside the repository", vecDir, err)
 	}
-	regressionDir := filepath.Join("..", "..", "plan", "testdata", "kafka-versions")
+	regressionDir := filepath.Join("..", "..", "plan", "scenario", "testdata", "kafka-versions")
 	regression, err := filepath.Glob(filepath.Join(regressionDir, "*.scenario.json"))
 	if err != nil || len(regression) == 0 {
 		t.Fatalf("no profile regression scenarios in %s (err %v)", regressionDir, err)

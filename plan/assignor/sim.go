@@ -50,6 +50,7 @@ type Sim struct {
 	now    int64
 	gen    int
 
+	changes    []MemberChanges // RebalanceChanges' list, reused
 	rg         regrouper
 	keyBuf     []uint64
 	decC, decT []int32 // scratch: decoded assigned lists in apply
@@ -282,7 +283,11 @@ type MemberChanges struct {
 // rounds are the same: only the form of the result differs.
 func (s *Sim) RebalanceChanges(generationMismatch bool) RoundChanges {
 	outs, delay := s.step(generationMismatch)
-	rc := RoundChanges{Generation: s.gen, DelayMs: delay, Members: make([]MemberChanges, len(s.workers))}
+	// The members' list is reused from round to round (a round of a big
+	// group listed a thousand members anew): valid, like the lists it
+	// holds, until the next round.
+	s.changes = slices.Grow(s.changes[:0], len(s.workers))[:len(s.workers)]
+	rc := RoundChanges{Generation: s.gen, DelayMs: delay, Members: s.changes}
 	for i, w := range s.workers {
 		o := &outs[i]
 		rc.Members[i] = MemberChanges{ID: w.id, AssignedConns: o.assignedConns, AssignedTasks: o.assignedTasks,
@@ -454,6 +459,6 @@ func (s *Sim) Clone() *Sim {
 	}
 	c.deck = nil
 	c.rg = regrouper{ix: c.ix, jdk: s.jdk}
-	c.keyBuf, c.decC, c.decT = nil, nil, nil
+	c.keyBuf, c.decC, c.decT, c.changes = nil, nil, nil, nil
 	return &c
 }

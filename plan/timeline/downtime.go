@@ -12,6 +12,9 @@ type downtime struct {
 	total      []int64 // accumulated ms not running
 	longest    []int64 // longest single outage, ms
 	stopped    []bool  // was running and was stopped at least once
+	outages    []int32 // outages closed (of positive length)
+	firstFrom  []int64 // start of the first of them
+	lastTo     []int64 // end of the last of them
 	spans      spanLog // every outage closed, in the order they closed
 	keepSpans  bool    // spans are kept (not in lite timelines)
 	lastStart  int64   // when the last outage ended
@@ -40,6 +43,9 @@ func (d *downtime) grow(n int) {
 		d.total = append(d.total, 0)
 		d.longest = append(d.longest, 0)
 		d.stopped = append(d.stopped, false)
+		d.outages = append(d.outages, 0)
+		d.firstFrom = append(d.firstFrom, 0)
+		d.lastTo = append(d.lastTo, 0)
 	}
 }
 
@@ -52,6 +58,7 @@ func (d *downtime) renumber(remap []int32, n int) {
 	for o, id := range remap {
 		d.configured[id], d.down[id], d.downSince[id] = old.configured[o], old.down[o], old.downSince[o]
 		d.total[id], d.longest[id], d.stopped[id] = old.total[o], old.longest[o], old.stopped[o]
+		d.outages[id], d.firstFrom[id], d.lastTo[id] = old.outages[o], old.firstFrom[o], old.lastTo[o]
 	}
 	for _, c := range d.spans {
 		for i := range c {
@@ -86,8 +93,15 @@ func (d *downtime) start(id int32, t int64) bool {
 
 func (d *downtime) close(id int32, since, t int64) {
 	gap := t - since
-	if gap > 0 && d.keepSpans {
-		d.spans.add(span{id: id, Interval: Interval{FromMs: since, ToMs: t}})
+	if gap > 0 {
+		if d.keepSpans {
+			d.spans.add(span{id: id, Interval: Interval{FromMs: since, ToMs: t}})
+		}
+		if d.outages[id] == 0 {
+			d.firstFrom[id] = since
+		}
+		d.outages[id]++
+		d.lastTo[id] = t
 	}
 	d.total[id] += gap
 	if gap > d.longest[id] {

@@ -78,6 +78,7 @@ type engineMember struct {
 	dead         bool // stopped or crashed, still in the group
 	gone         bool // left the group
 	change       *assignor.MemberChanges
+	next         idList // eager: the holdings the round in progress gives it
 }
 
 func (m *engineMember) set(x *pieceIndex, owned idList) {
@@ -96,14 +97,18 @@ type engine struct {
 	queue  eventQueue
 	leader string
 
-	ix       *pieceIndex
-	members  map[string]*engineMember
-	joined   []*engineMember // join order, as the Sim keeps it
-	sorted   []*engineMember // by member id, as the rounds list them
-	hosts    []string        // host names; member.host indexes them
-	hostIdx  map[string]int32
-	notices  int              // crashes not yet noticed
-	noticeAt map[string]int64 // crashed member -> when the group notices
+	ix     *pieceIndex
+	holder []int32 // scratch of eagerHoldings, all 0 between rounds
+	// arenas hold the eager members' holdings, this round's and the last.
+	arenas    [2]idList
+	arenaTurn int
+	members   map[string]*engineMember
+	joined    []*engineMember // join order, as the Sim keeps it
+	sorted    []*engineMember // by member id, as the rounds list them
+	hosts     []string        // host names; member.host indexes them
+	hostIdx   map[string]int32
+	notices   int              // crashes not yet noticed
+	noticeAt  map[string]int64 // crashed member -> when the group notices
 
 	acct       *downtime
 	startHost  []int32   // piece id -> host that ran it at the start, -1 = none
@@ -133,15 +138,20 @@ type engine struct {
 	running []int     // host -> tasks running on it now
 	series  [][]Point // host -> tasks running over time (nil in lite timelines)
 	lite    bool      // skip piece names in the round views
+	detail  Detail    // what the output shows of each round and outage
+	plot    bool      // keep series (a picture is drawn)
 
 	rounds []RoundView
 	events []EventView
 	notes  []string
 }
 
+// starter is a member's pieces (sorted) that start when the round in
+// progress ends: one list per member and round, so that an eager round of
+// a big group does not queue every piece one by one.
 type starter struct {
-	m  *engineMember
-	id int32
+	m   *engineMember
+	ids idList
 }
 
 func (e *engine) push(at int64, ev Event) {
@@ -167,7 +177,7 @@ func (e *engine) hostOf(h string) int32 {
 	e.hosts = append(e.hosts, h)
 	e.hostIdx[h] = i
 	e.running = append(e.running, 0)
-	if !e.lite {
+	if e.plot {
 		e.series = append(e.series, nil)
 	}
 	return i
@@ -197,7 +207,7 @@ func (e *engine) renumber(remap []int32) {
 		m.owned = remapList(m.owned, remap)
 	}
 	for i := range e.starts {
-		e.starts[i].id = remap[e.starts[i].id]
+		e.starts[i].ids = remapList(slices.Clone(e.starts[i].ids), remap)
 	}
 	e.acct.renumber(remap, e.ix.len())
 	hosts := make([]int32, e.ix.len())
@@ -331,7 +341,7 @@ func (e *engine) taskCount(id int32) int {
 // sum of zero means no task): the point at t is the same as one call per
 // task would leave.
 func (e *engine) track(m *engineMember, t int64, delta int) {
-	if e.lite || m == nil || delta == 0 {
+	if !e.plot || m == nil || delta == 0 {
 		return
 	}
 	h := m.host

@@ -161,6 +161,9 @@ func (l idList) minus(o idList) idList {
 
 // common is the ids in both lists, as a new list.
 func (l idList) common(o idList) idList {
+	if len(l) == len(o) && (len(l) == 0 || &l[0] == &o[0]) {
+		return l // the same list (an eager member's new holdings)
+	}
 	var out idList
 	j := 0
 	for _, id := range l {

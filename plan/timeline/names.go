@@ -27,6 +27,11 @@ func (tl *Timeline) NameWorkers(state cluster.State) {
 			o.Name = name(*o.Host)
 		}
 	}
+	for i := range tl.Sums {
+		if o := &tl.Sums[i]; o.Host != nil {
+			o.Name = name(*o.Host)
+		}
+	}
 	for i := range tl.Rounds {
 		for j := range tl.Rounds[i].Workers {
 			w := &tl.Rounds[i].Workers[j]

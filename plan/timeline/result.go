@@ -16,6 +16,9 @@ type Timeline struct {
 	// DelayRead: some round depended on the max delay; a timeline with
 	// none is the same under every max delay (when its start is).
 	DelayRead bool `json:"-"`
+	// Sums are the outages summed per piece, for the compact form
+	// (DetailCompact keeps no intervals, so Outages is empty then).
+	Sums []OutageSum `json:"-"`
 }
 
 // Mark is an event of a timeline, for a picture.
@@ -84,6 +87,9 @@ type RoundView struct {
 	DelayMs    int64             `json:"delay_ms"`
 	Workers    []WorkerRoundView `json:"workers"`
 	changed    bool              // some worker was assigned or revoked something (set in lite timelines, which omit the names)
+	// Totals count what the round revoked and assigned over all workers
+	// (the compact form shows them; the full form's rows add up to them).
+	Totals RoundTotals `json:"-"`
 }
 
 // WorkerRoundView is what one worker does in a round. Under eager, revoked

@@ -11,21 +11,19 @@ import (
 
 // finishRound starts what the round in progress assigned, at its end.
 func (e *engine) finishRound() {
-	var m *engineMember
-	n := 0
 	for _, s := range e.starts {
-		if s.m != m {
-			e.track(m, e.busyUntil, n)
-			m, n = s.m, 0
-		}
-		if s.m.dead || s.m.gone || !s.m.owned.has(s.id) {
+		if s.m.dead || s.m.gone {
 			continue
 		}
-		if e.acct.start(s.id, e.busyUntil) {
-			n += e.taskCount(s.id)
+		n := 0
+		for _, id := range s.ids.common(s.m.owned) {
+			if e.acct.start(id, e.busyUntil) {
+				n += e.taskCount(id)
+			}
 		}
+		e.track(s.m, e.busyUntil, n)
 	}
-	e.track(m, e.busyUntil, n)
+	clear(e.starts)
 	e.starts = e.starts[:0]
 }
 
@@ -64,55 +62,17 @@ func (e *engine) round() {
 	}
 	view := RoundView{Round: len(e.rounds) + 1, Generation: rc.Generation, TimeMs: e.roundOpened(), EndMs: end,
 		Trigger: uniqueJoin(e.triggers), Workers: []WorkerRoundView{}}
-	if !e.lite {
+	if e.rowNames() {
 		view.Workers = make([]WorkerRoundView, 0, len(e.sorted))
+	}
+	if e.eager {
+		e.eagerHoldings(rc)
 	}
 	revokedAny := false
 	for _, m := range e.sorted {
-		ch := m.change
-		m.change = nil
-		prev := m.owned
-		var revoked, assigned idList
-		keepC, keepT := m.conns, m.tasks
-		if e.eager {
-			// Eager sends whole assignments: what a worker had and did not
-			// get back is in effect revoked; everything is restarted.
-			after := sortedIDs(e.simIDs(ch.AssignedConns, ch.AssignedTasks))
-			revoked, assigned = prev.minus(after), after.minus(prev)
-			keepC, keepT = e.ix.common(prev, after)
-			m.set(e.ix, after)
-			for _, id := range after {
-				e.starts = append(e.starts, starter{m: m, id: id})
-			}
-		} else if len(ch.AssignedConns)+len(ch.AssignedTasks)+len(ch.RevokedConns)+len(ch.RevokedTasks) > 0 {
-			// A cooperative worker told nothing keeps exactly what it had.
-			revoked = sortedIDs(e.simIDs(ch.RevokedConns, ch.RevokedTasks))
-			assigned = sortedIDs(e.simIDs(ch.AssignedConns, ch.AssignedTasks))
-			view.changed = true
-			if len(revoked) > 0 {
-				revokedAny = true
-			}
-			e.stopPieces(m, revoked.common(prev))
-			after := prev.minus(revoked).union(assigned)
-			keepC, keepT = e.ix.common(prev, after)
-			m.set(e.ix, after)
-			for _, id := range assigned {
-				e.starts = append(e.starts, starter{m: m, id: id})
-			}
+		if e.memberRound(m, &view, rc.DelayMs) {
+			revokedAny = true
 		}
-		if len(revoked)+len(assigned) > 0 {
-			view.changed = true
-		}
-		if e.lite {
-			continue // the advisor reads the summary only: no per-worker view
-		}
-		rcs, rts := e.ix.namesOf(revoked)
-		acs, ats := e.ix.namesOf(assigned)
-		view.Workers = append(view.Workers, WorkerRoundView{
-			Worker: m.id, KeepsConnectors: keepC, KeepsTasks: keepT,
-			RevokedConnectors: rcs, RevokedTasks: rts, AssignedConnectors: acs, AssignedTasks: ats,
-			DelayMs: rc.DelayMs, Connectors: m.conns, Tasks: m.tasks,
-		})
 	}
 	delay := rc.DelayMs
 	view.DelayMs = delay
@@ -130,6 +90,119 @@ func (e *engine) round() {
 		}
 		e.delayedAt = at
 	}
+}
+
+// memberRound applies the round in progress to member m and adds its row
+// to view (when the plan keeps rows); true when it revoked something from
+// a cooperative member.
+func (e *engine) memberRound(m *engineMember, view *RoundView, delayMs int64) (revokedAny bool) {
+	ch := m.change
+	m.change = nil
+	prev := m.owned
+	prevC, prevT := m.conns, m.tasks
+	var revoked, assigned idList
+	keepC, keepT := m.conns, m.tasks
+	if e.eager {
+		// Eager sends whole assignments: what a worker had and did not
+		// get back is in effect revoked; everything is restarted.
+		after := m.next
+		m.next = nil
+		keepC, keepT = e.ix.common(prev, after)
+		m.set(e.ix, after)
+		if e.rowNames() && (keepC+keepT != len(prev) || keepC+keepT != len(after)) {
+			revoked, assigned = prev.minus(after), after.minus(prev)
+		}
+		e.starts = append(e.starts, starter{m: m, ids: after})
+	} else if len(ch.AssignedConns)+len(ch.AssignedTasks)+len(ch.RevokedConns)+len(ch.RevokedTasks) > 0 {
+		// A cooperative worker told nothing keeps exactly what it had.
+		revoked = sortedIDs(e.simIDs(ch.RevokedConns, ch.RevokedTasks))
+		assigned = sortedIDs(e.simIDs(ch.AssignedConns, ch.AssignedTasks))
+		revokedAny = len(revoked) > 0
+		e.stopPieces(m, revoked.common(prev))
+		after := prev.minus(revoked).union(assigned)
+		keepC, keepT = e.ix.common(prev, after)
+		m.set(e.ix, after)
+		if len(assigned) > 0 {
+			e.starts = append(e.starts, starter{m: m, ids: assigned})
+		}
+	}
+	// What the round took from it and gave it, counted as the rows list it.
+	rvC, rvT, asC, asT := prevC-keepC, prevT-keepT, m.conns-keepC, m.tasks-keepT
+	if !e.eager {
+		rvC, rvT = e.ix.count(revoked)
+		asC, asT = e.ix.count(assigned)
+	}
+	if rvC+rvT+asC+asT > 0 {
+		view.changed = true
+		view.Totals.add(rvC, rvT, asC, asT)
+	} else if e.detail == DetailCompact {
+		return revokedAny // the compact form lists the workers told something
+	}
+	if !e.rowNames() && !(e.detail == DetailCompact && !e.eager && !e.lite) {
+		return revokedAny // no per-worker view: the advisor and the summary read the summary only; compact eager rounds give their totals
+	}
+	rcs, rts := e.ix.namesOf(revoked)
+	acs, ats := e.ix.namesOf(assigned)
+	view.Workers = append(view.Workers, WorkerRoundView{
+		Worker: m.id, KeepsConnectors: keepC, KeepsTasks: keepT,
+		RevokedConnectors: rcs, RevokedTasks: rts, AssignedConnectors: acs, AssignedTasks: ats,
+		DelayMs: delayMs, Connectors: m.conns, Tasks: m.tasks,
+	})
+	return revokedAny
+}
+
+// eagerHoldings sets every member's next holdings from an eager round's
+// whole assignments, as sorted id lists made without sorting: each piece is
+// marked with its new holder, then the pieces are read back in id order
+// into one allocation. An eager round deals every piece, so this is the
+// round's main cost in a big group.
+func (e *engine) eagerHoldings(rc assignor.RoundChanges) {
+	n := e.ix.len()
+	if len(e.holder) < n {
+		e.holder = make([]int32, n)
+	}
+	holder := e.holder[:n] // piece id -> 1 + the holder's index in e.joined (ints: no write barriers)
+	counts := make([]int, len(e.joined)+1)
+	for i := range rc.Members {
+		ch := &rc.Members[i]
+		for _, c := range ch.AssignedConns {
+			holder[e.ix.fromSim(e.sim, c, false)] = int32(i + 1)
+		}
+		for _, t := range ch.AssignedTasks {
+			holder[e.ix.fromSim(e.sim, t, true)] = int32(i + 1)
+		}
+	}
+	for _, h := range holder {
+		counts[h]++
+	}
+	// Two arenas taken in turn: the members' lists of the previous round
+	// (in the other one) are read while this round's are written.
+	e.arenaTurn = 1 - e.arenaTurn
+	all := e.arenas[e.arenaTurn]
+	if cap(all) < n-counts[0] {
+		all = make(idList, n-counts[0])
+		e.arenas[e.arenaTurn] = all
+	}
+	all = all[:n-counts[0]]
+	at := 0
+	for i, m := range e.joined {
+		k := counts[i+1]
+		m.next = all[at : at : at+k]
+		at += k
+	}
+	for id, h := range holder {
+		if h != 0 {
+			m := e.joined[h-1]
+			m.next = append(m.next, int32(id))
+			holder[id] = 0
+		}
+	}
+}
+
+// rowNames says whether the rounds list every worker with the pieces it
+// was revoked and assigned (the full form).
+func (e *engine) rowNames() bool {
+	return !e.lite && e.detail == DetailFull
 }
 
 // simIDs maps the simulator's connector and task ids to piece ids, in a

@@ -46,6 +46,8 @@ type Seed struct {
 	owned      []idList // by state.Workers
 	running    []bool   // by piece id
 	cfgIDs     []int32
+	detail     Detail // what the output shows of each round and outage
+	plot       bool   // a picture is drawn: keep the running series
 }
 
 // NewSeed seeds a simulator with the state under one protocol and the
@@ -61,7 +63,7 @@ func NewSeed(state cluster.State, opts Options, protocol string) (*Seed, error) 
 			return nil, fmt.Errorf("seeding worker %s: %w", w.ID, err)
 		}
 	}
-	s := &Seed{state: state, protocol: protocol, sim: sim, delayedAt: -1, followUpAt: -1,
+	s := &Seed{state: state, protocol: protocol, sim: sim, delayedAt: -1, followUpAt: -1, detail: opts.Detail, plot: !opts.NoPlot,
 		model: TimeModel{RoundTimeMs: opts.RoundTimeMs, SessionTimeoutMs: opts.SessionTimeoutMs, MaxRounds: opts.MaxRounds, HeartbeatIntervalMs: opts.HeartbeatIntervalMs}.WithDefaults()}
 	if protocol != "eager" {
 		sim.Sleep(1) // a deadline at plan time 0 must not read as "none" (0) to the assignor
@@ -118,7 +120,7 @@ func (s *Seed) run(ctx context.Context, events []Event, lite bool, cutoff func()
 	e := &engine{
 		sim: sim, eager: s.protocol == "eager", model: s.model, base: sim.Now(), leader: s.leader, ix: ix,
 		members: map[string]*engineMember{}, hostIdx: map[string]int32{}, noticeAt: map[string]int64{},
-		label: memoLabel(state), ctx: ctx, lite: lite, cutoff: cutoff,
+		label: memoLabel(state), ctx: ctx, lite: lite, cutoff: cutoff, detail: s.detail, plot: !lite && s.plot,
 		followUpAt: s.followUpAt, delayedAt: s.delayedAt, dueWhy: s.due, windowOpen: -1, windowClose: -1,
 	}
 	e.startHost = make([]int32, ix.len())
@@ -131,8 +133,8 @@ func (s *Seed) run(ctx context.Context, events []Event, lite bool, cutoff func()
 			e.startHost[id] = m.host
 		}
 	}
-	e.acct = newDowntime(ix.len(), s.cfgIDs, func(id int32) bool { return s.running[id] }, !lite)
-	if !lite {
+	e.acct = newDowntime(ix.len(), s.cfgIDs, func(id int32) bool { return s.running[id] }, !lite && s.detail == DetailFull)
+	if e.plot {
 		for _, m := range e.joined {
 			_, n := ix.count(m.owned)
 			e.running[m.host] = n
@@ -146,7 +148,7 @@ func (s *Seed) run(ctx context.Context, events []Event, lite bool, cutoff func()
 	tl.DelayRead = sim.MaxDelayRead()
 	tl.Rounds = e.rounds
 	tl.Marks = e.marks
-	if !lite {
+	if e.plot {
 		tl.Running = map[string][]Point{}
 		for h, pts := range e.series {
 			if pts != nil {
@@ -163,8 +165,12 @@ func (s *Seed) run(ctx context.Context, events []Event, lite bool, cutoff func()
 	}
 	tl.Summary = summarize(e)
 	tl.Outages = []Outage{}
-	if !lite {
+	switch {
+	case lite:
+	case e.detail == DetailFull:
 		tl.Outages = outages(e)
+	case e.detail == DetailCompact:
+		tl.Sums = outageSums(e)
 	}
 	return tl, nil
 }

@@ -163,7 +163,32 @@ type Options struct {
 	Sources map[string]string
 	// Ctx stops a long plan when it is cancelled (Ctrl-C); nil never does.
 	Ctx context.Context
+	// Detail is how much of every round and outage the plan keeps: what
+	// its output shows (the zero value keeps everything).
+	Detail Detail
+	// NoPlot says no picture is drawn: the tasks running per host over time
+	// (Timeline.Running), a point per worker and round, are not kept.
+	NoPlot bool
 }
+
+// Detail says how much of each round and outage a what-if plan keeps. A
+// roll of a thousand workers has thousands of rounds; keeping every
+// worker's view of each, and every outage interval of every piece, is what
+// made it cost gigabytes, though the summary table shows none of it.
+type Detail int
+
+// Details.
+const (
+	// DetailFull keeps every worker of every round and every outage
+	// interval: the JSON form, -o wide, mermaid and --jq.
+	DetailFull Detail = iota
+	// DetailCompact keeps, per round, the cooperative workers it told
+	// something and its totals, and per piece its outages summed (the
+	// compact JSON form).
+	DetailCompact
+	// DetailSummary keeps the summary only (the table and the pictures).
+	DetailSummary
+)
 
 // effectiveProtocol is the cooperative protocol to run and the group's own.
 func EffectiveProtocol(state cluster.State, opts Options) (group, cooperative string) {

@@ -33,22 +33,30 @@ func BenchmarkJoinPlan(b *testing.B) {
 
 // BenchmarkRollingRestartScale times the engine alone (both protocols, no
 // output) on a rolling restart as the cluster grows, 30 pieces per worker,
-// past the plan bounds (BENCHMARKS.md, "Rolling restarts at scale").
+// keeping what each output needs: everything (full: -o json, wide), the
+// compact form's changes and sums, or the table's summary. The full plan
+// of 1,000 workers keeps gigabytes and is left out.
 func BenchmarkRollingRestartScale(b *testing.B) {
+	details := map[timeline.Detail]string{timeline.DetailFull: "full", timeline.DetailCompact: "compact", timeline.DetailSummary: "summary"}
 	for _, w := range []int{100, 300, 1000} {
 		st := cluster.SyntheticState(cluster.SyntheticSpec{Workers: w, Connectors: 10 * w, Tasks: 2})
-		opts := timeline.Options{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000, MaxRounds: RollRoundCap(w)}
 		order, err := RestartOrder(st, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
-			for b.Loop() {
-				res := NewResult("rolling-restart", st, opts, "")
-				if err := res.addBranch(st, opts, "rolling restart", RollEvents(st, order, 90000, nil, timeline.EventStop, Pacing{})); err != nil {
-					b.Fatal(err)
-				}
+		for _, d := range []timeline.Detail{timeline.DetailFull, timeline.DetailCompact, timeline.DetailSummary} {
+			if w == 1000 && d == timeline.DetailFull {
+				continue
 			}
-		})
+			opts := timeline.Options{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000, MaxRounds: RollRoundCap(w), Detail: d}
+			b.Run(fmt.Sprintf("workers=%d/%s", w, details[d]), func(b *testing.B) {
+				for b.Loop() {
+					res := NewResult("rolling-restart", st, opts, "")
+					if err := res.addBranch(st, opts, "rolling restart", RollEvents(st, order, 90000, nil, timeline.EventStop, Pacing{})); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

@@ -14,6 +14,12 @@ func checkPlanBounds(state cluster.State, opts timeline.Options, restarts int) e
 	if err != nil {
 		return err
 	}
+	if opts.Detail != timeline.DetailFull {
+		// The summary and the compact form keep per round what it changed
+		// and per piece its sums, not every worker's view of every round
+		// and every outage interval: a roll costs about what one event does.
+		restarts = min(restarts, 1)
+	}
 	est := float64(pieces)*math.Max(cluster.WhatifPieceBytes, cluster.RollPieceBytes*float64(restarts)) + cluster.StateCost(len(state.Workers), pieces)
 	if est > cluster.MaxPlanBytes {
 		if restarts > 1 {

@@ -419,18 +419,38 @@ func (r *PlanResult) addBranch(state cluster.State, opts timeline.Options, name 
 	for _, w := range state.Workers {
 		r.Labels[w.ID] = state.Label(w.ID)
 	}
-	// Each member is labelled once: a label scans the workers, and every
-	// round lists every member.
 	for _, tl := range []*timeline.Timeline{c, e} {
-		for _, rd := range tl.Rounds {
-			for _, w := range rd.Workers {
-				if _, ok := r.Labels[w.Worker]; !ok {
-					r.Labels[w.Worker] = state.Label(w.Worker)
-				}
-			}
-		}
+		r.labelMembers(state, tl, opts.Detail != timeline.DetailFull)
 	}
 	return nil
+}
+
+// labelMembers labels every member the rounds of tl list, and with
+// fewerRows (rounds that list only some workers, or none) the members of
+// the final counts and the events too. Each member is labelled once: a
+// label scans the workers, and every round lists every member.
+func (r *PlanResult) labelMembers(state cluster.State, tl *timeline.Timeline, fewerRows bool) {
+	label := func(m string) {
+		if _, ok := r.Labels[m]; !ok {
+			r.Labels[m] = state.Label(m)
+		}
+	}
+	for _, rd := range tl.Rounds {
+		for _, w := range rd.Workers {
+			label(w.Worker)
+		}
+	}
+	if !fewerRows {
+		return
+	}
+	for _, w := range tl.Summary.Final {
+		label(w.Worker)
+	}
+	for _, ev := range tl.Events {
+		if ev.Worker != nil {
+			label(*ev.Worker)
+		}
+	}
 }
 
 func initialCounts(state cluster.State) []timeline.WorkerCount {
