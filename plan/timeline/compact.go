@@ -8,17 +8,9 @@ func outageSums(e *engine) []OutageSum {
 		if n == 0 {
 			continue
 		}
-		kind := "task"
-		if e.ix.isConnector(int32(id)) {
-			kind = "connector"
-		}
-		o := OutageSum{Piece: e.ix.name(int32(id)), Kind: kind, NotRunningMs: d.total[id], Outages: int(n),
-			LongestMs: d.longest[id], FirstFromMs: d.firstFrom[id], LastToMs: d.lastTo[id]}
-		if h := e.startHost[id]; h >= 0 {
-			host := e.hosts[h]
-			o.Host = &host
-		}
-		out = append(out, o)
+		kind, host := e.outageOf(int32(id))
+		out = append(out, OutageSum{Piece: e.ix.name(int32(id)), Kind: kind, Host: host, NotRunningMs: d.total[id], Outages: int(n),
+			LongestMs: d.longest[id], FirstFromMs: d.firstFrom[id], LastToMs: d.lastTo[id]})
 	}
 	return out
 }

@@ -275,18 +275,24 @@ func outages(e *engine) []Outage {
 		if len(iv) == 0 {
 			continue
 		}
-		kind := "task"
-		if e.ix.isConnector(int32(id)) {
-			kind = "connector"
-		}
-		o := Outage{Piece: e.ix.name(int32(id)), Kind: kind, NotRunningMs: d.total[id], Intervals: iv}
-		if h := e.startHost[id]; h >= 0 {
-			host := e.hosts[h]
-			o.Host = &host
-		}
-		out = append(out, o)
+		kind, host := e.outageOf(int32(id))
+		out = append(out, Outage{Piece: e.ix.name(int32(id)), Kind: kind, Host: host, NotRunningMs: d.total[id], Intervals: iv})
 	}
 	return out
+}
+
+// outageOf is a piece's kind as outages name it and the worker that ran
+// it at the start (nil for none).
+func (e *engine) outageOf(id int32) (kind string, host *string) {
+	kind = "task"
+	if e.ix.isConnector(id) {
+		kind = "connector"
+	}
+	if h := e.startHost[id]; h >= 0 {
+		name := e.hosts[h]
+		host = &name
+	}
+	return kind, host
 }
 
 func PieceName(k cluster.PieceKey) string {
