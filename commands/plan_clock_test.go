@@ -88,3 +88,18 @@ func TestInspectRebalances(t *testing.T) {
 		t.Errorf("inspect rebalances: exit %d %q %s", code, out, stderr)
 	}
 }
+
+// The last event's plan says loudly which settings are Kafka's defaults
+// (notes, JSON and stderr), and takes the plan commands' clock flags.
+func TestInspectRebalancesPlanSettings(t *testing.T) {
+	t.Parallel()
+	snap := filepath.Join("..", "examples", "cluster.snapshot.json")
+	out, stderr, code := run(t, "inspect", "rebalances", "--from", snap, "-o", "json", "--jq", ".last_event.defaults_assumed | join(\",\")")
+	if code != 0 || strings.TrimSpace(out) != "scheduled.rebalance.max.delay.ms=300000,session.timeout.ms=10000" || !strings.Contains(stderr, "plan assumes Kafka's defaults") {
+		t.Errorf("without settings: exit %d %q %q", code, out, stderr)
+	}
+	out, stderr, code = run(t, "inspect", "rebalances", "--from", snap, "--max-delay", "40s", "--session-timeout", "10s", "--heartbeat-interval", "3s", "-o", "json", "--jq", ".last_event | \"\\(.defaults_assumed | length) \\([.notes[] | select(contains(\"max delay 40s, session timeout 10s\"))] | length)\"")
+	if code != 0 || strings.TrimSpace(out) != "0 1" || strings.Contains(stderr, "defaults") {
+		t.Errorf("with the flags: exit %d %q %q", code, out, stderr)
+	}
+}

@@ -6,9 +6,7 @@ package plan
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/format"
@@ -309,23 +307,7 @@ func parseDurationMs(flag, s string) (int64, error) {
 }
 
 // durationMs reads a duration (90s, 5m) or milliseconds, never negative.
-func durationMs(s string) (int64, error) {
-	s = strings.TrimSpace(s)
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		if n < 0 {
-			return 0, fmt.Errorf("must not be negative, got %s", s)
-		}
-		return n, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("want a duration like 90s or 5m, or milliseconds, got %q", s)
-	}
-	if d < 0 {
-		return 0, fmt.Errorf("must not be negative, got %s", s)
-	}
-	return d.Milliseconds(), nil
-}
+func durationMs(s string) (int64, error) { return cli.DurationMs(s) }
 
 // paceFlag is --pace of the what-if plans, read once into dest (0, all at
 // once, unless given).

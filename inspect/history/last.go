@@ -30,10 +30,15 @@ type LastEvent struct {
 	Worker string `json:"worker"` // HOST:PORT
 	// ReturnedAfterMs is, for a stop or crash, how long after it the worker wrote
 	// again (at most its restart time); null when it has not.
-	ReturnedAfterMs *int64  `json:"returned_after_ms"`
-	StartMs         int64   `json:"start_ms"`    // its first record (epoch ms)
-	Generations     []int32 `json:"generations"` // the rebalances from it to the end
-	Real            Cost    `json:"real"`
+	ReturnedAfterMs *int64 `json:"returned_after_ms"`
+	// ElsewhereAfterMs is, for a clean stop, how long after it the first
+	// of its pieces ran on another worker (before it came back): the delay
+	// plus a round or two, so at least scheduled.rebalance.max.delay.ms
+	// (under eager, which holds nothing, just the rounds); null otherwise.
+	ElsewhereAfterMs *int64  `json:"elsewhere_after_ms"`
+	StartMs          int64   `json:"start_ms"`    // its first record (epoch ms)
+	Generations      []int32 `json:"generations"` // the rebalances from it to the end
+	Real             Cost    `json:"real"`
 	// Predicted is a plan's cost from the state just before the event
 	// (Before), Plan the plan as a command line, Difference predicted
 	// minus real; null when no plan was made.
@@ -43,7 +48,10 @@ type LastEvent struct {
 	// Before is what each worker (HOST:PORT) ran just before the event:
 	// connector names and task ids, sorted.
 	Before map[string][]string `json:"before"`
-	Notes  []string            `json:"notes"`
+	// DefaultsAssumed lists the plan's settings that are Kafka's defaults
+	// because nothing gave them (name=value); empty when none or no plan.
+	DefaultsAssumed []string `json:"defaults_assumed"`
+	Notes           []string `json:"notes"`
 	// noticedMs is, for a crash, when its first piece ran elsewhere: the
 	// cost counts what changed from then on.
 	noticedMs int64
@@ -268,16 +276,15 @@ func beforeOf(es []entry) map[string][]string {
 // than before with nothing between: its worker crashed), for how long, and
 // when the last of them ran again.
 func measure(ev *LastEvent, es []entry) {
-	ev.Generations = []int32{}
-	ev.Notes = []string{}
+	ev.Generations, ev.Notes, ev.DefaultsAssumed = []int32{}, []string{}, []string{}
 	if ev.Kind == EventCrash {
 		ev.Notes = append(ev.Notes, "a crashed worker writes nothing: the event is dated from its last record, earlier than the crash, so the real task-seconds and times are upper bounds")
 	}
 	gens := map[int32]bool{}
-	before := map[string]string{}
+	before, owner := map[string]string{}, map[string]string{}
 	for w, ps := range ev.Before {
 		for _, p := range ps {
-			before[p] = w
+			before[p], owner[p] = w, w
 		}
 	}
 	down := map[string]int64{} // piece -> since when it is not running
@@ -327,6 +334,10 @@ func measure(ev *LastEvent, es []entry) {
 				delete(down, e.piece)
 			}
 			before[e.piece] = e.worker
+		}
+		if ev.Kind == EventStop && e.state == "RUNNING" && e.worker != ev.Worker && owner[e.piece] == ev.Worker && ev.ReturnedAfterMs == nil && ev.ElsewhereAfterMs == nil {
+			after := e.at - ev.StartMs
+			ev.ElsewhereAfterMs = &after
 		}
 		lastAt[e.piece] = e.at
 		// A crash is dated from the worker's own last record: only what

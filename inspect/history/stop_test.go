@@ -20,7 +20,7 @@ func TestLastEventCleanStopWithoutEveryUnassigned(t *testing.T) {
 		rec("status-task-s-0", "RUNNING", "w2:8083", 3, 40000),
 	})
 	ev := res.LastEvent
-	if ev == nil || ev.Kind != EventStop || ev.Worker != "w1:8083" || ev.StartMs != 10000 || ev.ReturnedAfterMs != nil {
+	if ev == nil || ev.Kind != EventStop || ev.Worker != "w1:8083" || ev.StartMs != 10000 || ev.ReturnedAfterMs != nil || ev.ElsewhereAfterMs == nil || *ev.ElsewhereAfterMs != 30000 {
 		t.Fatalf("last event %+v, want w1's clean stop at 10 s", ev)
 	}
 	if ev.Real.TasksStopped != 2 || ev.Real.TaskMsNotRunning != 60000 || *ev.Real.AllRunningAfterMs != 30000 || !slices.Equal(ev.Before["w1:8083"], []string{"s-0", "src-0"}) {

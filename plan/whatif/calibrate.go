@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/connectscope/connectscope/inspect/history"
 	"github.com/connectscope/connectscope/inspect/views"
@@ -112,6 +113,10 @@ func PredictLast(d *views.Dataset, ev *history.LastEvent, opts timeline.Options)
 	s := tl.Summary
 	ev.Predicted = &history.Cost{ConnectorsStopped: s.ConnectorsStopped, TasksStopped: s.TasksStopped, TaskMsNotRunning: s.TaskMsNotRunning, AllRunningAfterMs: s.AllRunningAfterMs}
 	ev.Difference = history.Delta(*ev.Predicted, ev.Real)
+	if d := timeline.DefaultsAssumed(res.Assumptions.Settings); len(d) > 0 {
+		ev.DefaultsAssumed = d
+		ev.Notes = append(ev.Notes, "the plan assumes Kafka's defaults "+strings.Join(ev.DefaultsAssumed, ", ")+": no flag, worker file or history gives them, and the cluster may run others")
+	}
 	ev.Notes = append(ev.Notes, fmt.Sprintf("the plan ran with %s, round time %s, max delay %s, session timeout %s (-o json: last_event.plan)",
 		res.Protocol, Millis(res.Assumptions.RoundTimeMs), Millis(res.Assumptions.MaxDelayMs), Millis(res.Assumptions.SessionTimeoutMs)))
 	return nil
