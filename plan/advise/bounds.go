@@ -15,7 +15,7 @@ import (
 // for every delay (sweeprun.go; not when the cluster was read with a delay
 // pending, whose end depends on the delay). The default sweep of 1,000
 // workers and 10,000 connectors and tasks simulates 48 rolls, 0.53 × 10⁹,
-// and took 92 s of CPU on a loaded machine, under a minute on 2 cores
+// and took 74 s of CPU, under a minute on 2 cores
 // (BENCHMARKS.md, "plan advise at 1,000 workers").
 const MaxAdviseWork = 6e8
 
