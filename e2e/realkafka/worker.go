@@ -208,12 +208,15 @@ func (w *Worker) Stop() error {
 	return w.proc.signal(syscall.SIGTERM, stopGrace)
 }
 
-// stopGrace is how long a clean stop may take. A CI run once saw a worker
-// still running 60 s after SIGTERM (the old limit; the cause was cut from
-// its log). Connect's REST server has a fixed 60 s graceful stop, so the
-// limit is now past it, and a stop that still overruns leaves a thread dump
-// in the worker's log before the kill (see jvm.signal).
-const stopGrace = 90 * time.Second
+// stopGrace is how long a clean stop may take. Connect stops its REST
+// server before its herder, and Jetty waits for every request in flight: a
+// request that waits on the herder (GET /health, which the restart
+// measurement polls, or a connector call) holds the stop while the herder
+// sits in a rebalance (up to rebalance.timeout.ms, 60 s by default) and the
+// request up to Connect's REST request timeout (90 s). A thread dump of a
+// CI stop that overran 90 s showed exactly that: the shutdown hook in
+// RestServer.stop joining Jetty's pool while the group was rebalancing.
+const stopGrace = 150 * time.Second
 
 // Kill ends the JVM at once (SIGKILL): the group notices only after
 // session.timeout.ms.
