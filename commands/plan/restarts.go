@@ -23,6 +23,11 @@ const restartAuto = "auto"
 const flagRestartTimes = "restart-times"
 
 // restartTimesFlag binds --restart-times FILE.
+// restartTimeFlag is --restart-time of the verbs that restart every worker.
+func restartTimeFlag(dst *string) urfave.Flag {
+	return &urfave.StringFlag{Name: flagRestartTime, Required: true, Destination: dst, Usage: "how long a worker is away, from stop to rejoin, `DURATION`, or auto: each worker's measured time (--restart-times, the status topic's history)"}
+}
+
 func restartTimesFlag(dst *string) urfave.Flag {
 	return &urfave.StringFlag{Name: flagRestartTimes, Destination: dst, TakesFile: true,
 		Usage: "with " + restartAuto + ": the restart-times `FILE` `inspect workers --restarts -o json` wrote; a worker it has no restart for takes the status topic's history, else the file's longest, else 1m"}
