@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connectscope/connectscope/plan/bounds"
 	"github.com/connectscope/connectscope/plan/cluster"
 	"github.com/connectscope/connectscope/plan/timeline"
 	"github.com/connectscope/connectscope/plan/whatif"
@@ -176,9 +177,9 @@ func TestAdviseBoundAndProgress(t *testing.T) {
 	big := cluster.SyntheticState(cluster.SyntheticSpec{Workers: 1000, Connectors: 10000, Tasks: 2})
 	ran := 0
 	_, err := Advise(context.Background(), big, classicOpts(), AdviseOptions{RestartMs: 90000, MaxMoves: -1, Progress: func(int, int) { ran++ }})
-	var be *cluster.BoundsError
+	var be *bounds.Error
 	if !errors.As(err, &be) || ran != 0 {
-		t.Fatalf("1,000 workers x 30,000 pieces, default sweep: %v after %d simulations, want a BoundsError before any", err, ran)
+		t.Fatalf("1,000 workers x 30,000 pieces, default sweep: %v after %d simulations, want a bounds.Error before any", err, ran)
 	}
 	if !strings.Contains(be.Msg, "--delays") {
 		t.Errorf("the refusal does not say how to narrow the sweep: %s", be.Msg)

@@ -1,6 +1,7 @@
 package advise
 
 import (
+	"github.com/connectscope/connectscope/plan/bounds"
 	"github.com/connectscope/connectscope/plan/cluster"
 	"github.com/connectscope/connectscope/plan/timeline"
 	"github.com/connectscope/connectscope/plan/whatif"
@@ -40,7 +41,7 @@ func adviseRolls(state cluster.State, settings []Setting) int {
 // adviseWork is the sweep's size as MaxAdviseWork measures it.
 func adviseWork(state cluster.State, rolls int) float64 {
 	w := float64(len(state.Workers))
-	return float64(rolls) * w * (w + float64(cluster.StatePieces(state)))
+	return float64(rolls) * w * (w + float64(state.Pieces()))
 }
 
 // checkAdviseBounds refuses, before anything runs, an advisor sweep that
@@ -56,18 +57,18 @@ func checkAdviseBounds(state cluster.State, opts timeline.Options, ao AdviseOpti
 		what string
 		ms   int64
 	}{{"--restart-time", ao.RestartMs}, {"--gap", ao.GapMs}, {"--max-downtime", ao.MaxDowntimeMs}} {
-		if err := cluster.CheckDurationMs(d.what, d.ms); err != nil {
+		if err := bounds.CheckDurationMs(d.what, d.ms); err != nil {
 			return err
 		}
 	}
 	for _, s := range settings {
-		if err := cluster.CheckDurationMs("--delays", s.DelayMs); err != nil {
+		if err := bounds.CheckDurationMs("--delays", s.DelayMs); err != nil {
 			return err
 		}
 	}
 	rolls := adviseRolls(state, settings)
 	if work := adviseWork(state, rolls); work > MaxAdviseWork {
-		return cluster.BoundsErrorf("this sweep is too large to run in about a minute: %d rolling restarts of %d workers with %d connectors and tasks "+
+		return bounds.Errorf("this sweep is too large to run in about a minute: %d rolling restarts of %d workers with %d connectors and tasks "+
 			"(rolls x workers x (workers + connectors and tasks) = %.1f billion; connectscope advises up to %.1f billion): "+
 			"sweep fewer settings (--delays, --order, --pacing, --stop), or preview one setting with plan rolling-restart",
 			rolls, len(state.Workers), pieces, work/1e9, MaxAdviseWork/1e9)

@@ -1,7 +1,7 @@
 // Package cluster is a plan's starting point: the cluster's state (configured
 // connectors, members and what they own, what the leader holds between
 // rounds) read from a dataset or --synthetic, the names operators give its
-// workers, and the bounds every plan and replay is held to.
+// workers and its pieces.
 package cluster
 
 import "github.com/connectscope/connectscope/plan/assignor"
@@ -31,4 +31,14 @@ type WorkerState struct {
 	ID      string
 	Aliases []string // other names an operator may use: client id, REST URL, host:port
 	Owned   assignor.Pieces
+}
+
+// Pieces counts the connectors and tasks configured: each connector and its
+// tasks.
+func (s State) Pieces() int {
+	pieces := 0
+	for _, c := range s.Connectors {
+		pieces += 1 + c.Tasks
+	}
+	return pieces
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/plan/assignor"
+	"github.com/connectscope/connectscope/plan/bounds"
 )
 
 // SyntheticSpec describes a made-up cluster for --synthetic.
@@ -96,9 +97,9 @@ func ParseSynthetic(spec string) (SyntheticSpec, error) {
 	if int64(out.Connectors)*int64(out.Tasks+1) > maxSyntheticPieces {
 		return out, &SyntheticError{Field: "tasks", Msg: fmt.Sprintf("connectors x (tasks+1) must stay under %d pieces", maxSyntheticPieces)}
 	}
-	// Refuse before building a state no plan could use (bounds.go).
-	if pieces := float64(out.Connectors) * float64(out.Tasks+1); pieces*WhatifPieceBytes > MaxPlanBytes {
-		return out, &SyntheticError{Field: "connectors", Msg: fmt.Sprintf("%.0f connectors and tasks: any plan of them would need about %s of memory; connectscope refuses plans over ~1 GiB", pieces, GiB(pieces*WhatifPieceBytes))}
+	// Refuse before building a state no plan could use (plan/bounds).
+	if pieces := float64(out.Connectors) * float64(out.Tasks+1); pieces*bounds.WhatifPieceBytes > bounds.MaxBytes {
+		return out, &SyntheticError{Field: "connectors", Msg: fmt.Sprintf("%.0f connectors and tasks: any plan of them would need about %s of memory; connectscope refuses plans over ~1 GiB", pieces, bounds.GiB(pieces*bounds.WhatifPieceBytes))}
 	}
 	return out, nil
 }

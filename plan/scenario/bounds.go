@@ -3,11 +3,11 @@ package scenario
 import (
 	"math"
 
-	"github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/bounds"
 )
 
-// Bounds on a scenario file, beside the cluster's bounds (MaxPlanWorkers,
-// MaxPlanPieces, MaxPlanRounds, MaxDurationMs).
+// Bounds on a scenario file, beside the plans' bounds (bounds.MaxWorkers,
+// MaxPieces, MaxRounds, MaxDurationMs).
 const (
 	MaxScenarioSteps = 100_000
 	// MaxScenarioFile is the largest scenario file read: far above the
@@ -26,8 +26,8 @@ type replayBudget struct {
 // replay stays within its bounds.
 func (b *replayBudget) add(n, workers, pieces int) bool {
 	b.rounds += n
-	b.bytes += float64(n) * cluster.RoundCost(workers, pieces)
-	return b.rounds <= cluster.MaxPlanRounds && b.bytes <= cluster.MaxPlanBytes
+	b.bytes += float64(n) * bounds.RoundCost(workers, pieces)
+	return b.rounds <= bounds.MaxRounds && b.bytes <= bounds.MaxBytes
 }
 
 // checkScenarioBounds walks the steps once, before any simulation: members
@@ -44,16 +44,16 @@ func checkScenarioBounds(sc *Scenario) error {
 			pieces = 0
 			for _, c := range st.Connectors {
 				pieces += 1 + c.Tasks
-				if pieces > cluster.MaxPlanPieces {
-					return stepErr(i, st.Kind, "more than %d connectors and tasks; connectscope plans at most that many at once", cluster.MaxPlanPieces)
+				if pieces > bounds.MaxPieces {
+					return stepErr(i, st.Kind, "more than %d connectors and tasks; connectscope plans at most that many at once", bounds.MaxPieces)
 				}
 			}
 		case StepJoin:
 			for _, w := range st.Workers {
 				members[w] = true
 			}
-			if len(members) > cluster.MaxPlanWorkers {
-				return stepErr(i, st.Kind, "%d members; connectscope plans at most %d workers", len(members), cluster.MaxPlanWorkers)
+			if len(members) > bounds.MaxWorkers {
+				return stepErr(i, st.Kind, "%d members; connectscope plans at most %d workers", len(members), bounds.MaxWorkers)
 			}
 		case StepLeave:
 			for _, w := range st.Workers {
@@ -64,8 +64,8 @@ func checkScenarioBounds(sc *Scenario) error {
 				return budgetErr(i, st.Kind, budget)
 			}
 		}
-		peakState = math.Max(peakState, cluster.StateCost(len(members), pieces))
-		if budget.bytes+peakState > cluster.MaxPlanBytes {
+		peakState = math.Max(peakState, bounds.StateCost(len(members), pieces))
+		if budget.bytes+peakState > bounds.MaxBytes {
 			return budgetErr(i, st.Kind, budget)
 		}
 	}
@@ -73,8 +73,8 @@ func checkScenarioBounds(sc *Scenario) error {
 }
 
 func budgetErr(i int, kind string, b replayBudget) error {
-	if b.rounds > cluster.MaxPlanRounds {
-		return stepErr(i, kind, "the scenario runs more than %d rebalance rounds; split it into smaller scenarios", cluster.MaxPlanRounds)
+	if b.rounds > bounds.MaxRounds {
+		return stepErr(i, kind, "the scenario runs more than %d rebalance rounds; split it into smaller scenarios", bounds.MaxRounds)
 	}
-	return stepErr(i, kind, "the replay would need more than ~1 GiB of memory (about %s by here); use fewer steps, workers or tasks", cluster.GiB(b.bytes))
+	return stepErr(i, kind, "the replay would need more than ~1 GiB of memory (about %s by here); use fewer steps, workers or tasks", bounds.GiB(b.bytes))
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/bounds"
 )
 
 // scenarioWith builds a format-1 scenario from raw JSON steps.
@@ -49,7 +49,7 @@ func TestScenarioBoundsRefuse(t *testing.T) {
 		{"sleep of 2^63-1", scenarioWith(`{"join": ["a"]}`, `{"sleep_ms": `+maxInt+`}`), "a century"},
 		{"two sleeps of 2^63-1", scenarioWith(`{"sleep_ms": `+maxInt+`}`, `{"sleep_ms": `+maxInt+`}`), "a century"},
 		{"two century sleeps overflow the clock", scenarioWith(`{"sleep_ms": 3153600000000}`, `{"sleep_ms": 3153600000000}`), "clock would pass a century"},
-		{"too many workers", scenarioWith(workerList(cluster.MaxPlanWorkers + 1)), "at most 100000 workers"},
+		{"too many workers", scenarioWith(workerList(bounds.MaxWorkers + 1)), "at most 100000 workers"},
 		{"too many pieces", scenarioWith(`{"connectors": {"a": 1000000, "b": 1000000}}`), "more than 2000000"},
 		{"100k rounds of a busy cluster", scenarioWith(append([]string{`{"connectors": {"a": 90, "b": 9}}`, workerList(10)}, repeatStep(`{"rebalance": {}}`, 99000)...)...), "~1 GiB"},
 	}

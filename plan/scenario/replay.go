@@ -9,6 +9,7 @@ import (
 	"github.com/connectscope/connectscope/format/jsonout"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/plan/assignor"
+	"github.com/connectscope/connectscope/plan/bounds"
 	"github.com/connectscope/connectscope/plan/cluster"
 )
 
@@ -149,7 +150,7 @@ func Replay(sc *Scenario, opts ReplayOptions) (*ReplayResult, error) {
 		}
 	}
 	for i, st := range sc.Steps {
-		if err := cluster.Cancelled(opts.Ctx); err != nil {
+		if err := bounds.Cancelled(opts.Ctx); err != nil {
 			return nil, err
 		}
 		switch st.Kind {
@@ -178,8 +179,8 @@ func Replay(sc *Scenario, opts ReplayOptions) (*ReplayResult, error) {
 				}
 			}
 		case StepSleep:
-			if sim.Now() > cluster.MaxDurationMs-st.SleepMs {
-				return nil, stepErr(i, st.Kind, "the simulated clock would pass a century (%d ms); shorten the sleeps", int64(cluster.MaxDurationMs))
+			if sim.Now() > bounds.MaxDurationMs-st.SleepMs {
+				return nil, stepErr(i, st.Kind, "the simulated clock would pass a century (%d ms); shorten the sleeps", int64(bounds.MaxDurationMs))
 			}
 			sim.Sleep(st.SleepMs)
 		case StepNewLeader:
@@ -200,8 +201,8 @@ func Replay(sc *Scenario, opts ReplayOptions) (*ReplayResult, error) {
 			if !budget.add(len(res.Rounds)-budget.rounds, len(last.Workers), total.connectors+total.tasks) {
 				return nil, budgetErr(i, st.Kind, budget)
 			}
-			if sim.Now() > cluster.MaxDurationMs {
-				return nil, stepErr(i, st.Kind, "the simulated clock passed a century (%d ms); shorten the delays", int64(cluster.MaxDurationMs))
+			if sim.Now() > bounds.MaxDurationMs {
+				return nil, stepErr(i, st.Kind, "the simulated clock passed a century (%d ms); shorten the delays", int64(bounds.MaxDurationMs))
 			}
 		}
 	}

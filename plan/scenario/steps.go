@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/plan/assignor"
-	"github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/bounds"
 )
 
 // The JSON form of a scenario, step by step: each step's fields checked and
@@ -192,8 +192,8 @@ func parseMembersStep(i int, kind string, body json.RawMessage, members map[stri
 func parseSleepStep(i int, kind string, body json.RawMessage) (Step, error) {
 	st := Step{Kind: kind}
 	n, err := intValue(body)
-	if err != nil || n < 0 || n > cluster.MaxDurationMs {
-		return st, stepErr(i, kind, "want a non-negative integer of at most %d ms (a century), got %s", int64(cluster.MaxDurationMs), strings.TrimSpace(string(body)))
+	if err != nil || n < 0 || n > bounds.MaxDurationMs {
+		return st, stepErr(i, kind, "want a non-negative integer of at most %d ms (a century), got %s", int64(bounds.MaxDurationMs), strings.TrimSpace(string(body)))
 	}
 	st.SleepMs = n
 	return st, nil

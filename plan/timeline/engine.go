@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/plan/assignor"
-	"github.com/connectscope/connectscope/plan/cluster"
+	"github.com/connectscope/connectscope/plan/bounds"
 )
 
 // The time model of the what-if plans (documented in the README):
@@ -227,7 +227,7 @@ func (e *engine) run(first []Event) error {
 		e.push(ev.AfterMs, ev)
 	}
 	for {
-		if err := cluster.Cancelled(e.ctx); err != nil {
+		if err := bounds.Cancelled(e.ctx); err != nil {
 			return err
 		}
 		next, ok := e.nextTime()
@@ -275,7 +275,7 @@ func (e *engine) run(first []Event) error {
 		if !e.wantRound || e.notices > 0 {
 			continue // a pending crash blocks every round until it is noticed
 		}
-		if err := cluster.Cancelled(e.ctx); err != nil {
+		if err := bounds.Cancelled(e.ctx); err != nil {
 			return err
 		}
 		if e.holdForJoinWindow() {

@@ -3,6 +3,7 @@ package whatif
 import (
 	"math"
 
+	"github.com/connectscope/connectscope/plan/bounds"
 	"github.com/connectscope/connectscope/plan/cluster"
 	"github.com/connectscope/connectscope/plan/timeline"
 )
@@ -20,12 +21,12 @@ func checkPlanBounds(state cluster.State, opts timeline.Options, restarts int) e
 		// and every outage interval: a roll costs about what one event does.
 		restarts = min(restarts, 1)
 	}
-	est := float64(pieces)*math.Max(cluster.WhatifPieceBytes, cluster.RollPieceBytes*float64(restarts)) + cluster.StateCost(len(state.Workers), pieces)
-	if est > cluster.MaxPlanBytes {
+	est := float64(pieces)*math.Max(bounds.WhatifPieceBytes, bounds.RollPieceBytes*float64(restarts)) + bounds.StateCost(len(state.Workers), pieces)
+	if est > bounds.MaxBytes {
 		if restarts > 1 {
-			return cluster.BoundsErrorf("this plan would need about %s of memory (%d workers, %d connectors and tasks, %d restarts); connectscope refuses plans over ~1 GiB: restart fewer workers (--order) or plan a smaller cluster", cluster.GiB(est), len(state.Workers), pieces, restarts)
+			return bounds.Errorf("this plan would need about %s of memory (%d workers, %d connectors and tasks, %d restarts); connectscope refuses plans over ~1 GiB: restart fewer workers (--order) or plan a smaller cluster", bounds.GiB(est), len(state.Workers), pieces, restarts)
 		}
-		return cluster.BoundsErrorf("this plan would need about %s of memory (%d workers, %d connectors and tasks); connectscope refuses plans over ~1 GiB: plan a smaller cluster", cluster.GiB(est), len(state.Workers), pieces)
+		return bounds.Errorf("this plan would need about %s of memory (%d workers, %d connectors and tasks); connectscope refuses plans over ~1 GiB: plan a smaller cluster", bounds.GiB(est), len(state.Workers), pieces)
 	}
 	return nil
 }
@@ -37,16 +38,16 @@ func CheckPlanSize(state cluster.State, opts timeline.Options) (pieces int, err 
 		what string
 		ms   int64
 	}{{"--max-delay", opts.MaxDelayMs}, {"--round-time", opts.RoundTimeMs}, {"--session-timeout", opts.SessionTimeoutMs}} {
-		if err := cluster.CheckDurationMs(d.what, d.ms); err != nil {
+		if err := bounds.CheckDurationMs(d.what, d.ms); err != nil {
 			return 0, err
 		}
 	}
-	if len(state.Workers) > cluster.MaxPlanWorkers {
-		return 0, cluster.BoundsErrorf("%d workers: connectscope plans at most %d", len(state.Workers), cluster.MaxPlanWorkers)
+	if len(state.Workers) > bounds.MaxWorkers {
+		return 0, bounds.Errorf("%d workers: connectscope plans at most %d", len(state.Workers), bounds.MaxWorkers)
 	}
-	pieces = cluster.StatePieces(state)
-	if pieces > cluster.MaxPlanPieces {
-		return 0, cluster.BoundsErrorf("%d connectors and tasks: connectscope plans at most %d", pieces, cluster.MaxPlanPieces)
+	pieces = state.Pieces()
+	if pieces > bounds.MaxPieces {
+		return 0, bounds.Errorf("%d connectors and tasks: connectscope plans at most %d", pieces, bounds.MaxPieces)
 	}
 	return pieces, nil
 }

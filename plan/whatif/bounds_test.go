@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/connectscope/connectscope/plan/bounds"
 	"github.com/connectscope/connectscope/plan/cluster"
 	"github.com/connectscope/connectscope/plan/scenario"
 	"github.com/connectscope/connectscope/plan/timeline"
@@ -48,9 +49,9 @@ func TestPlanBoundsRefuse(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.run()
-			var be *cluster.BoundsError
+			var be *bounds.Error
 			if !errors.As(err, &be) {
-				t.Fatalf("got %v, want a *BoundsError", err)
+				t.Fatalf("got %v, want a *bounds.Error", err)
 			}
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %q does not say %q", err, tc.want)
@@ -63,7 +64,7 @@ func TestPlanBoundsRefuse(t *testing.T) {
 // returns after a century still plans, with times in order.
 func TestPlanLongDurationsStayPositive(t *testing.T) {
 	opts := timeline.Options{MaxDelayMs: 300000, RoundTimeMs: 2000, SessionTimeoutMs: 10000}
-	back := int64(cluster.MaxDurationMs)
+	back := int64(bounds.MaxDurationMs)
 	res, err := LeavePlan(cluster.SyntheticState(cluster.SyntheticSpec{Workers: 3, Connectors: 3, Tasks: 1}), opts, "w2", StopClean, &back)
 	if err != nil {
 		t.Fatal(err)

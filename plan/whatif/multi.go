@@ -9,6 +9,7 @@ import (
 
 	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect/field"
+	"github.com/connectscope/connectscope/plan/bounds"
 	"github.com/connectscope/connectscope/plan/cluster"
 	"github.com/connectscope/connectscope/plan/timeline"
 )
@@ -127,14 +128,14 @@ func checkLeave(state cluster.State, opts timeline.Options, lo LeaveOptions) (id
 	if lo.PaceMs < 0 {
 		return nil, field.Errorf("Pace", ": must not be negative")
 	}
-	if err := cluster.CheckDurationMs("--pace", lo.PaceMs); err != nil {
+	if err := bounds.CheckDurationMs("--pace", lo.PaceMs); err != nil {
 		return nil, err
 	}
 	if lo.ReturnsAfterMs != nil {
 		if *lo.ReturnsAfterMs < 0 {
 			return nil, field.Errorf("ReturnsAfter", ": must not be negative")
 		}
-		if err := cluster.CheckDurationMs("--returns-after", *lo.ReturnsAfterMs); err != nil {
+		if err := bounds.CheckDurationMs("--returns-after", *lo.ReturnsAfterMs); err != nil {
 			return nil, err
 		}
 	}
@@ -175,7 +176,7 @@ func JoinWorkersPlan(state cluster.State, opts timeline.Options, jo JoinOptions)
 	if jo.PaceMs < 0 {
 		return nil, field.Errorf("Pace", ": must not be negative")
 	}
-	if err := cluster.CheckDurationMs("--pace", jo.PaceMs); err != nil {
+	if err := bounds.CheckDurationMs("--pace", jo.PaceMs); err != nil {
 		return nil, err
 	}
 	if jo.PaceMs == 0 || len(jo.Workers) < 2 {
@@ -238,7 +239,7 @@ func ScalePlan(state cluster.State, opts timeline.Options, so ScaleOptions) (*Pl
 	case so.PaceMs < 0:
 		return nil, field.Errorf("Pace", ": must not be negative")
 	}
-	if err := cluster.CheckDurationMs("--pace", so.PaceMs); err != nil {
+	if err := bounds.CheckDurationMs("--pace", so.PaceMs); err != nil {
 		return nil, err
 	}
 	change := so.To - n

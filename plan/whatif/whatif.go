@@ -15,6 +15,7 @@ import (
 
 	"github.com/connectscope/connectscope/inspect/field"
 	"github.com/connectscope/connectscope/plan/assignor"
+	"github.com/connectscope/connectscope/plan/bounds"
 	"github.com/connectscope/connectscope/plan/cluster"
 	"github.com/connectscope/connectscope/plan/timeline"
 )
@@ -182,7 +183,7 @@ func RollingRestartPlan(state cluster.State, opts timeline.Options, restartMs in
 	if restartMs < 0 {
 		return nil, field.Errorf("RestartTime", ": must not be negative")
 	}
-	if err := cluster.CheckDurationMs("--restart-time", restartMs); err != nil {
+	if err := bounds.CheckDurationMs("--restart-time", restartMs); err != nil {
 		return nil, err
 	}
 	kind, err := StopKind(stop)

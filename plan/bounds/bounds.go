@@ -1,4 +1,8 @@
-package cluster
+// Package bounds holds what a plan or a replay may ask for: the sizes,
+// durations and memory estimates every plan and replay is held to, the
+// error that refuses a request beyond them (exit 2), and the stop of a plan
+// whose context is cancelled.
+package bounds
 
 import (
 	"context"
@@ -9,15 +13,15 @@ import (
 // that a typo or a hostile file is refused up front (exit 2) instead of
 // taking the machine's memory or running for hours.
 const (
-	MaxPlanWorkers = 100_000   // members at once
-	MaxPlanPieces  = 2_000_000 // connectors plus tasks configured at once
-	MaxPlanRounds  = 100_000   // rounds one replay or plan may produce
+	MaxWorkers = 100_000   // members at once
+	MaxPieces  = 2_000_000 // connectors plus tasks configured at once
+	MaxRounds  = 100_000   // rounds one replay or plan may produce
 	// MaxDurationMs bounds every simulated duration (sleep_ms,
 	// --returns-after, --restart-time, delays) and the simulated clock
 	// itself: a century, far from int64 overflow however steps add up.
 	MaxDurationMs = 100 * 365 * 24 * 3600 * 1000
-	// maxPlanBytes is the memory a plan may need by estimate (~1 GiB).
-	MaxPlanBytes = 1 << 30
+	// MaxBytes is the memory a plan may need by estimate (~1 GiB).
+	MaxBytes = 1 << 30
 )
 
 // Memory estimates, measured on `plan replay -o json` and the what-if plans
@@ -29,43 +33,37 @@ const (
 	roundPieceBytes  = 120
 	roundWorkerBytes = 300
 	roundBytes       = 2000
-	// A what-if plan keeps each piece's history on every branch and
-	// protocol; a rolling restart keeps about rollPieceBytes more per piece
-	// and restart (eager stops every piece in every round), table output
-	// included (BENCHMARKS.md, "Rolling restarts at scale").
+	// WhatifPieceBytes is what a what-if plan keeps of each piece: its
+	// history on every branch and protocol. A rolling restart keeps about
+	// RollPieceBytes more per piece and restart (eager stops every piece in
+	// every round), table output included (BENCHMARKS.md, "Rolling restarts
+	// at scale").
 	WhatifPieceBytes = 2500
 	RollPieceBytes   = 125
 )
 
-// BoundsError is a request beyond the bounds above. The CLI maps it to exit 2.
-type BoundsError struct{ Msg string }
+// Error is a request beyond the bounds above. The CLI maps it to exit 2.
+type Error struct{ Msg string }
 
-func (e *BoundsError) Error() string { return e.Msg }
+func (e *Error) Error() string { return e.Msg }
 
-func BoundsErrorf(format string, args ...any) error {
-	return &BoundsError{Msg: fmt.Sprintf(format, args...)}
+// Errorf words an Error.
+func Errorf(format string, args ...any) error {
+	return &Error{Msg: fmt.Sprintf(format, args...)}
 }
 
-// gib renders a byte count for messages.
+// GiB renders a byte count for messages.
 func GiB(b float64) string { return fmt.Sprintf("%.1f GiB", b/(1<<30)) }
-
-func StatePieces(state State) int {
-	pieces := 0
-	for _, c := range state.Connectors {
-		pieces += 1 + c.Tasks
-	}
-	return pieces
-}
 
 // CheckDurationMs refuses a simulated duration beyond MaxDurationMs.
 func CheckDurationMs(what string, ms int64) error {
 	if ms < 0 || ms > MaxDurationMs {
-		return BoundsErrorf("%s: %d ms is outside 0 to %d (a century)", what, ms, int64(MaxDurationMs))
+		return Errorf("%s: %d ms is outside 0 to %d (a century)", what, ms, int64(MaxDurationMs))
 	}
 	return nil
 }
 
-// cancelled reports the context's error, wrapped for the one line the CLI
+// Cancelled reports the context's error, wrapped for the one line the CLI
 // prints; a nil context never cancels.
 func Cancelled(ctx context.Context) error {
 	if ctx == nil {
@@ -77,10 +75,12 @@ func Cancelled(ctx context.Context) error {
 	return nil
 }
 
+// RoundCost is the memory one kept round of a replay needs by estimate.
 func RoundCost(workers, pieces int) float64 {
 	return float64(roundPieceBytes)*float64(pieces) + float64(roundWorkerBytes)*float64(workers) + roundBytes
 }
 
+// StateCost is the memory the simulator's state needs by estimate.
 func StateCost(workers, pieces int) float64 {
 	return float64(statePieceBytes)*float64(pieces) + float64(stateWorkerBytes)*float64(workers)
 }
