@@ -73,7 +73,7 @@ func (r restartInput) measured(e *cli.Env, state cluster.State, ds *inspect.Data
 		m.File, m.FileMaxMs = rt.Workers, rt.MaxMs
 	}
 	if ds != nil {
-		m.History = cluster.HistoryRestarts(views.Of(ds))
+		m.History = timeline.HistoryRestarts(views.Of(ds))
 	}
 	res := timeline.AutoRestartTimes(state, m)
 	if line := res.FallbackLine(); line != "" {

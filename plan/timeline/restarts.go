@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/format"
+	"github.com/connectscope/connectscope/inspect/history"
+	"github.com/connectscope/connectscope/inspect/views"
 	"github.com/connectscope/connectscope/plan/cluster"
 )
 
@@ -72,7 +74,7 @@ func (r *RestartTimes) Longest(def int64) int64 {
 
 // RestartMeasurements are the restart times measured outside the plan, by
 // HOST:PORT: a restart-times file (`inspect workers --restarts -o json`),
-// and what the input's status topic shows (cluster.HistoryRestarts).
+// and what the input's status topic shows (HistoryRestarts).
 type RestartMeasurements struct {
 	File      map[string]int64 // the file's longest complete restart per worker; nil = no file
 	FileMaxMs *int64           // the file's longest of all (nil when none completed)
@@ -120,4 +122,20 @@ func (r *RestartTimes) FallbackLine() string {
 		names = fmt.Sprintf("%s and %d more", strings.Join(r.Missing[:5], ", "), len(r.Missing)-5)
 	}
 	return fmt.Sprintf("no restart time measured for %s (neither the restart-times file nor the status topic's history has one): assuming %s", names, what)
+}
+
+// HistoryRestarts is, per worker (HOST:PORT), the longest time the status
+// topic shows between its stopping all its work and its writing again
+// (inspect/history's restarts). An upper bound on its restart time: a
+// worker writes only once it runs work again, and the delay may have held
+// its work back after it rejoined.
+func HistoryRestarts(d *views.Dataset) map[string]int64 {
+	out := map[string]int64{}
+	if d == nil || !d.Loaded() {
+		return out
+	}
+	for _, r := range history.FromRecords(d.Topics.Status, d.StatusRecords()).Restarts {
+		out[r.Worker] = max(out[r.Worker], r.AwayMs)
+	}
+	return out
 }

@@ -1,10 +1,13 @@
 package timeline
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/views"
 	"github.com/connectscope/connectscope/plan/cluster"
 )
 
@@ -48,5 +51,26 @@ func TestAutoRestartTimesPrecedence(t *testing.T) {
 	full := AutoRestartTimes(st, RestartMeasurements{History: map[string]int64{name(0): 1, name(1): 2, name(2): 3, name(3): 4}})
 	if full.FallbackLine() != "" {
 		t.Errorf("every worker measured, yet %q", full.FallbackLine())
+	}
+}
+
+// History: a worker that stopped all its work and wrote again three
+// generations later was away that long at most.
+func TestHistoryRestarts(t *testing.T) {
+	rec := func(key, state, worker string, gen int, at int64) inspect.Record {
+		return inspect.Record{Topic: "connect-status", Timestamp: at, Key: []byte(key),
+			Value: []byte(fmt.Sprintf(`{"state":%q,"trace":null,"worker_id":%q,"generation":%d}`, state, worker, gen))}
+	}
+	ds := &inspect.Dataset{Topics: inspect.DefaultTopicNames(), Records: []inspect.Record{
+		rec("status-task-a-0", "RUNNING", "h1:8083", 1, 1000),
+		rec("status-task-a-0", "UNASSIGNED", "h1:8083", 2, 2000),
+		rec("status-task-a-0", "RUNNING", "h1:8083", 5, 9500),
+	}}
+	ds.Topics.Status = "connect-status"
+	if got := HistoryRestarts(views.Of(ds)); got["h1:8083"] != 7500 || len(got) != 1 {
+		t.Errorf("history restarts %v, want h1:8083 7500", got)
+	}
+	if got := HistoryRestarts(nil); len(got) != 0 {
+		t.Errorf("no dataset: %v", got)
 	}
 }
