@@ -179,6 +179,7 @@ func requireAgreement(t *testing.T, c *Cluster, sim *assignor.Sim) {
 }
 
 func TestAgreementJoin(t *testing.T) {
+	t.Parallel() // owns its cluster
 	c := agreementCluster(t, "")
 	sim, _ := snapshotSim(t, c)
 	name, err := c.AddWorker(context.Background(), "", "")
@@ -193,6 +194,7 @@ func TestAgreementJoin(t *testing.T) {
 }
 
 func TestAgreementCleanLeave(t *testing.T) {
+	t.Parallel() // owns its cluster
 	c := agreementCluster(t, "")
 	sim, leader := snapshotSim(t, c)
 	name := nonLeader(t, c, leader)
@@ -211,6 +213,7 @@ func TestAgreementCleanLeave(t *testing.T) {
 }
 
 func TestAgreementLeaderLeaves(t *testing.T) {
+	t.Parallel() // owns its cluster
 	c := agreementCluster(t, "")
 	sim, leader := snapshotSim(t, c)
 	name := leaderName(t, c, leader)
@@ -226,6 +229,7 @@ func TestAgreementLeaderLeaves(t *testing.T) {
 }
 
 func TestAgreementCrash(t *testing.T) {
+	t.Parallel() // owns its cluster
 	c := agreementCluster(t, "")
 	sim, leader := snapshotSim(t, c)
 	name := nonLeader(t, c, leader)
@@ -241,6 +245,7 @@ func TestAgreementCrash(t *testing.T) {
 }
 
 func TestAgreementBounce(t *testing.T) {
+	t.Parallel() // owns its cluster
 	c := agreementCluster(t, "")
 	sim, leader := snapshotSim(t, c)
 	name := nonLeader(t, c, leader)
@@ -265,6 +270,7 @@ func TestAgreementBounce(t *testing.T) {
 // Eager: every round reassigns everything, round robin over sorted member
 // ids; the new worker's id decides where everything lands.
 func TestAgreementJoinEager(t *testing.T) {
+	t.Parallel() // owns its cluster
 	c := agreementCluster(t, "eager")
 	sim, _ := snapshotSim(t, c)
 	if p := sim.Config().Protocol; p != "eager" {

@@ -36,6 +36,7 @@ func waitStable(t *testing.T, c *Cluster) {
 }
 
 func TestWorkersShareConnectors(t *testing.T) {
+	t.Parallel() // owns its cluster
 	c := startTest(t)
 	ctx := context.Background()
 	for i := 0; i < 3; i++ {

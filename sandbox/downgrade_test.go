@@ -12,6 +12,7 @@ import (
 // stayed in its group for ever, and once its worker stopped, `wait` never
 // returned).
 func TestDowngradeToEagerStopsWhatMoved(t *testing.T) {
+	t.Parallel() // owns its cluster
 	c := startTest(t)
 	addWorkers(t, c, "sessioned", "sessioned", "sessioned")
 	addConnectors(t, c,
@@ -41,6 +42,7 @@ func TestDowngradeToEagerStopsWhatMoved(t *testing.T) {
 // deleted meanwhile must lose its statuses (tombstones), as it does under
 // the cooperative protocols, not be left behind as UNASSIGNED or RUNNING.
 func TestEagerRemoveDeletesStatuses(t *testing.T) {
+	t.Parallel() // owns its cluster
 	c := startTest(t)
 	addWorkers(t, c, "eager", "eager")
 	addConnectors(t, c, ConnectorSpec{Name: "keep", Tasks: 2}, ConnectorSpec{Name: "gone", Tasks: 3})

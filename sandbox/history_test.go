@@ -15,12 +15,14 @@ import (
 // whose work waited out the delay, measured from the status records and
 // set beside a plan from the state before it, which stops the same pieces.
 func TestHistoryLastEventBesidePlan(t *testing.T) {
+	t.Parallel() // owns its cluster
 	lastEventBesidePlan(t, history.EventStop)
 }
 
 // A crash writes nothing: the last event is found from the crashed worker's
 // pieces running elsewhere, and planned as `plan leave --stop crash`.
 func TestHistoryLastEventCrashBesidePlan(t *testing.T) {
+	t.Parallel() // owns its cluster
 	lastEventBesidePlan(t, history.EventCrash)
 }
 

@@ -90,6 +90,7 @@ func startInterop(t *testing.T) *sandbox.Cluster {
 // kcat lists the sandbox's broker and its internal topics with Connect's
 // partition counts.
 func TestKcatListsSandbox(t *testing.T) {
+	t.Parallel() // owns its cluster
 	kcat := kcatPath(t)
 	c := startInterop(t)
 	var md struct {
@@ -126,6 +127,7 @@ func TestKcatListsSandbox(t *testing.T) {
 // A kcat -C -J dump of the internal topics, read with --from, gives what
 // the live read gives, for every inspect view of the topics.
 func TestKcatDumpMatchesLiveRead(t *testing.T) {
+	t.Parallel() // owns its cluster
 	kcat := kcatPath(t)
 	c := startInterop(t)
 	var dump bytes.Buffer

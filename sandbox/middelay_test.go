@@ -19,13 +19,20 @@ import (
 // then assigns only the new tasks at once, the held work stays down until
 // the deadline, and the end ownership is the real one, piece by piece.
 func TestPlanFromMidDelaySnapshot(t *testing.T) {
+	t.Parallel() // owns its cluster
 	for _, stop := range []whatif.Stop{whatif.StopClean, whatif.StopCrash} {
-		t.Run(string(stop), func(t *testing.T) { testPlanFromMidDelay(t, stop, false) })
+		t.Run(string(stop), func(t *testing.T) {
+			t.Parallel()
+			testPlanFromMidDelay(t, stop, false)
+		})
 	}
 	// The connector raised is one held back for the departed worker: no
 	// worker runs it, so its new tasks are written only when it is dealt
 	// again after the delay, by the worker that starts it (taskwrites.go).
-	t.Run("held connector", func(t *testing.T) { testPlanFromMidDelay(t, whatif.StopCrash, true) })
+	t.Run("held connector", func(t *testing.T) {
+		t.Parallel()
+		testPlanFromMidDelay(t, whatif.StopCrash, true)
+	})
 }
 
 func testPlanFromMidDelay(t *testing.T, stop whatif.Stop, held bool) {

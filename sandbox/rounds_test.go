@@ -108,6 +108,7 @@ func waitRound(t *testing.T, c *Cluster, n int) RoundRecord {
 // member rejoined still reporting what it was told to give up, was revoked
 // it again, and the join took four rounds.
 func TestRoundsJoinWithSlowMember(t *testing.T) {
+	t.Parallel() // owns its cluster
 	c := agreementCluster(t, "")
 	sim, leader := snapshotSim(t, c)
 	c.slowSyncOf(nonLeader(t, c, leader), 150*time.Millisecond)
@@ -125,8 +126,10 @@ func TestRoundsJoinWithSlowMember(t *testing.T) {
 }
 
 func TestRoundsCleanLeaveAndCrash(t *testing.T) {
+	t.Parallel() // owns its cluster
 	for _, crash := range []bool{false, true} {
 		t.Run(fmt.Sprintf("crash=%v", crash), func(t *testing.T) {
+			t.Parallel()
 			c := agreementCluster(t, "")
 			sim, leader := snapshotSim(t, c)
 			name := nonLeader(t, c, leader)
@@ -156,6 +159,7 @@ func TestRoundsCleanLeaveAndCrash(t *testing.T) {
 // once the cluster has settled; the leader goes last, and its successor
 // starts with no memory of the previous assignment.
 func TestRoundsRollingRestart(t *testing.T) {
+	t.Parallel() // owns its cluster
 	c := agreementCluster(t, "")
 	sim, leader := snapshotSim(t, c)
 	lead := leaderName(t, c, leader)

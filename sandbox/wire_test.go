@@ -18,6 +18,7 @@ import (
 // connector. Re-encoding Kafka's own bytes from scrambled lists must give
 // the same bytes.
 func TestAssignedEntriesMatchKafkaBytes(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("../../shared/vectors/protocol/assignment-v*-many.json")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("protocol vectors not found (../../shared/vectors/protocol): %v", err)
@@ -64,6 +65,7 @@ func reversed(s []string) []string      { out := slices.Clone(s); slices.Reverse
 
 // A round summary names what moved, and says so for eager rounds.
 func TestRoundLine(t *testing.T) {
+	t.Parallel()
 	pieces := func(conns []string, tasks ...assignor.TaskID) assignor.Pieces {
 		return assignor.Pieces{Connectors: conns, Tasks: tasks}
 	}

@@ -17,6 +17,7 @@ import (
 // The group as the broker describes it must be a real Connect group whose
 // decoded bytes agree with what the workers themselves run.
 func TestGroupOnTheWire(t *testing.T) {
+	t.Parallel() // owns its cluster
 	c := startTest(t)
 	addWorkers(t, c, "sessioned", "sessioned", "sessioned")
 	addConnectors(t, c, ConnectorSpec{Name: "orders", Tasks: 4}, ConnectorSpec{Name: "audit", Kind: KindSink, Tasks: 2})
@@ -63,6 +64,7 @@ func equalOwnership(a, b map[string][]string) bool {
 
 // The broker picks the lowest common protocol (connect-internals.md §2.3).
 func TestProtocolSelection(t *testing.T) {
+	t.Parallel() // owns its cluster
 	c := startTest(t)
 	addWorkers(t, c, "compatible")
 	waitStable(t, c) // the compatible worker is a member before any sessioned one joins
@@ -99,6 +101,7 @@ func findSessionKey(v liveView) (string, int64, bool, bool) {
 // A clean stop sends LeaveGroup (the broker drops the member at once); a
 // kill sends nothing (the member stays until its session times out).
 func TestStopLeavesKillExpires(t *testing.T) {
+	t.Parallel() // owns its cluster
 	c := startTest(t)
 	addWorkers(t, c, "", "", "")
 	addConnectors(t, c, ConnectorSpec{Name: "a", Tasks: 3})
@@ -141,6 +144,7 @@ func TestStopLeavesKillExpires(t *testing.T) {
 // A restarted worker comes back under its name with a new member id and
 // nothing held.
 func TestRestartWorker(t *testing.T) {
+	t.Parallel() // owns its cluster
 	c := startTest(t)
 	addWorkers(t, c, "", "")
 	addConnectors(t, c, ConnectorSpec{Name: "a", Tasks: 2})
@@ -162,6 +166,7 @@ func TestRestartWorker(t *testing.T) {
 // What the workers write must read back, through connectscope's decoders, as
 // the state the test created.
 func TestInternalTopicRecords(t *testing.T) {
+	t.Parallel() // owns its cluster
 	c := startTest(t)
 	ctx := context.Background()
 	addWorkers(t, c, "", "")
@@ -264,6 +269,7 @@ func TestInternalTopicRecords(t *testing.T) {
 // type connect and the protocols of each connect.protocol in Kafka's order
 // with matching metadata versions; LeaveGroup on a clean stop only.
 func TestWireRequests(t *testing.T) {
+	t.Parallel() // owns its cluster
 	c := startTest(t)
 	var mu sync.Mutex
 	offers := map[string][][]string{} // URL -> protocol names per JoinGroup
@@ -345,6 +351,7 @@ func TestWireRequests(t *testing.T) {
 // connect-NAME until their session times out); a clean stop's consumers
 // leave.
 func TestSinkConsumersOnStopAndCrash(t *testing.T) {
+	t.Parallel() // owns its cluster
 	c := startTest(t)
 	var mu sync.Mutex
 	var leaves []string // member ids that left connect-snk
