@@ -71,10 +71,12 @@ func closedPort(t *testing.T) string {
 }
 
 func TestLiveFaultUnreachableBootstrap(t *testing.T) {
+	t.Parallel()
 	expectLiveError(t, quickOpts(closedPort(t)), "reading cluster metadata", "connection refused", "nothing listens there")
 }
 
 func TestLiveFaultWrongPort(t *testing.T) {
+	t.Parallel()
 	// Something listens, but it is not Kafka: it answers nothing useful and hangs up.
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -95,6 +97,7 @@ func TestLiveFaultWrongPort(t *testing.T) {
 }
 
 func TestLiveFaultSilentPort(t *testing.T) {
+	t.Parallel()
 	// Accepts and never answers: the read gives up at the timeout and says so.
 	silent := kafkatest.SilentListener(t)
 	expectLiveError(t, quickOpts(silent), "timed out after 2s", "raise the timeout")
@@ -181,16 +184,19 @@ func TestLiveTLS(t *testing.T) {
 	}
 
 	t.Run("untrusted CA", func(t *testing.T) {
+		t.Parallel()
 		o := good
 		o.Conn.CAFile = m.WrongCAFile
 		expectLiveError(t, o, "not trusted", "the TLS CA file")
 	})
 	t.Run("wrong server name", func(t *testing.T) {
+		t.Parallel()
 		o := good
 		o.Conn.ServerName = "kafka.example.com"
 		expectLiveError(t, o, "does not name this host", "the TLS server name")
 	})
 	t.Run("no hostname check", func(t *testing.T) {
+		t.Parallel()
 		o := good
 		o.Conn.ServerName, o.Conn.NoHostnameCheck = "kafka.example.com", true
 		if _, err := live.Read(context.Background(), o); err != nil {
@@ -200,9 +206,11 @@ func TestLiveTLS(t *testing.T) {
 		expectLiveError(t, o, "not trusted")
 	})
 	t.Run("plaintext client to TLS broker", func(t *testing.T) {
+		t.Parallel()
 		expectLiveError(t, quickOpts(c.Addrs...), "reading cluster metadata", "add TLS")
 	})
 	t.Run("TLS client to plaintext broker", func(t *testing.T) {
+		t.Parallel()
 		plain := kafkatest.New(t)
 		o := quickOpts(plain.Addrs...)
 		o.Conn.TLS = true
@@ -339,6 +347,7 @@ func (r *restartable) onFirstFetch(fn func()) {
 }
 
 func TestLiveFaultBrokerRestartsMidRead(t *testing.T) {
+	t.Parallel()
 	r := newRestartable(t)
 	r.fill(t, 5000)
 	r.onFirstFetch(func() {
@@ -358,6 +367,7 @@ func TestLiveFaultBrokerRestartsMidRead(t *testing.T) {
 }
 
 func TestLiveFaultBrokerGoneMidRead(t *testing.T) {
+	t.Parallel()
 	r := newRestartable(t)
 	r.fill(t, 2000)
 	r.onFirstFetch(r.stop)
@@ -365,6 +375,7 @@ func TestLiveFaultBrokerGoneMidRead(t *testing.T) {
 }
 
 func TestLiveInterrupted(t *testing.T) {
+	t.Parallel()
 	r := newRestartable(t)
 	r.fill(t, 2000)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -13,6 +13,7 @@ import (
 // whole --timeout: when every bootstrap server refused, the read stops
 // within a few seconds and says so.
 func TestRefusedByEveryBootstrapServerIsQuick(t *testing.T) {
+	t.Parallel()
 	a, b := closedPort(t), closedPort(t)
 	opts := live.Options{Conn: live.ConnOptions{Bootstrap: []string{a, b}, Timeout: 30 * time.Second}}
 	start := time.Now()
