@@ -22,6 +22,10 @@ func TestMainErrors(t *testing.T) {
 		{[]string{"inspect", "status", "--from", "/no/such/dump.jsonl"}, 3, `connectscope: reading /no/such/dump.jsonl`},
 		{[]string{"version", "-o", "json", "--jq", ".version | nosuch"}, 2, `connectscope: --jq: function not defined: nosuch/0`},
 		{[]string{"inspect", "status", "--fron", "x"}, 2, `connectscope: flag provided but not defined: -fron; did you mean --from? (see 'connectscope inspect status --help')`},
+		// A value refused at its flag points at the verb's help, as every usage error does.
+		{[]string{"plan", "join", "--add", "1", "--protocol", "cooperative"}, 2, `connectscope: --protocol: want eager, compatible or sessioned, got "cooperative" (see 'connectscope plan join --help')`},
+		{[]string{"plan", "advise", "--restart-time", "90s", "--pacing", "Fast"}, 2, `connectscope: --pacing: want back, stable or gap, got "fast" (see 'connectscope plan advise --help')`},
+		{[]string{"check", "topics", "--fail-on", "x"}, 2, `connectscope: --fail-on "x": use error, warn or info (see 'connectscope check topics --help')`},
 		{[]string{"inspect", "statsu"}, 2, `connectscope: unknown command "statsu"; did you mean "status"? (see 'connectscope inspect --help')`},
 	}
 	for _, c := range cases {

@@ -66,10 +66,10 @@ func (o *CheckOptions) flags() []urfave.Flag {
 	o.FailOn = check.Error
 	return []urfave.Flag{
 		&urfave.StringFlag{Name: flagFailOn, Value: string(check.Error), Usage: "exit 1 when a finding of this `SEVERITY` or worse exists: error|warn|info",
-			Action: func(_ *urfave.Context, s string) error {
+			Action: func(c *urfave.Context, s string) error {
 				sev, ok := check.ParseSeverity(s)
 				if !ok {
-					return cli.UsageErrorf("--fail-on %q: use error, warn or info", s)
+					return cli.ActionFailed(c, cli.UsageErrorf("--fail-on %q: use error, warn or info", s))
 				}
 				o.FailOn = sev
 				return nil

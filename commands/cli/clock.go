@@ -16,19 +16,47 @@ const (
 	FlagHeartbeat      = "heartbeat-interval"
 )
 
-// ClockFlags are --max-delay, --session-timeout and --heartbeat-interval,
-// each read into its destination (left nil when not given); defaults says
-// what applies without them.
-func ClockFlags(maxDelay, session, heartbeat **int64, defaults string) []urfave.Flag {
+// Clock is the group's time settings as flags (--max-delay,
+// --session-timeout, --heartbeat-interval), each read once, at the flag,
+// into milliseconds; nil when not given.
+type Clock struct {
+	MaxDelayMs, SessionTimeoutMs, HeartbeatMs *int64
+}
+
+// ClockHelp is what a verb's help says of its clock flags: what applies to
+// each when it is not given, and what the verb does with the heartbeat
+// interval ("" for nothing more than its name).
+type ClockHelp struct {
+	MaxDelay, SessionTimeout, Heartbeat string
+	HeartbeatEffect                     string
+}
+
+// Flags binds the clock flags into c.
+func (c *Clock) Flags(h ClockHelp) []urfave.Flag {
 	ms := func(s string) (*int64, error) {
 		v, err := DurationMs(s)
 		return &v, err
 	}
-	return []urfave.Flag{
-		ValueFlag(FlagMaxDelay, maxDelay, ms, "scheduled.rebalance.max.delay.ms as a `DURATION` (5m) or ms (default: "+defaults+")"),
-		ValueFlag(FlagSessionTimeout, session, ms, "session.timeout.ms as a `DURATION`: how long the group takes to notice a crashed worker (default: "+defaults+")"),
-		ValueFlag(FlagHeartbeat, heartbeat, ms, "heartbeat.interval.ms as a `DURATION` (default: "+defaults+")"),
+	effect := ""
+	if h.HeartbeatEffect != "" {
+		effect = ": " + h.HeartbeatEffect
 	}
+	return []urfave.Flag{
+		ValueFlag(FlagMaxDelay, &c.MaxDelayMs, ms, "scheduled.rebalance.max.delay.ms as a `DURATION` (5m) or ms (default: "+h.MaxDelay+")"),
+		ValueFlag(FlagSessionTimeout, &c.SessionTimeoutMs, ms, "session.timeout.ms as a `DURATION`: how long the group takes to notice a crashed worker (default: "+h.SessionTimeout+")"),
+		ValueFlag(FlagHeartbeat, &c.HeartbeatMs, ms, "heartbeat.interval.ms as a `DURATION`"+effect+" (default: "+h.Heartbeat+")"),
+	}
+}
+
+// DurationMsFlag is a flag of a duration (90s, 5m) or milliseconds, read
+// once into dest; def, when not "", is its default, shown in help.
+func DurationMsFlag(name string, dest *int64, def, usage string) *urfave.StringFlag {
+	f := ValueFlag(name, dest, DurationMs, usage)
+	if def != "" {
+		*dest, _ = DurationMs(def)
+		f.Value = def
+	}
+	return f
 }
 
 // DurationMs reads a duration (90s, 5m) or milliseconds, never negative.

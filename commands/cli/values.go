@@ -24,16 +24,26 @@ func KafkaVersionFlag(dest *kafkaversion.Version, usage string) urfave.Flag {
 // detail after the flag's name.
 func ValueFlag[T any](name string, dest *T, parse func(string) (T, error), usage string) *urfave.StringFlag {
 	return &urfave.StringFlag{Name: name, Usage: usage,
-		Action: func(_ *urfave.Context, s string) error {
+		Action: func(c *urfave.Context, s string) error {
 			v, err := parse(s)
 			var fe *field.Error
 			switch {
 			case errors.As(err, &fe):
-				return UsageErrorf("--%s%s", name, fe.Detail)
+				return ActionFailed(c, UsageErrorf("--%s%s", name, fe.Detail))
 			case err != nil:
-				return UsageErrorf("--%s: %v", name, err)
+				return ActionFailed(c, UsageErrorf("--%s: %v", name, err))
 			}
 			*dest = v
 			return nil
 		}}
+}
+
+// ActionFailed hands a flag action's error to the application's handler,
+// as urfave does with a command's own errors (but not its flags'), so that
+// Run's message points at the command's help like any other usage error.
+func ActionFailed(c *urfave.Context, err error) error {
+	if c != nil && c.App != nil && c.App.ExitErrHandler != nil {
+		c.App.ExitErrHandler(c, err)
+	}
+	return err
 }

@@ -14,9 +14,8 @@ import (
 
 // RebalancesOptions are `inspect rebalances`' inputs.
 type RebalancesOptions struct {
-	// MaxDelayMs, SessionTimeoutMs and HeartbeatMs are the plan's settings
-	// as flags; nil when not given.
-	MaxDelayMs, SessionTimeoutMs, HeartbeatMs *int64
+	// Clock is the plan's time settings as flags.
+	cli.Clock
 }
 
 // NewCmdRebalances is `inspect rebalances`; run replaces the run function in tests.
@@ -31,11 +30,14 @@ func NewCmdRebalances(run func(*cli.Env, *RebalancesOptions) error) *cli.Command
 			// The config topic and the group: the plan of the last event
 			// starts from the connectors configured and the group's protocol.
 			Spec:  cli.Spec{Read: cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true}, Result: (*history.Result)(nil)},
-			Flags: cli.ClockFlags(&o.MaxDelayMs, &o.SessionTimeoutMs, &o.HeartbeatMs, "the --worker-config's, else for the delay what the last clean stop shows, else Kafka's"),
+			Flags: o.Clock.Flags(cli.ClockHelp{MaxDelay: clockDefault, SessionTimeout: clockDefault, Heartbeat: clockDefault}),
 			Args:  cli.NoArgs,
 		}
 	})
 }
+
+// clockDefault is what applies to a clock flag of rebalances not given.
+const clockDefault = "the --worker-config's, else for the delay what the last clean stop shows, else Kafka's"
 
 func runRebalances(e *cli.Env, o *RebalancesOptions) error {
 	ds, err := e.Dataset()

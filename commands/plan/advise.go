@@ -29,7 +29,7 @@ type AdviseOptions struct {
 	RestartFile string // --restart-times, with --restart-time auto
 	Delays      string
 	Order       string
-	Pacing      string
+	Pacings     []whatif.PaceMode
 	Gap         string
 	Stops       []whatif.Stop
 	MaxDowntime string
@@ -56,7 +56,7 @@ func NewCmdAdvise(run func(*cli.Env, *AdviseOptions) error) *cli.Command {
 				restartTimesFlag(&o.RestartFile),
 				&urfave.StringFlag{Name: flagDelays, Destination: &o.Delays, Usage: "delays to sweep, `D1,D2,...` (durations or ms; default: 0 to 10m, values around the restart time, and the current one)"},
 				&urfave.StringFlag{Name: flagOrder, Destination: &o.Order, Usage: "restart orders to compare, `ORDERS`: leader-first, leader-last (default both)"},
-				&urfave.StringFlag{Name: flagPacing, Destination: &o.Pacing, Usage: "pacings to compare, `PACINGS`: back (next as soon as the last is back), stable (after the group is stable again), gap (--gap after the last is back); default back,stable, and gap when --gap is given"},
+				cli.ValueFlag(flagPacing, &o.Pacings, parsePacings, "pacings to compare, `PACINGS`: back (next as soon as the last is back), stable (after the group is stable again), gap (--gap after the last is back); default back,stable, and gap when --gap is given"),
 				&urfave.StringFlag{Name: flagGap, Destination: &o.Gap, Usage: "the fixed pacing gap, `DURATION` after the previous worker is back"},
 				cli.ValueFlag(flagStop, &o.Stops, parseStops, "stop modes to compare, `MODES`: clean, crash (default both)"),
 				&urfave.StringFlag{Name: flagMaxDowntime, Destination: &o.MaxDowntime, Usage: "recommend only settings whose crash outage (one worker crashes, never returns) is at most `DURATION`"},
@@ -67,10 +67,10 @@ func NewCmdAdvise(run func(*cli.Env, *AdviseOptions) error) *cli.Command {
 				Result: (*advise.AdviseResult)(nil),
 				Inputs: inputs,
 				Values: map[string]cli.Candidates{
-					flagProtocol: cli.Fixed("eager", "compatible", "sessioned"),
+					flagProtocol: protocolValues,
 					flagStop:     stopValues,
 					flagOrder:    cli.Fixed(advise.OrderLeaderFirst, advise.OrderLeaderLast),
-					flagPacing:   cli.Fixed(whatif.PaceBack, whatif.PaceStable, whatif.PaceGap),
+					flagPacing:   cli.Fixed(string(whatif.PaceBack), string(whatif.PaceStable), string(whatif.PaceGap)),
 				},
 			},
 			Args: cli.NoArgs,
@@ -164,18 +164,15 @@ func (o *AdviseOptions) sweep(e *cli.Env) (advise.AdviseOptions, error) {
 	}
 	if e.Given(flagPacing) {
 		ao.Pacings = []whatif.Pacing{}
-		for _, p := range cli.SplitList([]string{o.Pacing}) {
-			switch p = strings.ToLower(p); p {
-			case whatif.PaceBack, whatif.PaceStable:
-				ao.Pacings = append(ao.Pacings, whatif.Pacing{Mode: p})
-			case whatif.PaceGap:
+		for _, m := range o.Pacings {
+			pace := whatif.Pacing{Mode: m}
+			if m == whatif.PaceGap {
 				if !e.Given(flagGap) {
 					return ao, cli.UsageErrorf("--%s gap: give the gap with --%s DURATION", flagPacing, flagGap)
 				}
-				ao.Pacings = append(ao.Pacings, whatif.Pacing{Mode: p, GapMs: ao.GapMs})
-			default:
-				return ao, cli.UsageErrorf("--%s: want back, stable or gap, got %q", flagPacing, p)
+				pace.GapMs = ao.GapMs
 			}
+			ao.Pacings = append(ao.Pacings, pace)
 		}
 	}
 	if e.Given(flagStop) {
@@ -197,4 +194,17 @@ func (o *AdviseOptions) sweep(e *cli.Env) (advise.AdviseOptions, error) {
 		ao.MaxMoves = n
 	}
 	return ao, nil
+}
+
+// parsePacings reads --pacing: pacing modes, comma-separated, any case.
+func parsePacings(s string) ([]whatif.PaceMode, error) {
+	var out []whatif.PaceMode
+	for _, m := range cli.SplitList([]string{s}) {
+		mode, err := whatif.ParsePaceMode(m)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, mode)
+	}
+	return out, nil
 }

@@ -44,10 +44,10 @@ const (
 	flagKafkaVersion   = cli.FlagKafkaVersion
 	flagJDK            = "jdk"
 	flagProtocol       = "protocol"
-	flagMaxDelay       = "max-delay"
+	flagMaxDelay       = cli.FlagMaxDelay
 	flagRoundTime      = "round-time"
-	flagSessionTimeout = "session-timeout"
-	flagHeartbeat      = "heartbeat-interval"
+	flagSessionTimeout = cli.FlagSessionTimeout
+	flagHeartbeat      = cli.FlagHeartbeat
 	flagPace           = "pace"
 	flagStop           = "stop"
 	flagPlot           = "plot"
@@ -59,17 +59,15 @@ const (
 // PlanOptions are the flags every what-if plan takes: the starting state
 // and the assignor and time settings.
 type PlanOptions struct {
-	Synthetic      string
-	KafkaVersion   kafkaversion.Version
-	JDK            int
-	Protocol       string
-	MaxDelay       string
-	RoundTime      string
-	SessionTimeout string
-	Heartbeat      string // --heartbeat-interval
-	Plot           string // --plot FILE
-	Explain        bool   // --explain: the time model's rules under the tables
-	Compact        bool   // --compact: the compact JSON form
+	Synthetic    string
+	KafkaVersion kafkaversion.Version
+	JDK          int
+	Protocol     timeline.Protocol // "" unless given
+	cli.Clock                      // --max-delay, --session-timeout, --heartbeat-interval
+	RoundTimeMs  int64
+	Plot         string // --plot FILE
+	Explain      bool   // --explain: the time model's rules under the tables
+	Compact      bool   // --compact: the compact JSON form
 	// restart, set by a verb given a restart time of auto, has planInputs
 	// give each worker its measured restart time (restarts.go).
 	restart *restartInput
@@ -77,18 +75,31 @@ type PlanOptions struct {
 
 // flags binds the common plan flags; plotUsage says what --plot draws.
 func (p *PlanOptions) flags(plotUsage string) []urfave.Flag {
+	clock := p.Clock.Flags(cli.ClockHelp{
+		MaxDelay:        "the worker config's, else 300000",
+		SessionTimeout:  "the worker config's, else 10s",
+		Heartbeat:       "the worker config's, else unknown: one round per change",
+		HeartbeatEffect: "with it, changes within half an interval share a round and a crash is noticed from the last heartbeat",
+	})
 	return []urfave.Flag{
 		&urfave.StringFlag{Name: flagSynthetic, Destination: &p.Synthetic, Usage: "plan on a made-up cluster `SPEC`: workers=N,connectors=M[,tasks=K][,skew=S] (skew 0..1 moves that share of everyone's work to w1)"},
 		cli.KafkaVersionFlag(&p.KafkaVersion, "assignor of this Kafka `VERSION` (default: the current assignor, as in 3.7.0 to 4.4)"),
 		&urfave.IntFlag{Name: flagJDK, Value: 17, Destination: &p.JDK, Usage: "JDK `MAJOR` version of the leader (HashSet sizing tie-breaks)"},
-		&urfave.StringFlag{Name: flagProtocol, Destination: &p.Protocol, Usage: "the group's protocol `NAME`: eager|compatible|sessioned (default: the group's selected protocol, else the worker config's connect.protocol, else sessioned); both eager and cooperative are always shown"},
-		&urfave.StringFlag{Name: flagMaxDelay, Destination: &p.MaxDelay, Usage: "scheduled.rebalance.max.delay.ms as a `DURATION` (5m) or ms (default: the worker config's, else 300000)"},
-		&urfave.StringFlag{Name: flagRoundTime, Value: "2s", Destination: &p.RoundTime, Usage: "how long one rebalance round takes (join, sync, stopping and starting work), `DURATION`"},
-		&urfave.StringFlag{Name: flagSessionTimeout, Destination: &p.SessionTimeout, Usage: "session.timeout.ms as a `DURATION`: how long the group takes to notice a crashed worker (default: the worker config's, else 10s)"},
-		&urfave.StringFlag{Name: flagHeartbeat, Destination: &p.Heartbeat, Usage: "heartbeat.interval.ms as a `DURATION`: with it, changes within half an interval share a round and a crash is noticed from the last heartbeat (default: the worker config's, else unknown: one round per change)"},
+		protocolFlag(&p.Protocol, "the group's protocol `NAME`: eager|compatible|sessioned (default: the group's selected protocol, else the worker config's connect.protocol, else sessioned); both eager and cooperative are always shown"),
+		clock[0], // --max-delay, then --round-time, as help has always listed them
+		cli.DurationMsFlag(flagRoundTime, &p.RoundTimeMs, "2s", "how long one rebalance round takes (join, sync, stopping and starting work), `DURATION`"),
+		clock[1], clock[2],
 		&urfave.StringFlag{Name: flagPlot, Destination: &p.Plot, Usage: plotUsage},
 	}
 }
+
+// protocolFlag is --protocol, read once into dest.
+func protocolFlag(dest *timeline.Protocol, usage string) urfave.Flag {
+	return cli.ValueFlag(flagProtocol, dest, timeline.ParseProtocol, usage)
+}
+
+// protocolValues complete --protocol.
+var protocolValues = cli.Fixed(string(timeline.ProtocolEager), string(timeline.ProtocolCompatible), string(timeline.ProtocolSessioned))
 
 // whatIfFlags are flags plus --explain, for the plans that print the time
 // model's rules.
@@ -141,7 +152,7 @@ var inputs = map[string]string{
 // whatIfSpec is the spec of the what-if plans: they start from the configs
 // and the group, and also draw mermaid.
 func whatIfSpec(values map[string]cli.Candidates) cli.Spec {
-	values[flagProtocol] = cli.Fixed("eager", "compatible", "sessioned")
+	values[flagProtocol] = protocolValues
 	return cli.Spec{
 		Read:    cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true, SettleGroup: true}, // status: the pending state (plan/cluster/pending.go)
 		Outputs: []string{"mermaid"},
@@ -244,7 +255,8 @@ func planInputs(e *cli.Env, p *PlanOptions) (cluster.State, timeline.Options, er
 			return state, timeline.Options{}, cli.Exit(cli.ExitUsage, inFlagTerms(err))
 		}
 	}
-	settings := timeline.Settings{KafkaVersion: p.KafkaVersion, JDK: p.JDK, Protocol: p.Protocol, Ctx: e.Ctx, Given: map[string]bool{}}
+	settings := timeline.Settings{KafkaVersion: p.KafkaVersion, JDK: p.JDK, Protocol: p.Protocol, Ctx: e.Ctx, Given: map[string]bool{},
+		MaxDelayMs: p.MaxDelayMs, SessionTimeoutMs: p.SessionTimeoutMs, HeartbeatIntervalMs: p.HeartbeatMs, RoundTimeMs: p.RoundTimeMs}
 	for flag, setting := range map[string]string{flagKafkaVersion: timeline.SettingKafkaVersion, flagJDK: timeline.SettingJDK, flagRoundTime: timeline.SettingRoundTime, flagProtocol: timeline.SettingProtocol} {
 		settings.Given[setting] = e.Given(flag)
 	}
@@ -255,23 +267,6 @@ func planInputs(e *cli.Env, p *PlanOptions) (cluster.State, timeline.Options, er
 		if g.FromContext(cli.FlagWorkerConfig) {
 			settings.WorkerSource = timeline.SourceContext
 		}
-	}
-	for _, d := range []struct {
-		flag, value string
-		into        **int64
-	}{{flagMaxDelay, p.MaxDelay, &settings.MaxDelayMs}, {flagSessionTimeout, p.SessionTimeout, &settings.SessionTimeoutMs}, {flagHeartbeat, p.Heartbeat, &settings.HeartbeatIntervalMs}} {
-		if !e.Given(d.flag) {
-			continue
-		}
-		ms, err := parseDurationMs("--"+d.flag, d.value)
-		if err != nil {
-			return state, timeline.Options{}, err
-		}
-		*d.into = &ms
-	}
-	var err error
-	if settings.RoundTimeMs, err = parseDurationMs("--"+flagRoundTime, p.RoundTime); err != nil {
-		return state, timeline.Options{}, err
 	}
 	opts, err := settings.Options(state)
 	if err != nil {

@@ -77,11 +77,11 @@ type Constraints struct {
 
 // Setting is one combination the advisor sweeps.
 type Setting struct {
-	DelayMs int64       `json:"delay_ms"`
-	Order   string      `json:"order"`
-	Pacing  string      `json:"pacing"`
-	GapMs   *int64      `json:"gap_ms"` // pacing gap only
-	Stop    whatif.Stop `json:"stop"`
+	DelayMs int64           `json:"delay_ms"`
+	Order   string          `json:"order"`
+	Pacing  whatif.PaceMode `json:"pacing"`
+	GapMs   *int64          `json:"gap_ms"` // pacing gap only
+	Stop    whatif.Stop     `json:"stop"`
 }
 
 // Candidate is a setting with its costs and marks.
@@ -236,23 +236,16 @@ func paceText(s Setting) string {
 	return "next as soon as the last is back"
 }
 
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
 func settingLess(a, b Setting) bool {
 	if a.DelayMs != b.DelayMs {
 		return a.DelayMs < b.DelayMs
 	}
-	rank := map[string]int{OrderLeaderLast: 0, OrderLeaderFirst: 1, whatif.PaceBack: 0, whatif.PaceStable: 1, whatif.PaceGap: 2, string(whatif.StopClean): 0, string(whatif.StopCrash): 1}
+	rank := map[string]int{OrderLeaderLast: 0, OrderLeaderFirst: 1, string(whatif.PaceBack): 0, string(whatif.PaceStable): 1, string(whatif.PaceGap): 2, string(whatif.StopClean): 0, string(whatif.StopCrash): 1}
 	if a.Order != b.Order {
 		return rank[a.Order] < rank[b.Order]
 	}
 	if a.Pacing != b.Pacing {
-		return rank[a.Pacing] < rank[b.Pacing]
+		return rank[string(a.Pacing)] < rank[string(b.Pacing)]
 	}
 	return rank[string(a.Stop)] < rank[string(b.Stop)]
 }

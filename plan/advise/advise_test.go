@@ -132,7 +132,7 @@ func TestAdviseConstraints(t *testing.T) {
 func TestAdvisePacing(t *testing.T) {
 	res := classicAdvice(t, AdviseOptions{MaxMoves: -1, DelaysMs: []int64{300000}, Orders: []string{OrderLeaderLast}, Stops: []whatif.Stop{whatif.StopClean},
 		Pacings: []whatif.Pacing{{Mode: whatif.PaceBack}, {Mode: whatif.PaceStable}, {Mode: whatif.PaceGap, GapMs: 60000}}})
-	end := map[string]int64{}
+	end := map[whatif.PaceMode]int64{}
 	for _, c := range res.Candidates {
 		end[c.Pacing] = c.Roll.EndMs
 	}

@@ -1,6 +1,7 @@
 package advise
 
 import (
+	"cmp"
 	"context"
 	"runtime"
 	"sort"
@@ -134,7 +135,7 @@ func sweepSettings(ao AdviseOptions, currentMs int64) ([]Setting, error) {
 						g := p.GapMs
 						s.GapMs = &g
 					case whatif.PaceBack, whatif.PaceStable, "":
-						s.Pacing = cmpOr(p.Mode, whatif.PaceBack)
+						s.Pacing = cmp.Or(p.Mode, whatif.PaceBack)
 					default:
 						return nil, field.Errorf("Pacing", ": want %s, %s or %s, got %q", whatif.PaceBack, whatif.PaceStable, whatif.PaceGap, p.Mode)
 					}

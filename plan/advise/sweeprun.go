@@ -62,9 +62,10 @@ type sweepInput struct {
 
 // rollWay is a setting without its delay.
 type rollWay struct {
-	order, pacing string
-	stop          whatif.Stop
-	gapMs         int64
+	order  string
+	pacing whatif.PaceMode
+	stop   whatif.Stop
+	gapMs  int64
 }
 
 func wayOf(s Setting) rollWay {

@@ -124,7 +124,7 @@ func paceShort(s Setting) string {
 	if s.Pacing == whatif.PaceGap && s.GapMs != nil {
 		return "gap " + whatif.Millis(*s.GapMs)
 	}
-	return s.Pacing
+	return string(s.Pacing)
 }
 
 func rollSeconds(c RollCost) string {

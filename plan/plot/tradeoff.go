@@ -24,7 +24,7 @@ const (
 
 // SeriesName names one way of rolling (order, pacing, stop) in the legend.
 func SeriesName(s advise.Setting) string {
-	pace := s.Pacing
+	pace := string(s.Pacing)
 	if s.Pacing == whatif.PaceGap && s.GapMs != nil {
 		pace = "gap " + whatif.Millis(*s.GapMs)
 	}

@@ -18,7 +18,7 @@ import (
 type Settings struct {
 	KafkaVersion kafkaversion.Version
 	JDK          int
-	Protocol     string // "" = the group's selected protocol, else the worker file's connect.protocol
+	Protocol     Protocol // "" = the group's selected protocol, else the worker file's connect.protocol
 	// MaxDelayMs, SessionTimeoutMs and HeartbeatIntervalMs are nil when
 	// not given: the worker file's value, else the default (none for the
 	// heartbeat: the clock then gives every change its own round).
@@ -47,8 +47,32 @@ func (e *WorkerSettingError) Error() string {
 	return fmt.Sprintf("%s: %s = %q: Kafka takes a whole number of milliseconds here; fix the file or give %s", e.Path, e.Key, e.Value, e.Input)
 }
 
+// Protocol is the group protocol a plan is asked to run, as connect.protocol
+// names it: eager ("default" is Kafka's other name for it), compatible or
+// sessioned; "" when not given. ParseProtocol makes one from text.
+type Protocol string
+
+// The group protocols.
+const (
+	ProtocolEager      Protocol = "eager"
+	ProtocolDefault    Protocol = "default" // eager, by Kafka's older name
+	ProtocolCompatible Protocol = "compatible"
+	ProtocolSessioned  Protocol = "sessioned"
+)
+
+// ParseProtocol reads a protocol in any case; "" is none given. A name that
+// is none is an error naming the input Protocol.
+func ParseProtocol(s string) (Protocol, error) {
+	switch p := Protocol(strings.ToLower(s)); p {
+	case "", ProtocolEager, ProtocolDefault, ProtocolCompatible, ProtocolSessioned:
+		return p, nil
+	default:
+		return "", field.Errorf("Protocol", ": want eager, compatible or sessioned, got %q", p)
+	}
+}
+
 // Options resolves s for a plan starting from state. Errors name the input
-// that is wrong (field.Error: Protocol, KafkaVersion, JDK, MaxDelay) or the
+// that is wrong (field.Error: KafkaVersion, JDK, MaxDelay) or the
 // worker file's value (WorkerSettingError).
 func (s Settings) Options(state cluster.State) (Options, error) {
 	opts := Options{KafkaVersion: s.KafkaVersion, JDK: s.JDK, RoundTimeMs: s.RoundTimeMs, Ctx: s.Ctx, Sources: map[string]string{}}
@@ -61,18 +85,12 @@ func (s Settings) Options(state cluster.State) (Options, error) {
 			opts.Sources[name] = SourceFlag
 		}
 	}
-	switch p := strings.ToLower(s.Protocol); p {
-	case "eager", "default", "compatible", "sessioned":
-		opts.Protocol = p
-	case "":
-		if state.Protocol == "" {
-			opts.Protocol = strings.ToLower(strings.TrimSpace(s.Worker["connect.protocol"]))
-			if opts.Protocol != "" {
-				opts.Sources[SettingProtocol] = workerSource
-			}
+	opts.Protocol = string(s.Protocol)
+	if s.Protocol == "" && state.Protocol == "" {
+		opts.Protocol = strings.ToLower(strings.TrimSpace(s.Worker["connect.protocol"]))
+		if opts.Protocol != "" {
+			opts.Sources[SettingProtocol] = workerSource
 		}
-	default:
-		return opts, field.Errorf("Protocol", ": want eager, compatible or sessioned, got %q", p)
 	}
 	for _, m := range []struct {
 		into       *int64

@@ -19,7 +19,7 @@ func TestSettingsPrecedence(t *testing.T) {
 		t.Fatalf("from the worker file: %+v, %v", opts, err)
 	}
 	given := int64(1000)
-	opts, err = Settings{Worker: worker, MaxDelayMs: &given, Protocol: "Eager"}.Options(state)
+	opts, err = Settings{Worker: worker, MaxDelayMs: &given, Protocol: ProtocolEager}.Options(state)
 	if err != nil || opts.MaxDelayMs != 1000 || opts.SessionTimeoutMs != 45000 || opts.Protocol != "eager" {
 		t.Fatalf("given: %+v, %v", opts, err)
 	}
@@ -28,7 +28,6 @@ func TestSettingsPrecedence(t *testing.T) {
 		t.Fatalf("defaults (the group's protocol): %+v, %v", opts, err)
 	}
 	for input, s := range map[string]Settings{
-		"Protocol":     {Protocol: "cooperative"},
 		"KafkaVersion": {KafkaVersion: kafkaversion.New(2, 2, 0)},
 		"JDK":          {JDK: 7},
 		"MaxDelay":     {MaxDelayMs: new(int64(1 << 40))},
@@ -37,6 +36,14 @@ func TestSettingsPrecedence(t *testing.T) {
 		if _, err := s.Options(state); !errors.As(err, &fe) || fe.Name != input {
 			t.Errorf("%s: %v, want an error naming %s", input, err, input)
 		}
+	}
+	for in, want := range map[string]Protocol{"Eager": ProtocolEager, "default": ProtocolDefault, "SESSIONED": ProtocolSessioned, "": ""} {
+		if p, err := ParseProtocol(in); err != nil || p != want {
+			t.Errorf("ParseProtocol(%q) = %q, %v", in, p, err)
+		}
+	}
+	if _, err := ParseProtocol("cooperative"); !errors.As(err, new(*field.Error)) || err.Error() != `Protocol: want eager, compatible or sessioned, got "cooperative"` {
+		t.Errorf("ParseProtocol(cooperative): %v, want an error naming Protocol", err)
 	}
 	var ws *WorkerSettingError
 	if _, err := (Settings{Worker: map[string]string{"session.timeout.ms": "30s"}}).Options(state); !errors.As(err, &ws) || ws.Input != "SessionTimeout" {

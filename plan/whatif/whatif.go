@@ -241,16 +241,31 @@ func RollRoundCap(n int) int { return max(timeline.DefaultMaxRounds, 8*n+20) }
 
 // Pacing says when the next worker of a roll stops.
 type Pacing struct {
-	Mode  string // PaceBack (default), PaceStable or PaceGap
-	GapMs int64  // PaceGap: how long after the previous worker is back
+	Mode  PaceMode // PaceBack (default), PaceStable or PaceGap
+	GapMs int64    // PaceGap: how long after the previous worker is back
 }
+
+// PaceMode is how a roll paces its workers; ParsePaceMode makes one from
+// text.
+type PaceMode string
 
 // Pacing modes of a rolling restart.
 const (
-	PaceBack   = "back"   // as soon as the previous worker is back
-	PaceStable = "stable" // when the group is stable again after the previous return
-	PaceGap    = "gap"    // a fixed time after the previous worker is back
+	PaceBack   PaceMode = "back"   // as soon as the previous worker is back
+	PaceStable PaceMode = "stable" // when the group is stable again after the previous return
+	PaceGap    PaceMode = "gap"    // a fixed time after the previous worker is back
 )
+
+// ParsePaceMode reads a pacing mode in any case; one that is none is an
+// error naming the input Pacing.
+func ParsePaceMode(s string) (PaceMode, error) {
+	switch m := PaceMode(strings.ToLower(s)); m {
+	case PaceBack, PaceStable, PaceGap:
+		return m, nil
+	default:
+		return "", field.Errorf("Pacing", ": want %s, %s or %s, got %q", PaceBack, PaceStable, PaceGap, m)
+	}
+}
 
 // RollEvents chains the roll from the last worker backwards: each stops,
 // comes back after restartMs as a new member, and the next one stops as the
