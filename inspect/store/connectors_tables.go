@@ -24,7 +24,6 @@ func (r *ConnectorsResult) Tables() []format.Table {
 		Header: append(header, "STALE", "CLASS", "WORKER"),
 		Wide:   []int{n, n + 1, n + 2},
 		Drop:   []int{8, 5, 2, 1, 6}, // CONSISTENT, COMMITTED, TARGET, TYPE, RUNNING: what a narrow terminal misses least
-		Footer: countsFooter(r.Records),
 	}
 	for _, c := range r.Connectors {
 		consistent := "-" // a connector without config has no task state to be consistent about
@@ -39,7 +38,7 @@ func (r *ConnectorsResult) Tables() []format.Table {
 		}
 		t.Rows = append(t.Rows, append(row, strconv.Itoa(c.TasksStale), format.TextOr(c.Class, "-"), format.TextOr(c.WorkerID, "-")))
 	}
-	return append([]format.Table{t}, problemTables(r.Problems)...)
+	return viewTables(r.Records, r.Problems, t)
 }
 
 // Items gives one JSON line per connector.

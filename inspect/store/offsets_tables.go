@@ -15,13 +15,12 @@ func (r *OffsetsResult) Tables() []format.Table {
 		Title:  "Source offsets (" + r.Topic + ")",
 		Header: []string{"CONNECTOR", "PARTITION", "OFFSET", "KAFKA PARTITION", "KAFKA OFFSET"},
 		Wide:   []int{3, 4},
-		Footer: countsFooter(r.Records),
 	}
 	for _, o := range r.Offsets {
 		t.Rows = append(t.Rows, []string{o.Connector, compactJSON(o.Partition), compactJSON(o.Offset),
 			strconv.Itoa(int(o.KafkaPartition)), strconv.FormatInt(o.KafkaOffset, 10)})
 	}
-	return append([]format.Table{t}, problemTables(r.Problems)...)
+	return viewTables(r.Records, r.Problems, t)
 }
 
 // Items gives one JSON line per stored offset.

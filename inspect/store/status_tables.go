@@ -13,27 +13,19 @@ func (r *StatusResult) Tables() []format.Table {
 		Title:  "Connector status (" + r.Topic + ")",
 		Header: []string{"NAME", "STATE", "WORKER", "GENERATION", "TRACE"},
 		Wide:   []int{3, 4},
-		Footer: countsFooter(r.Records),
 	}
 	for _, c := range r.Connectors {
 		conns.Rows = append(conns.Rows, []string{c.Name, c.State, format.TextOr(c.WorkerID, "-"), strconv.Itoa(int(c.Generation)), firstLine(c.Trace)})
 	}
-	out := []format.Table{conns}
-	if len(r.Tasks) > 0 {
-		t := format.Table{Title: "Task status", Header: []string{"ID", "STATE", "WORKER", "GENERATION", "TRACE"}, Wide: []int{3, 4}}
-		for _, s := range r.Tasks {
-			t.Rows = append(t.Rows, []string{s.ID, s.State, format.TextOr(s.WorkerID, "-"), strconv.Itoa(int(s.Generation)), firstLine(s.Trace)})
-		}
-		out = append(out, t)
+	tasks := format.Table{Title: "Task status", Header: []string{"ID", "STATE", "WORKER", "GENERATION", "TRACE"}, Wide: []int{3, 4}}
+	for _, s := range r.Tasks {
+		tasks.Rows = append(tasks.Rows, []string{s.ID, s.State, format.TextOr(s.WorkerID, "-"), strconv.Itoa(int(s.Generation)), firstLine(s.Trace)})
 	}
-	if len(r.Topics) > 0 {
-		t := format.Table{Title: "Active topics", Header: []string{"CONNECTOR", "TOPIC", "TASK", "DISCOVERED"}, Key: []int{0, 1}}
-		for _, s := range r.Topics {
-			t.Rows = append(t.Rows, []string{s.Connector, s.Topic, strconv.Itoa(int(s.Task)), timeText(s.DiscoverTimestampMs)})
-		}
-		out = append(out, t)
+	topics := format.Table{Title: "Active topics", Header: []string{"CONNECTOR", "TOPIC", "TASK", "DISCOVERED"}, Key: []int{0, 1}}
+	for _, s := range r.Topics {
+		topics.Rows = append(topics.Rows, []string{s.Connector, s.Topic, strconv.Itoa(int(s.Task)), timeText(s.DiscoverTimestampMs)})
 	}
-	return append(out, problemTables(r.Problems)...)
+	return viewTables(r.Records, r.Problems, conns, tasks, topics)
 }
 
 // Items gives one JSON line per connector, task and topic status, each
