@@ -376,19 +376,9 @@ func (s *kcatScanner) skip(depth int) error {
 // overflow int64) without strconv; ok false leaves it to strconv.
 func smallInt(text []byte) (int64, bool) {
 	neg := len(text) > 0 && text[0] == '-'
-	digits := text[btoi(neg):]
-	if len(digits) == 0 || len(digits) > 18 {
-		return 0, false
-	}
-	var v int64
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
+	v, ok := jsonscan.Digits(text[btoi(neg):])
 	if neg {
 		v = -v
 	}
-	return v, true
+	return v, ok
 }

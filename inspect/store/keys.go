@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+
+	"github.com/connectscope/connectscope/inspect/internal/jsonscan"
 )
 
 // The keys of the config and status topics' records, split as Kafka's
@@ -77,15 +79,12 @@ func javaParseIntBytes(b []byte) (int32, bool) {
 	case '+':
 		b = b[1:]
 	}
-	if len(b) == 0 || len(b) > 11 {
+	if len(b) > 11 {
 		return 0, false
 	}
-	var n int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
+	n, ok := jsonscan.Digits(b)
+	if !ok {
+		return 0, false
 	}
 	if neg {
 		n = -n

@@ -129,6 +129,22 @@ func digits(b []byte, i int) int {
 	return i
 }
 
+// Digits is the value of 1 to 18 ASCII digits, which cannot overflow an
+// int64; ok is false for anything else (a sign included), and the callers
+// then use strconv or refuse the text.
+func Digits(b []byte) (v int64, ok bool) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	for _, c := range b {
+		if !IsDigit(c) {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, true
+}
+
 // Literal reports whether word (true, false, null) stands at b[i].
 func Literal(b []byte, i int, word string) (int, bool) {
 	if len(b)-i < len(word) || string(b[i:i+len(word)]) != word {

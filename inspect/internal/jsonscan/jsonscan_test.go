@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -29,6 +30,21 @@ func TestNumberStopsWhereTheGrammarBreaks(t *testing.T) {
 		end, integer, ok := Number([]byte(in), 0)
 		if end != want.end || integer != want.integer || ok != want.ok {
 			t.Errorf("Number(%q) = %d %v %v, want %+v", in, end, integer, ok, want)
+		}
+	}
+}
+
+// Digits reads 1 to 18 digits, as strconv does, and nothing else.
+func TestDigits(t *testing.T) {
+	for _, in := range []string{"0", "7", "007", "123456789012345678", "999999999999999999"} {
+		want, _ := strconv.ParseInt(in, 10, 64)
+		if got, ok := Digits([]byte(in)); !ok || got != want {
+			t.Errorf("Digits(%q) = %d, %v; want %d, true", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "-1", "+1", "1e3", "1.0", " 1", "1234567890123456789"} {
+		if got, ok := Digits([]byte(in)); ok {
+			t.Errorf("Digits(%q) = %d, true; want false", in, got)
 		}
 	}
 }
