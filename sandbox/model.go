@@ -53,34 +53,36 @@ func (h holding) clone() holding {
 
 // minus returns h without the pieces in r, keeping h's order.
 func (h holding) minus(r holding) holding {
-	var out holding
-	for _, c := range h.Connectors {
-		if !slices.Contains(r.Connectors, c) {
-			out.Connectors = append(out.Connectors, c)
-		}
-	}
-	for _, t := range h.Tasks {
-		if !slices.Contains(r.Tasks, t) {
-			out.Tasks = append(out.Tasks, t)
-		}
-	}
-	return out
+	return holding{Connectors: without(h.Connectors, r.Connectors), Tasks: without(h.Tasks, r.Tasks)}
 }
 
 // then appends the pieces of r that h lacks.
 func (h holding) then(r holding) holding {
 	out := h.clone()
-	for _, c := range r.Connectors {
-		if !slices.Contains(out.Connectors, c) {
-			out.Connectors = append(out.Connectors, c)
-		}
-	}
-	for _, t := range r.Tasks {
-		if !slices.Contains(out.Tasks, t) {
-			out.Tasks = append(out.Tasks, t)
+	return holding{Connectors: appendMissing(out.Connectors, r.Connectors), Tasks: appendMissing(out.Tasks, r.Tasks)}
+}
+
+// without is list without the elements of drop, in list's order; nil when
+// nothing is left.
+func without[T comparable](list, drop []T) []T {
+	var out []T
+	for _, x := range list {
+		if !slices.Contains(drop, x) {
+			out = append(out, x)
 		}
 	}
 	return out
+}
+
+// appendMissing appends the elements of more that list lacks, in more's
+// order.
+func appendMissing[T comparable](list, more []T) []T {
+	for _, x := range more {
+		if !slices.Contains(list, x) {
+			list = append(list, x)
+		}
+	}
+	return list
 }
 
 // sorted returns a copy in stable order: names, then connector + task number.

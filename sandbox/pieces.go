@@ -171,6 +171,14 @@ func (p *piece) stopSink() {
 	}
 }
 
+// takeRunning removes the piece of key from what this worker runs and
+// returns it; nil when the worker does not run it.
+func (w *worker) takeRunning(key string) *piece {
+	p := w.running[key]
+	delete(w.running, key)
+	return p
+}
+
 // stopPieces stops the pieces of h this worker runs. A revoked piece that no
 // longer exists gets its status removed (tombstone), as Connect deletes the
 // status of a deleted connector or task; otherwise it reports UNASSIGNED.
@@ -178,12 +186,9 @@ func (w *worker) stopPieces(ctx context.Context, h holding, revocation bool) {
 	b := &statusBatch{w: w, gen: w.generation}
 	var stopping []*piece
 	for _, name := range h.Connectors {
-		key := connectorPieceKey(name)
-		p := w.running[key]
-		if p == nil {
+		if w.takeRunning(connectorPieceKey(name)) == nil {
 			continue
 		}
-		delete(w.running, key)
 		if revocation && w.desiredState(name, nil) == "" {
 			b.tombstone(connectorStatusKey(name))
 			for _, topic := range w.c.takeActiveTopics(name) {
@@ -194,12 +199,10 @@ func (w *worker) stopPieces(ctx context.Context, h holding, revocation bool) {
 		b.status(connectorStatusKey(name), StateUnassigned, "")
 	}
 	for _, t := range h.Tasks {
-		key := taskPieceKey(t)
-		p := w.running[key]
+		p := w.takeRunning(taskPieceKey(t))
 		if p == nil {
 			continue
 		}
-		delete(w.running, key)
 		stopping = append(stopping, p)
 		w.c.clearFailed(t)
 		tt := t
