@@ -23,9 +23,9 @@ func NewCmdAll(run func(*cli.Env, *AllOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:  "all",
 		Usage: "run every check whose inputs are available: one report, one exit status",
-		Description: "Examples:\n" +
-			"  connectscope check all --worker-config 'workers/*.properties' --fail-on warn\n" +
-			"  connectscope check all --from cluster.snapshot.json -o jsonl --jq '.rule'",
+		Examples: `
+connectscope check all --worker-config 'workers/*.properties' --fail-on warn
+connectscope check all --from cluster.snapshot.json -o jsonl --jq '.rule'`,
 		Flags: append(flags, targetFlag(&o.Target, "upgrade target protocol: `eager|compatible|sessioned`")),
 		Spec:  checkSpec((*check.AllReport)(nil)),
 		Run:   func(e *cli.Env) error { return run(e, o) },

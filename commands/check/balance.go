@@ -17,9 +17,9 @@ func NewCmdBalance(run func(*cli.Env, *BalanceCheckOptions) error) *cli.Command 
 		return &cli.Command{
 			Name:  "balance",
 			Usage: "check the spread of connectors and tasks, failure headroom and zombie signs",
-			Description: cli.Examples(
-				"connectscope -b broker:9092 check balance --capacity 20",
-				"connectscope check balance --from cluster.snapshot.json --zones zones.txt"),
+			Examples: `
+connectscope -b broker:9092 check balance --capacity 20
+connectscope check balance --from cluster.snapshot.json --zones zones.txt`,
 			Flags: append(o.CheckOptions.flags(), o.BalanceOptions.flags()...),
 			Spec:  checkSpec((*check.BalanceReport)(nil)),
 		}

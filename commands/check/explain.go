@@ -19,9 +19,9 @@ func NewCmdExplain(run func(*cli.Env, *ExplainOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:  "explain",
 		Usage: "explain one rule in full",
-		Description: "Examples:\n" +
-			"  connectscope check explain D1\n" +
-			"  connectscope check explain T6 -o json",
+		Examples: `
+connectscope check explain D1
+connectscope check explain T6 -o json`,
 		ArgsUsage: "RULE",
 		Spec:      cli.Spec{Offline: true, Result: (*check.Explanation)(nil), Args: cli.FirstArg(ruleIDs)},
 		Run: func(e *cli.Env) error {

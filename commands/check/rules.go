@@ -13,9 +13,9 @@ func NewCmdRules(run func(*cli.Env) error) *cli.Command {
 	return &cli.Command{
 		Name:  "rules",
 		Usage: "print the catalogue of rules (-o wide adds why and fix)",
-		Description: "Examples:\n" +
-			"  connectscope check rules\n" +
-			"  connectscope check rules -o wide",
+		Examples: `
+connectscope check rules
+connectscope check rules -o wide`,
 		Spec: cli.Spec{Offline: true, Result: (*check.Catalogue)(nil)},
 		Run:  run,
 	}

@@ -17,9 +17,9 @@ func NewCmdTimeouts(run func(*cli.Env, *TimeoutsOptions) error) *cli.Command {
 		return &cli.Command{
 			Name:  "timeouts",
 			Usage: "check timeout, delay and protocol settings of worker files against each other, the broker and the sink consumers",
-			Description: cli.Examples(
-				"connectscope check timeouts --worker-config 'workers/*.properties'",
-				"connectscope -b broker:9092 check timeouts --worker-config w1.properties --restart-time 90s"),
+			Examples: `
+connectscope check timeouts --worker-config 'workers/*.properties'
+connectscope -b broker:9092 check timeouts --worker-config w1.properties --restart-time 90s`,
 			Flags: append(o.CheckOptions.flags(), o.TimingOptions.flags()...),
 			Spec:  checkSpec((*check.TimeoutsReport)(nil)),
 		}

@@ -16,9 +16,9 @@ func NewCmdTopics(run func(*cli.Env, *TopicsOptions) error) *cli.Command {
 		return &cli.Command{
 			Name:  "topics",
 			Usage: "check the internal topics: partitions, cleanup policy, replication, sharing between clusters",
-			Description: cli.Examples(
-				"connectscope -b broker:9092 check topics",
-				"connectscope check topics --from cluster.snapshot.json -o json"),
+			Examples: `
+connectscope -b broker:9092 check topics
+connectscope check topics --from cluster.snapshot.json -o json`,
 			Flags: o.CheckOptions.flags(),
 			Spec:  checkSpec((*check.TopicsReport)(nil)),
 		}

@@ -30,10 +30,10 @@ func NewCmdUpgrade(run func(*cli.Env, *UpgradeOptions) error) *cli.Command {
 		return &cli.Command{
 			Name:  "upgrade",
 			Usage: "plan a rolling change of connect.protocol (and exactly.once.source.support) without ever worsening the group's protocol",
-			Description: cli.Examples(
-				"connectscope check upgrade --worker-config 'workers/*.properties' --target sessioned",
-				"connectscope -b broker:9092 check upgrade --worker-config 'workers/*.properties' --exactly-once enabled",
-				"connectscope -b broker:9092 check upgrade --to 4.x    # keys 4.0 removed, plugins a worker lacks, KIP-891 pins, …"),
+			Examples: `
+connectscope check upgrade --worker-config 'workers/*.properties' --target sessioned
+connectscope -b broker:9092 check upgrade --worker-config 'workers/*.properties' --exactly-once enabled
+connectscope -b broker:9092 check upgrade --to 4.x    # keys 4.0 removed, plugins a worker lacks, KIP-891 pins, …`,
 			Flags: append(append(o.CheckOptions.flags(),
 				targetFlag(&o.Target, "protocol the group should run: `eager|compatible|sessioned`"),
 				&urfave.StringFlag{Name: flagExactlyOnce, Destination: &o.ExactlyOnce, Usage: "also roll exactly.once.source.support to `disabled|preparing|enabled` (two rolls when enabling)"},

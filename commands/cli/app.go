@@ -133,18 +133,18 @@ func (b *builder) build(cmd *Command, path string, inherited []string) *urfave.C
 		}
 	}
 	for _, sub := range cmd.Subcommands {
-		var examples []string
-		if _, own := splitExamples(sub.Description); len(own) == 0 {
-			examples = examplesOf(cmd.Description, path+" "+sub.Name)
-		}
-		uc.Subcommands = append(uc.Subcommands, b.build(sub, path+" "+sub.Name, examples))
+		uc.Subcommands = append(uc.Subcommands, b.build(sub, path+" "+sub.Name, examplesOf(cmd.Examples, path+" "+sub.Name)))
+	}
+	examples := lines(cmd.Examples)
+	if len(examples) == 0 {
+		examples = inherited
 	}
 	// The help is of the command as built here, before its required
 	// flags become checks of its own (the help still says "required").
 	shown := *uc
 	shown.Flags = slices.Clone(uc.Flags)
 	b.help[cmd.Name] = append(b.help[cmd.Name], func() {
-		uc.CustomHelpTemplate = commandHelp(appName, path, &shown, cmd.Spec, b.ours, inherited)
+		uc.CustomHelpTemplate = commandHelp(appName, path, &shown, cmd.Spec, b.ours, examples)
 	})
 	checkRequiredInBefore(uc)
 	uc.OnUsageError = flagUsageError

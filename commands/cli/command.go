@@ -22,7 +22,8 @@ type Command struct {
 	Usage       string // one line, in the parent's list
 	UsageText   string // the USAGE line, when the generated one does not fit
 	ArgsUsage   string // positional arguments, as in USAGE (NAME, FILE)
-	Description string // text, then an "Examples:" block
+	Description string // what it does, in paragraphs (help reflows them)
+	Examples    string // command lines, one a line
 
 	Flags       []urfave.Flag // the verb's own flags; the kit adds the global ones
 	Spec        Spec

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	urfave "github.com/urfave/cli/v2"
@@ -18,9 +19,8 @@ const HelpWidth = 100
 
 // commandHelp is the help text of cmd (at path below the application), as a
 // template urfave can print: literal text, braces escaped.
-// inherited are the parent's examples of this command, used when the
-// command has none of its own.
-func commandHelp(app string, path string, cmd *urfave.Command, spec Spec, globals map[urfave.Flag]bool, inherited []string) string {
+// examples are the command's own, else its parent's of it.
+func commandHelp(app string, path string, cmd *urfave.Command, spec Spec, globals map[urfave.Flag]bool, examples []string) string {
 	var b strings.Builder
 	full := strings.TrimSpace(app + " " + path)
 	b.WriteString("NAME:\n")
@@ -38,10 +38,7 @@ func commandHelp(app string, path string, cmd *urfave.Command, spec Spec, global
 		}
 		b.WriteString("   " + full + " [options]" + args + "\n\n")
 	}
-	about, examples := splitExamples(cmd.Description)
-	if len(examples) == 0 {
-		examples = inherited
-	}
+	about := strings.TrimSpace(cmd.Description)
 	if about != "" {
 		b.WriteString("DESCRIPTION:\n")
 		for _, l := range reflow(about) {
@@ -110,10 +107,9 @@ func globalPointer(app string, spec Spec, group bool) string {
 
 // examplesOf are the lines of a parent's examples that run the command at
 // path (`connectscope config get-contexts`), for a subcommand without its own.
-func examplesOf(parentDescription, path string) []string {
-	_, all := splitExamples(parentDescription)
+func examplesOf(parentExamples, path string) []string {
 	var out []string
-	for _, e := range all {
+	for _, e := range lines(parentExamples) {
 		if strings.Contains(e+" ", " "+path+" ") {
 			out = append(out, e)
 		}
@@ -121,21 +117,13 @@ func examplesOf(parentDescription, path string) []string {
 	return out
 }
 
-// splitExamples cuts a description at its "Examples:" (or "Example:") line.
-func splitExamples(desc string) (about string, examples []string) {
-	lines := strings.Split(desc, "\n")
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if t == "Examples:" || t == "Example:" {
-			for _, e := range lines[i+1:] {
-				if e = strings.TrimSpace(e); e != "" {
-					examples = append(examples, e)
-				}
-			}
-			return strings.TrimSpace(strings.Join(lines[:i], "\n")), examples
-		}
+// lines are the non-blank lines of text, trimmed.
+func lines(text string) []string {
+	out := strings.Split(text, "\n")
+	for i, l := range out {
+		out[i] = strings.TrimSpace(l)
 	}
-	return strings.TrimSpace(desc), nil
+	return slices.DeleteFunc(out, func(l string) bool { return l == "" })
 }
 
 // wrapText breaks a line at spaces to fit HelpWidth, continuing under

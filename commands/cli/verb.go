@@ -1,7 +1,5 @@
 package cli
 
-import "strings"
-
 // Verb builds a verb from bind, which returns its command with the flags
 // bound into a fresh options value: Run calls run with those options, or
 // the verb's own run function, own, when run is nil (as the tree builds
@@ -38,9 +36,4 @@ func OneArg(dest *string, missing string) func(*Env) error {
 		*dest = e.Args[0]
 		return nil
 	}
-}
-
-// Examples is a description's "Examples:" block, one command a line.
-func Examples(lines ...string) string {
-	return "Examples:\n  " + strings.Join(lines, "\n  ")
 }

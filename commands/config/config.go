@@ -12,15 +12,16 @@ func NewCmdConfig() *cli.Command {
 	return &cli.Command{
 		Name:  "config",
 		Usage: "named clusters (contexts): list them, show or switch the current one",
-		Description: "Contexts live in connectscope/config.yaml in the user's config directory\n" +
-			"(~/.config on Linux), or in the file $CONNECTSCOPE_CONFIG names. Each holds what\n" +
-			"the global flags would: bootstrap-server, group, topic names, TLS and SASL settings or\n" +
-			"worker-config; passwords only by reference (sasl-password-env, sasl-password-file).\n\n" +
-			"Examples:\n" +
-			"  connectscope config get-contexts\n" +
-			"  connectscope config use-context prod\n" +
-			"  connectscope config set-context -b kafka-1:9092 -g connect-prod --sasl-mechanism SCRAM-SHA-512 --sasl-user ops --sasl-password-env PROD_PW prod\n" +
-			"  connectscope --context staging inspect connectors",
+		Description: `
+Contexts live in connectscope/config.yaml in the user's config directory
+(~/.config on Linux), or in the file $CONNECTSCOPE_CONFIG names. Each holds what
+the global flags would: bootstrap-server, group, topic names, TLS and SASL settings or
+worker-config; passwords only by reference (sasl-password-env, sasl-password-file).`,
+		Examples: `
+connectscope config get-contexts
+connectscope config use-context prod
+connectscope config set-context -b kafka-1:9092 -g connect-prod --sasl-mechanism SCRAM-SHA-512 --sasl-user ops --sasl-password-env PROD_PW prod
+connectscope --context staging inspect connectors`,
 		Spec: spec(nil),
 		Subcommands: []*cli.Command{
 			NewCmdGetContexts(nil),

@@ -12,11 +12,12 @@ func NewCmdCurrentContext(run func(*cli.Env) error) *cli.Command {
 		run = runCurrentContext
 	}
 	return &cli.Command{
-		Name:        "current-context",
-		Usage:       "print the current context's name (exit 4 when none is set)",
-		Description: "Example:\n  connectscope config current-context",
-		Spec:        spec(nil),
-		Run:         run,
+		Name:  "current-context",
+		Usage: "print the current context's name (exit 4 when none is set)",
+		Examples: `
+connectscope config current-context`,
+		Spec: spec(nil),
+		Run:  run,
 	}
 }
 

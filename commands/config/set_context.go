@@ -32,11 +32,12 @@ func NewCmdSetContext(run func(*cli.Env, *SetContextOptions) error) *cli.Command
 		Name:      "set-context",
 		Usage:     "create context NAME or change the settings given (other lines and comments are kept)",
 		ArgsUsage: "NAME",
-		Description: "Writes the settings typed on this command line into context NAME of the config\n" +
-			"file, creating the file when missing. Passwords only by reference: --sasl-password-env\n" +
-			"VARIABLE or --sasl-password-file FILE. Relative file paths are written absolute.\n\n" +
-			"Example:\n" +
-			"  connectscope config set-context -b kafka-1:9092 -g connect-prod --tls-ca ca.pem prod",
+		Description: `
+Writes the settings typed on this command line into context NAME of the config
+file, creating the file when missing. Passwords only by reference: --sasl-password-env
+VARIABLE or --sasl-password-file FILE. Relative file paths are written absolute.`,
+		Examples: `
+connectscope config set-context -b kafka-1:9092 -g connect-prod --tls-ca ca.pem prod`,
 		Flags: o.flags(),
 		Spec:  s,
 		// Before the globals are resolved, whose own checks would word

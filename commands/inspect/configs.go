@@ -17,9 +17,9 @@ func NewCmdConfigs(run func(*cli.Env, *ConfigsOptions) error) *cli.Command {
 		return &cli.Command{
 			Name:  "configs",
 			Usage: "connector and task configs, target states, commits and consistency (config topic)",
-			Description: cli.Examples(
-				"connectscope inspect configs --from cluster.snapshot.json",
-				"connectscope -b broker:9092 inspect configs --connector orders -o yaml"),
+			Examples: `
+connectscope inspect configs --from cluster.snapshot.json
+connectscope -b broker:9092 inspect configs --connector orders -o yaml`,
 			Flags: append([]urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)}, filterFlags(&o.Filter, true)...),
 			Spec:  viewSpec(cli.ConfigTopic, (*views.ConfigsResult)(nil)),
 		}

@@ -21,12 +21,13 @@ func NewCmdConnector(run func(*cli.Env, *ConnectorOptions) error) *cli.Command {
 			Name:      "connector",
 			Usage:     "one connector whole: config, target and actual state, owner, tasks, offsets, sink group and lag",
 			ArgsUsage: "NAME",
-			Description: "Everything the internal topics and the groups say about one connector, as\n" +
-				"kubectl describe shows one object. A name the input does not know is not found: exit 4.\n\n" +
-				cli.Examples(
-					"connectscope inspect connector jdbc-orders-source --from examples/cluster.snapshot.json",
-					"connectscope -b broker:9092 inspect connector s3-orders-sink -o wide",
-					"connectscope inspect connector debezium-inventory --from dump.jsonl --jq '.tasks[] | select(.state == \"FAILED\") | .trace'"),
+			Description: `
+Everything the internal topics and the groups say about one connector, as
+kubectl describe shows one object. A name the input does not know is not found: exit 4.`,
+			Examples: `
+connectscope inspect connector jdbc-orders-source --from examples/cluster.snapshot.json
+connectscope -b broker:9092 inspect connector s3-orders-sink -o wide
+connectscope inspect connector debezium-inventory --from dump.jsonl --jq '.tasks[] | select(.state == "FAILED") | .trace'`,
 			Spec: cli.Spec{
 				Read:   cli.ReadSpec{}, // every topic and the groups: the connector whole
 				Result: (*detail.Connector)(nil),

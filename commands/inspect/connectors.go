@@ -18,9 +18,9 @@ func NewCmdConnectors(run func(*cli.Env, *ConnectorsOptions) error) *cli.Command
 		return &cli.Command{
 			Name:  "connectors",
 			Usage: "one line per connector: class, type, target and actual state, tasks, consistency",
-			Description: cli.Examples(
-				"connectscope inspect connectors --from examples/cluster.snapshot.json",
-				"connectscope -b broker:9092 inspect connectors -o wide"),
+			Examples: `
+connectscope inspect connectors --from examples/cluster.snapshot.json
+connectscope -b broker:9092 inspect connectors -o wide`,
 			Flags: append([]urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)}, filterFlags(&o.Filter, true)...),
 			Spec:  viewSpec(cli.ConfigTopic|cli.StatusTopic, (*views.ConnectorsResult)(nil)),
 		}

@@ -18,13 +18,13 @@ func NewCmdInspect() *cli.Command {
 	return &cli.Command{
 		Name:  "inspect",
 		Usage: "show what Connect stores (configs, status, offsets, connectors, members, sinks) and what its workers say (workers, plugins)",
-		Description: "Examples:\n" +
-			"  connectscope inspect connectors --from examples/cluster.snapshot.json\n" +
-			"  connectscope inspect configs --from dump.jsonl -o json --jq '.connectors[] | select(.consistent|not) | .name'\n" +
-			"  connectscope inspect status --from dump.jsonl -o wide\n" +
-			"  connectscope inspect offsets --from dump.jsonl --connector orders\n" +
-			"  connectscope -b broker:9092 inspect members\n" +
-			"  connectscope -b broker:9092 inspect workers",
+		Examples: `
+connectscope inspect connectors --from examples/cluster.snapshot.json
+connectscope inspect configs --from dump.jsonl -o json --jq '.connectors[] | select(.consistent|not) | .name'
+connectscope inspect status --from dump.jsonl -o wide
+connectscope inspect offsets --from dump.jsonl --connector orders
+connectscope -b broker:9092 inspect members
+connectscope -b broker:9092 inspect workers`,
 		Subcommands: []*cli.Command{
 			NewCmdConfigs(nil),
 			NewCmdStatus(nil),

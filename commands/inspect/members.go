@@ -14,9 +14,9 @@ func NewCmdMembers(run func(*cli.Env, *MembersOptions) error) *cli.Command {
 		return &cli.Command{
 			Name:  "members",
 			Usage: "the Connect group: protocol, leader, and what each worker owns and was assigned",
-			Description: cli.Examples(
-				"connectscope -b broker:9092 inspect members",
-				"connectscope inspect members --from cluster.snapshot.json -o wide"),
+			Examples: `
+connectscope -b broker:9092 inspect members
+connectscope inspect members --from cluster.snapshot.json -o wide`,
 			Spec: cli.Spec{
 				// The group, and the config topic to tell which members missed
 				// a record that rebalances from those that only missed a

@@ -24,9 +24,9 @@ func NewCmdOffsets(run func(*cli.Env, *OffsetsOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:  "offsets",
 		Usage: "source connector offsets (offsets topic)",
-		Description: "Examples:\n" +
-			"  connectscope inspect offsets --from cluster.snapshot.json --connector orders\n" +
-			"  connectscope -b broker:9092 inspect offsets -o json",
+		Examples: `
+connectscope inspect offsets --from cluster.snapshot.json --connector orders
+connectscope -b broker:9092 inspect offsets -o json`,
 		Flags: append([]urfave.Flag{connectorFlag(&o.Connector)}, filterFlags(&o.Filter, false)...),
 		Spec:  spec,
 		Run:   func(e *cli.Env) error { return run(e, o) },

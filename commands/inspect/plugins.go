@@ -17,9 +17,9 @@ func NewCmdPlugins(run func(*cli.Env, *PluginsOptions) error) *cli.Command {
 		return &cli.Command{
 			Name:  "plugins",
 			Usage: "the plugin matrix: which worker has which plugin at which version, and the classes and KIP-891 pins of the config topic some worker lacks",
-			Description: cli.Examples(
-				"connectscope -b broker:9092 inspect plugins",
-				"connectscope -b broker:9092 inspect plugins -o json --jq '.gaps[] | \"\\(.connector) on \\(.worker): \\(.reason)\"'"),
+			Examples: `
+connectscope -b broker:9092 inspect plugins
+connectscope -b broker:9092 inspect plugins -o json --jq '.gaps[] | "\(.connector) on \(.worker): \(.reason)"'`,
 			Flags: o.RESTOptions.Flags(),
 			Spec: cli.Spec{
 				Read:   cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true},

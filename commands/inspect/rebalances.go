@@ -24,9 +24,9 @@ func NewCmdRebalances(run func(*cli.Env, *RebalancesOptions) error) *cli.Command
 		return &cli.Command{
 			Name:  "rebalances",
 			Usage: "the recent rebalances the status topic still shows: when, what seems to have started each, what stopped and for how long, restart times, and the last event's cost beside a plan's",
-			Description: cli.Examples(
-				"connectscope inspect rebalances --from cluster.snapshot.json",
-				"connectscope -b broker:9092 inspect rebalances -o json --jq '.restarts[].away_ms'"),
+			Examples: `
+connectscope inspect rebalances --from cluster.snapshot.json
+connectscope -b broker:9092 inspect rebalances -o json --jq '.restarts[].away_ms'`,
 			// The config topic and the group: the plan of the last event
 			// starts from the connectors configured and the group's protocol.
 			Spec:  cli.Spec{Read: cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true}, Result: (*history.Result)(nil)},

@@ -18,12 +18,13 @@ func NewCmdSinks(run func(*cli.Env, *SinksOptions) error) *cli.Command {
 		return &cli.Command{
 			Name:  "sinks",
 			Usage: "sink connectors' consumer groups: state, assignor, which task holds which partition, lag",
-			Description: "Each sink connector's tasks consume as the group connect-NAME (or the connector's\n" +
-				"consumer.override.group.id). Lag is the partition's end offset minus the group's commit.\n\n" +
-				cli.Examples(
-					"connectscope -b broker:9092 inspect sinks",
-					"connectscope -b broker:9092 inspect sinks --connector orders-sink -o wide",
-					"connectscope inspect sinks --from cluster.snapshot.json -o json --jq '.sinks[] | select(.lag > 1000) | .connector'"),
+			Description: `
+Each sink connector's tasks consume as the group connect-NAME (or the connector's
+consumer.override.group.id). Lag is the partition's end offset minus the group's commit.`,
+			Examples: `
+connectscope -b broker:9092 inspect sinks
+connectscope -b broker:9092 inspect sinks --connector orders-sink -o wide
+connectscope inspect sinks --from cluster.snapshot.json -o json --jq '.sinks[] | select(.lag > 1000) | .connector'`,
 			Flags: append([]urfave.Flag{connectorFlag(&o.Connector)}, filterFlags(&o.Filter, false)...),
 			Spec: cli.Spec{
 				Read:   cli.ReadSpec{Topics: cli.ConfigTopic}, // sink connectors are found in their configs

@@ -17,9 +17,9 @@ func NewCmdStatus(run func(*cli.Env, *StatusOptions) error) *cli.Command {
 		return &cli.Command{
 			Name:  "status",
 			Usage: "connector, task and topic statuses (status topic)",
-			Description: cli.Examples(
-				"connectscope inspect status --from cluster.snapshot.json -o wide",
-				"connectscope -b broker:9092 inspect status -o jsonl --jq 'select(.state==\"FAILED\") | .name'"),
+			Examples: `
+connectscope inspect status --from cluster.snapshot.json -o wide
+connectscope -b broker:9092 inspect status -o jsonl --jq 'select(.state=="FAILED") | .name'`,
 			Flags: append([]urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)}, filterFlags(&o.Filter, true)...),
 			Spec:  viewSpec(cli.StatusTopic, (*views.StatusResult)(nil)),
 		}

@@ -20,13 +20,14 @@ func NewCmdWorker(run func(*cli.Env, *WorkerOptions) error) *cli.Command {
 			Name:      "worker",
 			Usage:     "one worker whole: its names, leader or not, what it runs with states, its last round, config offset, held work",
 			ArgsUsage: "WORKER",
-			Description: "Everything the group and the status topic say about one Connect worker, as kubectl\n" +
-				"describe node shows one node. WORKER is any of its names: HOST:PORT, host, REST URL, client id\n" +
-				"or member id. A worker that left is shown by the work its status records still name. A name\n" +
-				"the input does not know is not found: exit 4.\n\n" +
-				cli.Examples(
-					"connectscope inspect worker 10.0.1.11:8083 --from examples/cluster.snapshot.json",
-					"connectscope -b broker:9092 inspect worker worker-2 -o json --jq '.tasks[] | select(.state != \"RUNNING\") | .name'"),
+			Description: `
+Everything the group and the status topic say about one Connect worker, as kubectl
+describe node shows one node. WORKER is any of its names: HOST:PORT, host, REST URL, client id
+or member id. A worker that left is shown by the work its status records still name. A name
+the input does not know is not found: exit 4.`,
+			Examples: `
+connectscope inspect worker 10.0.1.11:8083 --from examples/cluster.snapshot.json
+connectscope -b broker:9092 inspect worker worker-2 -o json --jq '.tasks[] | select(.state != "RUNNING") | .name'`,
 			Spec: cli.Spec{
 				Read:   cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true},
 				Result: (*detail.Worker)(nil),

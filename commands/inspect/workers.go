@@ -33,13 +33,14 @@ func NewCmdWorkers(run func(*cli.Env, *WorkersOptions) error) *cli.Command {
 		return &cli.Command{
 			Name:  "workers",
 			Usage: "ask every member of the group through its REST URL: version, health, latency, plugins, or the error that kept it from answering",
-			Description: "Every member is asked at once through the REST URL it advertises in the group (GET /, /health,\n" +
-				"/connector-plugins), each request and the whole round bounded; a worker that does not answer is a\n" +
-				"row with its error. --restarts watches the group instead and measures each worker's restart.\n\n" +
-				cli.Examples(
-					"connectscope -b broker:9092 inspect workers",
-					"connectscope -b broker:9092 inspect workers -o json --jq '.workers[] | select(.error) | .worker'",
-					"connectscope -b broker:9092 inspect workers --restarts 30m -o json > restart-times.json"),
+			Description: `
+Every member is asked at once through the REST URL it advertises in the group (GET /, /health,
+/connector-plugins), each request and the whole round bounded; a worker that does not answer is a
+row with its error. --restarts watches the group instead and measures each worker's restart.`,
+			Examples: `
+connectscope -b broker:9092 inspect workers
+connectscope -b broker:9092 inspect workers -o json --jq '.workers[] | select(.error) | .worker'
+connectscope -b broker:9092 inspect workers --restarts 30m -o json > restart-times.json`,
 			Flags: append(o.RESTOptions.Flags(),
 				&urfave.DurationFlag{Name: flagRestarts, Destination: &o.Restarts, Usage: "instead, watch for `DURATION` (or until Ctrl-C) and measure each worker's restart from /health and its rejoin"},
 				&urfave.DurationFlag{Name: flagRestartInterval, Value: time.Second, Destination: &o.RestartInterval, Usage: "how often --restarts looks (`DURATION`)"}),

@@ -42,15 +42,16 @@ func NewCmdAdvise(run func(*cli.Env, *AdviseOptions) error) *cli.Command {
 		return &cli.Command{
 			Name:  "advise",
 			Usage: "sweep scheduled.rebalance.max.delay.ms, restart order, pacing and stop mode; recommend a setting for rolling restarts and crashes",
-			Description: "Runs every combination through the same assignor and time model as plan rolling-restart and plan leave:\n" +
-				"the rolling restart's cost (task-seconds not running, longest outage, tasks moved, rounds, time until balanced)\n" +
-				"and the failover when one worker crashes and never returns. Prints the Pareto front, marks the current\n" +
-				"setting and recommends one within --max-downtime and --max-moves.\n" +
-				"Exit status: 0 when the current setting is on the front, 1 when the recommended setting beats it on both costs.\n\n" +
-				cli.Examples(
-					"connectscope plan advise --from cluster.snapshot.json --restart-time 90s",
-					"connectscope -b broker:9092 plan advise --restart-time 2m --max-downtime 3m -o json",
-					"connectscope plan advise --synthetic workers=6,connectors=30,tasks=3 --restart-time 90s --plot tradeoff.svg"),
+			Description: `
+Runs every combination through the same assignor and time model as plan rolling-restart and plan leave:
+the rolling restart's cost (task-seconds not running, longest outage, tasks moved, rounds, time until balanced)
+and the failover when one worker crashes and never returns. Prints the Pareto front, marks the current
+setting and recommends one within --max-downtime and --max-moves.
+Exit status: 0 when the current setting is on the front, 1 when the recommended setting beats it on both costs.`,
+			Examples: `
+connectscope plan advise --from cluster.snapshot.json --restart-time 90s
+connectscope -b broker:9092 plan advise --restart-time 2m --max-downtime 3m -o json
+connectscope plan advise --synthetic workers=6,connectors=30,tasks=3 --restart-time 90s --plot tradeoff.svg`,
 			Flags: append([]urfave.Flag{
 				restartTimeFlag(&o.RestartTime),
 				restartTimesFlag(&o.RestartFile),

@@ -24,9 +24,9 @@ func NewCmdConnector(run func(*cli.Env, *ConnectorOptions) error) *cli.Command {
 		return &cli.Command{
 			Name:  "connector",
 			Usage: "preview changing task counts, adding or removing connectors",
-			Description: cli.Examples(
-				"connectscope plan connector --from cluster.snapshot.json --set orders=8",
-				"connectscope plan connector --from cluster.snapshot.json --add audit=2 --remove old-sink"),
+			Examples: `
+connectscope plan connector --from cluster.snapshot.json --set orders=8
+connectscope plan connector --from cluster.snapshot.json --add audit=2 --remove old-sink`,
 			Flags: append([]urfave.Flag{
 				&urfave.StringSliceFlag{Name: "set", Destination: &o.Set, Usage: "change a connector's task count, `NAME=TASKS` (repeatable)"},
 				&urfave.StringSliceFlag{Name: "add", Destination: &o.Add, Usage: "create a connector with TASKS tasks, `NAME=TASKS` (repeatable)"},

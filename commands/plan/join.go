@@ -22,10 +22,10 @@ func NewCmdJoin(run func(*cli.Env, *JoinOptions) error) *cli.Command {
 		return &cli.Command{
 			Name:  "join",
 			Usage: "preview workers joining the group, at once or paced",
-			Description: cli.Examples(
-				"connectscope plan join --from cluster.snapshot.json --add 1",
-				"connectscope plan join --from cluster.snapshot.json --add 10.0.1.14:8083 --add 10.0.1.15:8083 --pace 30s",
-				"connectscope plan join --synthetic workers=4,connectors=20,tasks=3 --add 2 -o mermaid"),
+			Examples: `
+connectscope plan join --from cluster.snapshot.json --add 1
+connectscope plan join --from cluster.snapshot.json --add 10.0.1.14:8083 --add 10.0.1.15:8083 --pace 30s
+connectscope plan join --synthetic workers=4,connectors=20,tasks=3 --add 2 -o mermaid`,
 			Flags: append([]urfave.Flag{
 				&urfave.StringSliceFlag{Name: "add", Required: true, Destination: &o.Add, Usage: "`N` new workers, or each as HOST:PORT (named as Connect will, connect-HOST:PORT-<uuid>) or a member id; repeatable"},
 				paceFlag(&o.PaceMs, "the new workers join one after another, this `DURATION` apart (default: all at once)"),

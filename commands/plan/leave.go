@@ -25,11 +25,11 @@ func NewCmdLeave(run func(*cli.Env, *LeaveOptions) error) *cli.Command {
 		return &cli.Command{
 			Name:  "leave",
 			Usage: "preview workers leaving, at once or paced: the lost work held for the delay, and what happens if they return or not",
-			Description: cli.Examples(
-				"connectscope plan leave --from cluster.snapshot.json --worker worker-2 --stop crash",
-				"connectscope -b broker:9092 plan leave --worker 10.0.1.12:8083 --returns-after 2m",
-				"connectscope plan leave --from cluster.snapshot.json --worker worker-2 --worker worker-3 --stop crash",
-				"connectscope plan leave --from cluster.snapshot.json --worker worker-2 --worker worker-3 --pace 20s"),
+			Examples: `
+connectscope plan leave --from cluster.snapshot.json --worker worker-2 --stop crash
+connectscope -b broker:9092 plan leave --worker 10.0.1.12:8083 --returns-after 2m
+connectscope plan leave --from cluster.snapshot.json --worker worker-2 --worker worker-3 --stop crash
+connectscope plan leave --from cluster.snapshot.json --worker worker-2 --worker worker-3 --pace 20s`,
 			Flags: append([]urfave.Flag{
 				&urfave.StringSliceFlag{Name: "worker", Required: true, Destination: &o.Workers, Usage: "a leaving worker `W`: its name (worker-2), HOST:PORT, REST URL, client id or member id; repeat for several (each at most once)"},
 				paceFlag(&o.PaceMs, "several workers leave one after another, this `DURATION` apart, in the order given (default: all at once)"),

@@ -24,8 +24,9 @@ func NewCmdPlan() *cli.Command {
 	return &cli.Command{
 		Name:  "plan",
 		Usage: "dry-run the Connect assignor: replay scenarios, preview joins, leaves, scaling, connector changes and rolling restarts",
-		Description: "The what-if plans start from --from FILE (a snapshot or kcat dump with the group) or --synthetic, and\n" +
-			"print every rebalance round under the group's cooperative protocol and under eager, side by side.",
+		Description: `
+The what-if plans start from --from FILE (a snapshot or kcat dump with the group) or --synthetic, and
+print every rebalance round under the group's cooperative protocol and under eager, side by side.`,
 		Subcommands: []*cli.Command{
 			NewCmdReplay(nil),
 			NewCmdJoin(nil),

@@ -28,10 +28,10 @@ func NewCmdReplay(run func(*cli.Env, *ReplayOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:  "replay",
 		Usage: "replay a scenario file (scenario-format 1) through the assignor, round by round",
-		Description: "Examples:\n" +
-			"  connectscope plan replay scenario.json\n" +
-			"  connectscope plan replay scenario.json -o json --jq '.rounds[] | .generation'\n" +
-			"  connectscope plan replay --from cluster.snapshot.json next-steps.json   # continue from the snapshot's group",
+		Examples: `
+connectscope plan replay scenario.json
+connectscope plan replay scenario.json -o json --jq '.rounds[] | .generation'
+connectscope plan replay --from cluster.snapshot.json next-steps.json   # continue from the snapshot's group`,
 		ArgsUsage: "FILE",
 		Flags: []urfave.Flag{
 			cli.KafkaVersionFlag(&o.KafkaVersion, "replay the assignor of this Kafka `VERSION` (e.g. 3.3, 2.6.1; default: the current assignor, as in 3.7.0 to 4.4)"),

@@ -28,10 +28,10 @@ func NewCmdRollingRestart(run func(*cli.Env, *RollingRestartOptions) error) *cli
 		return &cli.Command{
 			Name:  "rolling-restart",
 			Usage: "preview restarting every worker one at a time: a timeline over the whole roll",
-			Description: cli.Examples(
-				"connectscope plan rolling-restart --from cluster.snapshot.json --restart-time 90s",
-				"connectscope -b broker:9092 plan rolling-restart --restart-time 2m --order worker-1,worker-2,worker-3",
-				"connectscope -b broker:9092 plan rolling-restart --restart-time auto --restart-times restart-times.json"),
+			Examples: `
+connectscope plan rolling-restart --from cluster.snapshot.json --restart-time 90s
+connectscope -b broker:9092 plan rolling-restart --restart-time 2m --order worker-1,worker-2,worker-3
+connectscope -b broker:9092 plan rolling-restart --restart-time auto --restart-times restart-times.json`,
 			Flags: append([]urfave.Flag{
 				restartTimeFlag(&o.RestartTime),
 				restartTimesFlag(&o.RestartFile),

@@ -25,10 +25,11 @@ func NewCmdScale(run func(*cli.Env, *ScaleOptions) error) *cli.Command {
 		return &cli.Command{
 			Name:  "scale",
 			Usage: "preview a scale-out or scale-in to N workers, K at a time, as an autoscaler does it",
-			Description: "Scale-in removes the workers whose names sort last (as a StatefulSet removes its highest ordinals).\n" +
-				cli.Examples(
-					"connectscope plan scale --from cluster.snapshot.json --to 5 --step 1 --pace 1m",
-					"connectscope plan scale --from cluster.snapshot.json --to 2 --step 1 --pace 20s --stop clean"),
+			Description: `
+Scale-in removes the workers whose names sort last (as a StatefulSet removes its highest ordinals).`,
+			Examples: `
+connectscope plan scale --from cluster.snapshot.json --to 5 --step 1 --pace 1m
+connectscope plan scale --from cluster.snapshot.json --to 2 --step 1 --pace 20s --stop clean`,
 			Flags: append([]urfave.Flag{
 				&urfave.IntFlag{Name: "to", Required: true, Destination: &o.To, Usage: "the number of workers wanted, `N`"},
 				&urfave.IntFlag{Name: "step", Destination: &o.Step, Usage: "workers added or removed at a time, `K` (default: all at once)"},

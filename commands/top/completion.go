@@ -14,11 +14,11 @@ func NewCmdCompletion() *cli.Command {
 		Name:      "completion",
 		Usage:     "print the shell completion script for bash, zsh, fish or powershell",
 		ArgsUsage: strings.Join(completions.Shells(), "|"),
-		Description: "Examples:\n" +
-			"  source <(connectscope completion bash)\n" +
-			"  connectscope completion zsh > \"${fpath[1]}/_connectscope\"\n" +
-			"  connectscope completion fish > ~/.config/fish/completions/connectscope.fish\n" +
-			"  connectscope completion powershell | Out-String | Invoke-Expression",
+		Examples: `
+source <(connectscope completion bash)
+connectscope completion zsh > "${fpath[1]}/_connectscope"
+connectscope completion fish > ~/.config/fish/completions/connectscope.fish
+connectscope completion powershell | Out-String | Invoke-Expression`,
 		Spec: cli.Spec{Offline: true, NoFormat: true, NoGlobals: true,
 			Args: cli.FirstArg(func(*cli.Query) []string { return completions.Shells() })},
 		BashComplete: func(out io.Writer) {

@@ -18,12 +18,13 @@ func NewCmdDemo() *cli.Command {
 	return &cli.Command{
 		Name:  "demo",
 		Usage: "a short tour on an embedded Kafka with 3 simulated Connect workers (no cluster needed)",
-		Description: "Starts the sandbox in this process (3 workers, sources and sinks, one failed task), waits until\n" +
-			"the group is stable, then runs inspect, plan and check against it, each headed by the command\n" +
-			"you would type against your own cluster. Everything stops when the tour ends.\n\n" +
-			"Examples:\n" +
-			"  connectscope demo\n" +
-			"  go run ./cmd/connectscope demo",
+		Description: `
+Starts the sandbox in this process (3 workers, sources and sinks, one failed task), waits until
+the group is stable, then runs inspect, plan and check against it, each headed by the command
+you would type against your own cluster. Everything stops when the tour ends.`,
+		Examples: `
+connectscope demo
+go run ./cmd/connectscope demo`,
 		Spec: cli.Spec{Offline: true, NoFormat: true},
 		Run:  runDemo,
 	}

@@ -30,15 +30,16 @@ func NewCmdDiff(run func(*cli.Env, *DiffOptions) error) *cli.Command {
 		Name:      "diff",
 		Usage:     "compare two snapshots, or a snapshot and the live cluster: what was added, removed, reconfigured, moved",
 		ArgsUsage: "BEFORE AFTER | BEFORE --live",
-		Description: "Compares two readings of one Connect cluster: connectors and tasks added, removed or\n" +
-			"reconfigured (config keys, secrets redacted), state changes, owners that changed, source\n" +
-			"offsets and sink commits that moved, workers that joined or left the group. BEFORE and\n" +
-			"AFTER are snapshot or kcat -J dump files (- reads one from stdin); with --live, AFTER is the cluster read now\n" +
-			"(-b, --worker-config or a context). Exit status 0: equal, 1: different (as kubectl diff).\n\n" +
-			"Examples:\n" +
-			"  connectscope diff before.snapshot.json after.snapshot.json\n" +
-			"  connectscope diff --live -b broker:9092 before.snapshot.json\n" +
-			"  connectscope diff -o json --jq '.connectors[] | select(.config | length > 0) | .name' a.json b.json",
+		Description: `
+Compares two readings of one Connect cluster: connectors and tasks added, removed or
+reconfigured (config keys, secrets redacted), state changes, owners that changed, source
+offsets and sink commits that moved, workers that joined or left the group. BEFORE and
+AFTER are snapshot or kcat -J dump files (- reads one from stdin); with --live, AFTER is the cluster read now
+(-b, --worker-config or a context). Exit status 0: equal, 1: different (as kubectl diff).`,
+		Examples: `
+connectscope diff before.snapshot.json after.snapshot.json
+connectscope diff --live -b broker:9092 before.snapshot.json
+connectscope diff -o json --jq '.connectors[] | select(.config | length > 0) | .name' a.json b.json`,
 		Flags: []urfave.Flag{
 			&urfave.BoolFlag{Name: flagLive, Destination: &o.Live, Usage: "compare BEFORE with the cluster read now instead of a second file"},
 		},

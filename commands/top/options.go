@@ -11,12 +11,13 @@ func NewCmdOptions() *cli.Command {
 	return &cli.Command{
 		Name:  "options",
 		Usage: "print the global flags every command takes (input, connection, output)",
-		Description: "The global flags work before or after the command name, and after its arguments.\n" +
-			"Precedence: a flag typed after the command, then one before it, then the environment\n" +
-			"variable shown, then the --worker-config file, then the default.\n\n" +
-			"Examples:\n" +
-			"  connectscope options\n" +
-			"  connectscope inspect members -b broker:9092 --timeout 10s -o wide",
+		Description: `
+The global flags work before or after the command name, and after its arguments.
+Precedence: a flag typed after the command, then one before it, then the environment
+variable shown, then the --worker-config file, then the default.`,
+		Examples: `
+connectscope options
+connectscope inspect members -b broker:9092 --timeout 10s -o wide`,
 		Spec: cli.Spec{Offline: true, NoFormat: true, NoGlobals: true},
 		Run: func(e *cli.Env) error {
 			if err := e.NoArgs(); err != nil {

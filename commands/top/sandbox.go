@@ -46,13 +46,14 @@ func NewCmdSandbox(run func(*cli.Env, *SandboxOptions) error) *cli.Command {
 		Name:      "sandbox",
 		Usage:     "run an embedded Kafka broker with simulated Connect workers, driven from standard input",
 		UsageText: "connectscope sandbox [--listen ADDR] [--workers N] [--connectors N] [--tasks N]",
-		Description: "Starts a Kafka broker (franz-go's kfake) in this process, creates Connect's internal topics and\n" +
-			"runs simulated workers that speak the Connect group protocol over the wire. Point connectscope\n" +
-			"(or any Kafka client) at --listen while it runs. Type commands on standard input ('help' lists\n" +
-			"them); every rebalance prints one line. End of input, 'quit' or Ctrl-C stops the workers cleanly.\n\n" +
-			"Example:\n" +
-			"  connectscope sandbox --listen 127.0.0.1:9092 --workers 4 --connectors 12 --tasks 3\n" +
-			"  connectscope -b 127.0.0.1:9092 inspect members      # in another terminal",
+		Description: `
+Starts a Kafka broker (franz-go's kfake) in this process, creates Connect's internal topics and
+runs simulated workers that speak the Connect group protocol over the wire. Point connectscope
+(or any Kafka client) at --listen while it runs. Type commands on standard input ('help' lists
+them); every rebalance prints one line. End of input, 'quit' or Ctrl-C stops the workers cleanly.`,
+		Examples: `
+connectscope sandbox --listen 127.0.0.1:9092 --workers 4 --connectors 12 --tasks 3
+connectscope -b 127.0.0.1:9092 inspect members      # in another terminal`,
 		Flags: []urfave.Flag{
 			&urfave.StringFlag{Name: sbFlagListen, Value: "127.0.0.1:9092", Destination: &o.Listen, Usage: "broker listen `ADDRESS` (port 0 picks a free port)"},
 			&urfave.IntFlag{Name: sbFlagWorkers, Value: 3, Destination: &o.Workers, Usage: "workers to start with"},

@@ -32,15 +32,17 @@ func NewCmdSnapshot(run func(*cli.Env, *SnapshotOptions) error) *cli.Command {
 		return &cli.Command{
 			Name:  "snapshot",
 			Usage: "save the cluster's internal topics and groups to a file that every command reads with --from",
-			Description: "Reads the three internal topics (to the end offsets of when reading began), the Connect\n" +
-				"group and the sink connectors' groups, and writes them as one JSON snapshot file.\n" +
-				"The file is written only after everything was read; an interrupted read writes nothing.\n\n" +
-				"An existing file is replaced only with --force. -o is the output format, as everywhere: a snapshot is JSON.\n\n" +
-				cli.Examples(
-					"connectscope -b broker:9092 snapshot cluster.snapshot.json",
-					"connectscope -b broker:9092 snapshot --file cluster.snapshot.json --force",
-					"connectscope --worker-config connect-distributed.properties snapshot - | gzip > snap.json.gz",
-					"connectscope inspect members --from cluster.snapshot.json"),
+			Description: `
+Reads the three internal topics (to the end offsets of when reading began), the Connect
+group and the sink connectors' groups, and writes them as one JSON snapshot file.
+The file is written only after everything was read; an interrupted read writes nothing.
+
+An existing file is replaced only with --force. -o is the output format, as everywhere: a snapshot is JSON.`,
+			Examples: `
+connectscope -b broker:9092 snapshot cluster.snapshot.json
+connectscope -b broker:9092 snapshot --file cluster.snapshot.json --force
+connectscope --worker-config connect-distributed.properties snapshot - | gzip > snap.json.gz
+connectscope inspect members --from cluster.snapshot.json`,
 			Flags: []urfave.Flag{
 				&urfave.StringFlag{Name: flagFile, Aliases: []string{"f"}, Destination: &o.File, Usage: "write the snapshot to `FILE` (- for standard output); or give FILE as the argument"},
 				&urfave.BoolFlag{Name: flagForce, Destination: &o.Force, Usage: "replace FILE if it exists"},

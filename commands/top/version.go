@@ -59,9 +59,9 @@ func NewCmdVersion(run func(*cli.Env) error) *cli.Command {
 	return &cli.Command{
 		Name:  "version",
 		Usage: "print connectscope's version, commit and build date",
-		Description: "Examples:\n" +
-			"  connectscope version\n" +
-			"  connectscope version -o json --jq .commit",
+		Examples: `
+connectscope version
+connectscope version -o json --jq .commit`,
 		Spec: cli.Spec{Offline: true, Result: (*versionResult)(nil)},
 		Run:  run,
 	}

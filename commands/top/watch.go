@@ -25,14 +25,15 @@ func NewCmdWatch(run func(*cli.Env, *WatchOptions) error) *cli.Command {
 		return &cli.Command{
 			Name:  "watch",
 			Usage: "follow the Connect group and the status topic and print events as they happen",
-			Description: "Describes the Connect group every --interval and follows the status topic from its end, printing\n" +
-				"rebalances (start, completion, members joining and leaving, what moved) and connector and task\n" +
-				"state changes with their worker. On Ctrl-C or after --duration it prints a summary: rebalances,\n" +
-				"their durations, and the task time spent not RUNNING. Nothing is written to the cluster.\n\n" +
-				cli.Examples(
-					"connectscope -b broker:9092 watch",
-					"connectscope -b broker:9092 watch --duration 10m -o jsonl > events.jsonl",
-					"connectscope -b broker:9092 watch -o jsonl --jq 'select(.type==\"task_state\" and .state==\"FAILED\") | .task'"),
+			Description: `
+Describes the Connect group every --interval and follows the status topic from its end, printing
+rebalances (start, completion, members joining and leaving, what moved) and connector and task
+state changes with their worker. On Ctrl-C or after --duration it prints a summary: rebalances,
+their durations, and the task time spent not RUNNING. Nothing is written to the cluster.`,
+			Examples: `
+connectscope -b broker:9092 watch
+connectscope -b broker:9092 watch --duration 10m -o jsonl > events.jsonl
+connectscope -b broker:9092 watch -o jsonl --jq 'select(.type=="task_state" and .state=="FAILED") | .task'`,
 			Flags: []urfave.Flag{
 				&urfave.DurationFlag{Name: "duration", Destination: &o.Duration, Usage: "stop after this `DURATION` (default: until interrupted)"},
 				&urfave.DurationFlag{Name: "interval", Value: time.Second, Destination: &o.Interval, Usage: "describe the group every `DURATION`"},
