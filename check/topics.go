@@ -68,17 +68,7 @@ type TopicView struct {
 func Topics(in TopicsInput) *TopicsReport {
 	var f Findings
 	rep := &TopicsReport{Topics: []TopicView{}}
-	names := inspect.TopicNames{Config: in.ConfigTopic, Offset: in.OffsetTopic, Status: in.StatusTopic}
-	def := inspect.DefaultTopicNames()
-	if names.Config == "" {
-		names.Config = def.Config
-	}
-	if names.Offset == "" {
-		names.Offset = def.Offset
-	}
-	if names.Status == "" {
-		names.Status = def.Status
-	}
+	names := inspect.TopicNames{Config: in.ConfigTopic, Offset: in.OffsetTopic, Status: in.StatusTopic}.Or(inspect.DefaultTopicNames())
 	wantPartitions := map[string]int64{"offsets": 25, "status": 5}
 	if len(in.Workers) > 0 {
 		w := in.Workers[0]

@@ -6,7 +6,10 @@
 // (members, sinks, watch events), source (files) and live (a cluster).
 package inspect
 
-import "encoding/json"
+import (
+	"cmp"
+	"encoding/json"
+)
 
 // Record is one record of a Kafka topic as connectscope reads it, whatever the
 // source (kcat dump, snapshot file, live broker).
@@ -96,6 +99,11 @@ type TopicNames struct {
 	Config string
 	Offset string
 	Status string
+}
+
+// Or is t with each name it leaves empty taken from def.
+func (t TopicNames) Or(def TopicNames) TopicNames {
+	return TopicNames{Config: cmp.Or(t.Config, def.Config), Offset: cmp.Or(t.Offset, def.Offset), Status: cmp.Or(t.Status, def.Status)}
 }
 
 // DefaultTopicNames are Connect's documented defaults for a distributed worker.

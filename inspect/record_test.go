@@ -42,3 +42,15 @@ func TestProblemJSON(t *testing.T) {
 		}
 	}
 }
+
+// Or keeps the names given and takes the others from the defaults.
+func TestTopicNamesOr(t *testing.T) {
+	got := TopicNames{Offset: "my-offsets"}.Or(DefaultTopicNames())
+	want := TopicNames{Config: "connect-configs", Offset: "my-offsets", Status: "connect-status"}
+	if got != want {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	if got := (TopicNames{}).Or(TopicNames{}); got != (TopicNames{}) {
+		t.Errorf("empty or empty: %+v", got)
+	}
+}

@@ -84,15 +84,7 @@ func (c Config) withDefaults() (Config, error) {
 	if c.GroupID == "" {
 		c.GroupID = d.GroupID
 	}
-	if c.Topics.Config == "" {
-		c.Topics.Config = d.Topics.Config
-	}
-	if c.Topics.Offset == "" {
-		c.Topics.Offset = d.Topics.Offset
-	}
-	if c.Topics.Status == "" {
-		c.Topics.Status = d.Topics.Status
-	}
+	c.Topics = c.Topics.Or(d.Topics)
 	if c.Protocol == "" {
 		c.Protocol = d.Protocol
 	}

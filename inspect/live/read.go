@@ -108,16 +108,7 @@ func (o Options) selected(ranges []partRange) []partRange {
 }
 
 func (o Options) withDefaults() Options {
-	def := inspect.DefaultTopicNames()
-	if o.Topics.Config == "" {
-		o.Topics.Config = def.Config
-	}
-	if o.Topics.Offset == "" {
-		o.Topics.Offset = def.Offset
-	}
-	if o.Topics.Status == "" {
-		o.Topics.Status = def.Status
-	}
+	o.Topics = o.Topics.Or(inspect.DefaultTopicNames())
 	if o.Group == "" {
 		o.Group = "connect-cluster"
 	}

@@ -86,7 +86,7 @@ func loadFile(ctx context.Context, path string, topics inspect.TopicNames, strea
 	if kind == inputSnapshot {
 		d, err = ReadSnapshot(in)
 		if err == nil {
-			fillTopicNames(&d.Topics, topics)
+			d.Topics = d.Topics.Or(topics) // the given names where the snapshot leaves one empty
 		} else if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			err = fmt.Errorf("%w: the snapshot ends early (cut short while copying?): copy it again or take a new one", err)
 		}
@@ -137,19 +137,6 @@ var ErrEmptyInput = errors.New("the file is empty (or only blank lines): want a 
 func isBlank(in *bufio.Reader) bool {
 	head, err := in.Peek(in.Size()) // err: the input ends within the buffer
 	return err != nil && len(bytes.TrimLeft(head, " \t\r\n")) == 0
-}
-
-// fillTopicNames uses the given names where a snapshot leaves one empty.
-func fillTopicNames(t *inspect.TopicNames, given inspect.TopicNames) {
-	if t.Config == "" {
-		t.Config = given.Config
-	}
-	if t.Offset == "" {
-		t.Offset = given.Offset
-	}
-	if t.Status == "" {
-		t.Status = given.Status
-	}
 }
 
 type inputKind int
