@@ -52,6 +52,7 @@ type TimeModel struct {
 	// the last heartbeat (timemodel.go); 0 = unknown.
 	HeartbeatIntervalMs int64
 	MaxRounds           int
+	FirstRejoinMs       *int64 // Options.FirstRejoinMs
 }
 
 func (m TimeModel) WithDefaults() TimeModel {
@@ -123,9 +124,11 @@ type engine struct {
 	// selfRejoin says the wanted round is one every member starts itself
 	// (its delay ran out), so nobody waits for a heartbeat to learn of it.
 	selfRejoin bool
-	wantRound  bool
-	triggers   []string
-	waiting    []Event // due WhenStable events held until the group is stable
+	// windows counts the join windows opened (the first may be measured).
+	windows   int
+	wantRound bool
+	triggers  []string
+	waiting   []Event // due WhenStable events held until the group is stable
 
 	label func(member string) string // short name for messages
 

@@ -64,7 +64,8 @@ func NewSeed(state cluster.State, opts Options, protocol string) (*Seed, error) 
 		}
 	}
 	s := &Seed{state: state, protocol: protocol, sim: sim, delayedAt: -1, followUpAt: -1, detail: opts.Detail, plot: !opts.NoPlot,
-		model: TimeModel{RoundTimeMs: opts.RoundTimeMs, SessionTimeoutMs: opts.SessionTimeoutMs, MaxRounds: opts.MaxRounds, HeartbeatIntervalMs: opts.HeartbeatIntervalMs}.WithDefaults()}
+		model: TimeModel{RoundTimeMs: opts.RoundTimeMs, SessionTimeoutMs: opts.SessionTimeoutMs, MaxRounds: opts.MaxRounds, HeartbeatIntervalMs: opts.HeartbeatIntervalMs,
+			FirstRejoinMs: opts.FirstRejoinMs}.WithDefaults()}
 	if protocol != "eager" {
 		sim.Sleep(1) // a deadline at plan time 0 must not read as "none" (0) to the assignor
 		var st assignor.AssignorState

@@ -175,6 +175,13 @@ type Options struct {
 	// share a round, and a crash is noticed session.timeout.ms after the
 	// member's last heartbeat (timemodel.go).
 	HeartbeatIntervalMs int64
+	// FirstRejoinMs, measured, is when the members rejoined after the
+	// plan's first membership change (a real run's logs): where their
+	// heartbeats fell at the start, which the model cannot see. The first
+	// join window then closes at that time instead of half a heartbeat
+	// interval after it opened, and decides, as the real group did,
+	// whether a fast return shares its stop's round. nil = the model.
+	FirstRejoinMs *int64
 	// Sources says where each setting came from (Setting* -> Source*),
 	// shown in assumptions.settings; a setting not listed is "default"
 	// when left zero, "given" otherwise.

@@ -82,6 +82,10 @@ func (e *engine) holdForJoinWindow() bool {
 	}
 	if e.windowOpen < 0 {
 		e.windowOpen, e.windowClose = e.now, e.now+w
+		if e.windows == 0 && e.model.FirstRejoinMs != nil {
+			e.windowClose = max(e.now, *e.model.FirstRejoinMs)
+		}
+		e.windows++
 	}
 	return e.now < e.windowClose
 }

@@ -128,3 +128,35 @@ func TestRoundTimeDefaultFollowsHeartbeat(t *testing.T) {
 		t.Errorf("no heartbeat: round time %d", opts.RoundTimeMs)
 	}
 }
+
+// A measured first rejoin decides the first fold as the real group did:
+// members that rejoined before the return leave it out of its stop's
+// round, later ones let it in, whatever half an interval would say.
+func TestFirstRejoinDecidesTheFirstFold(t *testing.T) {
+	st := synth(t, "workers=3,connectors=6,tasks=2")
+	first := func(restartMs int64, rejoin *int64) timeline.RoundView {
+		t.Helper()
+		o := hbOpts(0, 3000)
+		o.FirstRejoinMs = rejoin
+		res, err := RollingRestartPlan(st, o, restartMs, StopClean, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Branches[0].Cooperative.Rounds[0]
+	}
+	early, late := int64(500), int64(2500)
+	model := first(1000, nil)
+	if !strings.Contains(model.Trigger, "w2.2 joined") {
+		t.Fatalf("model: a 1 s return is not in the first round (%q)", model.Trigger)
+	}
+	// The model's window closes at 1.5 s, the measured one at 0.5 s.
+	if r := first(1000, &early); strings.Contains(r.Trigger, "w2.2 joined") || r.EndMs != model.EndMs-1000 {
+		t.Errorf("members back at 0.5 s: round %q ends at %d ms, want without the return and at %d", r.Trigger, r.EndMs, model.EndMs-1000)
+	}
+	if r := first(2000, nil); strings.Contains(r.Trigger, "w2.2 joined") {
+		t.Errorf("model: a 2 s return shares the first round (%q)", r.Trigger)
+	}
+	if r := first(2000, &late); !strings.Contains(r.Trigger, "w2.2 joined") {
+		t.Errorf("members back at 2.5 s: the 2 s return is not in the first round (%q)", r.Trigger)
+	}
+}
