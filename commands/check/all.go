@@ -15,21 +15,18 @@ type AllOptions struct {
 
 // NewCmdAll is `check all`; run replaces the run function in tests.
 func NewCmdAll(run func(*cli.Env, *AllOptions) error) *cli.Command {
-	o := &AllOptions{}
-	if run == nil {
-		run = runAll
-	}
-	flags := append(append(o.CheckOptions.flags(), o.TimingOptions.flags()...), o.BalanceOptions.flags()...)
-	return &cli.Command{
-		Name:  "all",
-		Usage: "run every check whose inputs are available: one report, one exit status",
-		Examples: `
+	return cli.Verb(run, runAll, func(o *AllOptions) *cli.Command {
+		flags := append(append(o.CheckOptions.flags(), o.TimingOptions.flags()...), o.BalanceOptions.flags()...)
+		return &cli.Command{
+			Name:  "all",
+			Usage: "run every check whose inputs are available: one report, one exit status",
+			Examples: `
 connectscope check all --worker-config 'workers/*.properties' --fail-on warn
 connectscope check all --from cluster.snapshot.json -o jsonl --jq '.rule'`,
-		Flags: append(flags, targetFlag(&o.Target, "upgrade target protocol: `eager|compatible|sessioned`")),
-		Spec:  checkSpec((*check.AllReport)(nil)),
-		Run:   func(e *cli.Env) error { return run(e, o) },
-	}
+			Flags: append(flags, targetFlag(&o.Target, "upgrade target protocol: `eager|compatible|sessioned`")),
+			Spec:  checkSpec((*check.AllReport)(nil)),
+		}
+	})
 }
 
 // options are all the checks' options from the flags.
@@ -49,9 +46,6 @@ func (o *AllOptions) options(e *cli.Env) (check.Options, check.Severity, error) 
 }
 
 func runAll(e *cli.Env, o *AllOptions) error {
-	if err := e.NoArgs(); err != nil {
-		return err
-	}
 	g := e.Globals
 	// all uses every input a single check would: a worker file's
 	// bootstrap.servers reads the cluster, as `check topics` does with it.

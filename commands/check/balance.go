@@ -27,17 +27,7 @@ connectscope check balance --from cluster.snapshot.json --zones zones.txt`,
 }
 
 func runBalance(e *cli.Env, o *BalanceCheckOptions) error {
-	if err := e.NoArgs(); err != nil {
-		return err
-	}
-	opts, failOn, err := o.CheckOptions.options(e)
-	if err != nil {
-		return err
-	}
-	if err := o.BalanceOptions.options(&opts); err != nil {
-		return err
-	}
-	d, err := checkData(e, o.CheckOptions, true)
+	opts, failOn, d, err := o.CheckOptions.read(e, true, o.BalanceOptions.options)
 	if err != nil {
 		return err
 	}

@@ -134,6 +134,23 @@ func (o *CheckOptions) options(e *cli.Env) (check.Options, check.Severity, error
 	return opts, failOn, nil
 }
 
+// read reads a check's inputs: the flags shared by the checks, then the
+// verb's own (more), then the dataset (checkData: required says the check
+// cannot do without one).
+func (o *CheckOptions) read(e *cli.Env, required bool, more ...func(*check.Options) error) (check.Options, check.Severity, *check.Decoded, error) {
+	opts, failOn, err := o.options(e)
+	if err != nil {
+		return opts, failOn, nil, err
+	}
+	for _, m := range more {
+		if err := m(&opts); err != nil {
+			return opts, failOn, nil, err
+		}
+	}
+	d, err := checkData(e, *o, required)
+	return opts, failOn, d, err
+}
+
 // readFilter reads --ignore, --only and --waivers before anything else is
 // read: a bad rule id or waiver file is a usage error, a missing file an
 // input error.
@@ -217,13 +234,6 @@ func finish(e *cli.Env, o CheckOptions, report any, failOn check.Severity) error
 	if check.Fails(findings, failOn) {
 		s := check.Summarize(findings)
 		return cli.Exit(cli.ExitFindings, fmt.Errorf("findings at or above %s: %d error, %d warn, %d info%s", failOn, s.Error, s.Warn, s.Info, waivedText(s)))
-	}
-	return nil
-}
-
-func needWorkers(g cli.Globals, what string) error {
-	if len(g.WorkerConfigs) == 0 {
-		return cli.UsageErrorf("%s needs worker config files: give --worker-config FILE (repeat it or quote a glob such as 'workers/*.properties')", what)
 	}
 	return nil
 }

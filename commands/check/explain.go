@@ -12,26 +12,18 @@ type ExplainOptions struct {
 
 // NewCmdExplain is `check explain RULE`; run replaces the run function in tests.
 func NewCmdExplain(run func(*cli.Env, *ExplainOptions) error) *cli.Command {
-	o := &ExplainOptions{}
-	if run == nil {
-		run = runExplain
-	}
-	return &cli.Command{
-		Name:  "explain",
-		Usage: "explain one rule in full",
-		Examples: `
+	return cli.Verb(run, runExplain, func(o *ExplainOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "explain",
+			Usage: "explain one rule in full",
+			Examples: `
 connectscope check explain D1
 connectscope check explain T6 -o json`,
-		ArgsUsage: "RULE",
-		Spec:      cli.Spec{Offline: true, Result: (*check.Explanation)(nil), Args: cli.FirstArg(ruleIDs)},
-		Run: func(e *cli.Env) error {
-			if len(e.Args) != 1 {
-				return cli.UsageErrorf("check explain takes one RULE id (e.g. T6), got %d arguments", len(e.Args))
-			}
-			o.Rule = e.Args[0]
-			return run(e, o)
-		},
-	}
+			ArgsUsage: "RULE",
+			Spec:      cli.Spec{Offline: true, Result: (*check.Explanation)(nil), Args: cli.FirstArg(ruleIDs)},
+			Args:      cli.OneArgCounted(&o.Rule, "check explain takes one RULE id (e.g. T6)"),
+		}
+	})
 }
 
 func runExplain(e *cli.Env, o *ExplainOptions) error {

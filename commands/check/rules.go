@@ -7,23 +7,16 @@ import (
 
 // NewCmdRules is `check rules`, the catalogue.
 func NewCmdRules(run func(*cli.Env) error) *cli.Command {
-	if run == nil {
-		run = runRules
-	}
-	return &cli.Command{
+	return cli.Plain(run, runRules, &cli.Command{
 		Name:  "rules",
 		Usage: "print the catalogue of rules (-o wide adds why and fix)",
 		Examples: `
 connectscope check rules
 connectscope check rules -o wide`,
 		Spec: cli.Spec{Offline: true, Result: (*check.Catalogue)(nil)},
-		Run:  run,
-	}
+	})
 }
 
 func runRules(e *cli.Env) error {
-	if err := e.NoArgs(); err != nil {
-		return err
-	}
 	return e.Emit(&check.Catalogue{Rules: check.Rules()})
 }

@@ -22,25 +22,22 @@ connectscope check timeouts --worker-config 'workers/*.properties'
 connectscope -b broker:9092 check timeouts --worker-config w1.properties --restart-time 90s`,
 			Flags: append(o.CheckOptions.flags(), o.TimingOptions.flags()...),
 			Spec:  checkSpec((*check.TimeoutsReport)(nil)),
+			Args:  timeoutsArgs,
 		}
 	})
 }
 
+// timeoutsArgs asks for the worker files, what timeouts reads, before it
+// refuses arguments.
+func timeoutsArgs(e *cli.Env) error {
+	if len(e.Globals.WorkerConfigs) == 0 {
+		return cli.UsageErrorf("check timeouts needs worker config files: give --worker-config FILE (repeat it or quote a glob such as 'workers/*.properties')")
+	}
+	return e.NoArgs()
+}
+
 func runTimeouts(e *cli.Env, o *TimeoutsOptions) error {
-	if err := needWorkers(e.Globals, "check timeouts"); err != nil {
-		return err
-	}
-	if err := e.NoArgs(); err != nil {
-		return err
-	}
-	opts, failOn, err := o.CheckOptions.options(e)
-	if err != nil {
-		return err
-	}
-	if err := o.TimingOptions.options(&opts); err != nil {
-		return err
-	}
-	d, err := checkData(e, o.CheckOptions, false)
+	opts, failOn, d, err := o.CheckOptions.read(e, false, o.TimingOptions.options)
 	if err != nil {
 		return err
 	}

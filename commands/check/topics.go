@@ -26,14 +26,7 @@ connectscope check topics --from cluster.snapshot.json -o json`,
 }
 
 func runTopics(e *cli.Env, o *TopicsOptions) error {
-	if err := e.NoArgs(); err != nil {
-		return err
-	}
-	opts, failOn, err := o.CheckOptions.options(e)
-	if err != nil {
-		return err
-	}
-	d, err := checkData(e, o.CheckOptions, true)
+	opts, failOn, d, err := o.CheckOptions.read(e, true)
 	if err != nil {
 		return err
 	}

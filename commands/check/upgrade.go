@@ -44,14 +44,8 @@ connectscope -b broker:9092 check upgrade --to 4.x    # keys 4.0 removed, plugin
 	})
 }
 
-func runUpgrade(e *cli.Env, o *UpgradeOptions) error {
-	if err := e.NoArgs(); err != nil {
-		return err
-	}
-	opts, failOn, err := o.CheckOptions.options(e)
-	if err != nil {
-		return err
-	}
+// upgradeOptions reads upgrade's own flags into opts.
+func (o *UpgradeOptions) upgradeOptions(opts *check.Options) error {
 	opts.Target = o.Target
 	switch strings.ToLower(o.ExactlyOnce) {
 	case "", "disabled", "preparing", "enabled":
@@ -59,7 +53,11 @@ func runUpgrade(e *cli.Env, o *UpgradeOptions) error {
 	default:
 		return cli.UsageErrorf("--exactly-once %q: use disabled, preparing or enabled", o.ExactlyOnce)
 	}
-	d, err := checkData(e, o.CheckOptions, o.To.Known)
+	return nil
+}
+
+func runUpgrade(e *cli.Env, o *UpgradeOptions) error {
+	opts, failOn, d, err := o.CheckOptions.read(e, o.To.Known, o.upgradeOptions)
 	if err != nil {
 		return err
 	}

@@ -3,8 +3,8 @@ package cli
 // Verb builds a verb from bind, which returns its command with the flags
 // bound into a fresh options value: Run calls run with those options, or
 // the verb's own run function, own, when run is nil (as the tree builds
-// it; tests hand in a run that keeps the options). A verb that reads its
-// positional arguments sets Command.Args.
+// it; tests hand in a run that keeps the options). A verb takes no
+// positional argument unless its Command.Args reads them.
 func Verb[O any](run, own func(*Env, *O) error, bind func(o *O) *Command) *Command {
 	o := new(O)
 	if run == nil {
@@ -12,19 +12,25 @@ func Verb[O any](run, own func(*Env, *O) error, bind func(o *O) *Command) *Comma
 	}
 	c := bind(o)
 	args := c.Args
+	if args == nil {
+		args = NoArgs
+	}
 	c.Run = func(e *Env) error {
-		if args != nil {
-			if err := args(e); err != nil {
-				return err
-			}
+		if err := args(e); err != nil {
+			return err
 		}
 		return run(e, o)
 	}
 	return c
 }
 
-// NoArgs is Command.Args of a verb that takes no positional argument.
+// NoArgs refuses positional arguments: what a verb without Command.Args
+// does.
 func NoArgs(e *Env) error { return e.NoArgs() }
+
+// ArgsOfRun is Command.Args of a verb whose run reads its arguments with
+// its flags (snapshot's FILE or --file).
+func ArgsOfRun(*Env) error { return nil }
 
 // OneArg is Command.Args of a verb that takes one positional argument, into
 // dest; missing is the usage line when there is not exactly one.
@@ -35,5 +41,25 @@ func OneArg(dest *string, missing string) func(*Env) error {
 		}
 		*dest = e.Args[0]
 		return nil
+	}
+}
+
+// Plain is Verb for a verb without options of its own: Run calls run, or
+// own when run is nil, after Command.Args.
+func Plain(run, own func(*Env) error, c *Command) *Command {
+	if run == nil {
+		run = own
+	}
+	return Verb(func(e *Env, _ *struct{}) error { return run(e) }, nil, func(*struct{}) *Command { return c })
+}
+
+// OneArgCounted is OneArg whose usage line says how many arguments came:
+// what, then ", got N arguments".
+func OneArgCounted(dest *string, what string) func(*Env) error {
+	return func(e *Env) error {
+		if len(e.Args) != 1 {
+			return UsageErrorf("%s, got %d arguments", what, len(e.Args))
+		}
+		return OneArg(dest, what)(e)
 	}
 }

@@ -8,23 +8,16 @@ import (
 
 // NewCmdCurrentContext is `config current-context`.
 func NewCmdCurrentContext(run func(*cli.Env) error) *cli.Command {
-	if run == nil {
-		run = runCurrentContext
-	}
-	return &cli.Command{
+	return cli.Plain(run, runCurrentContext, &cli.Command{
 		Name:  "current-context",
 		Usage: "print the current context's name (exit 4 when none is set)",
 		Examples: `
 connectscope config current-context`,
 		Spec: spec(nil),
-		Run:  run,
-	}
+	})
 }
 
 func runCurrentContext(e *cli.Env) error {
-	if err := e.NoArgs(); err != nil {
-		return err
-	}
 	f, err := loadContexts()
 	if err != nil {
 		return err

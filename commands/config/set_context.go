@@ -22,40 +22,33 @@ type SetContextOptions struct {
 
 // NewCmdSetContext is `config set-context NAME`.
 func NewCmdSetContext(run func(*cli.Env, *SetContextOptions) error) *cli.Command {
-	o := &SetContextOptions{Strings: map[string]*string{}, Bools: map[string]*bool{}, Lists: map[string]*urfave.StringSlice{}}
-	if run == nil {
-		run = runSetContext
-	}
-	s := spec(cli.FirstArg(cli.Contexts))
-	s.Offline = false
-	return &cli.Command{
-		Name:      "set-context",
-		Usage:     "create context NAME or change the settings given (other lines and comments are kept)",
-		ArgsUsage: "NAME",
-		Description: `
+	return cli.Verb(run, runSetContext, func(o *SetContextOptions) *cli.Command {
+		o.Strings, o.Bools, o.Lists = map[string]*string{}, map[string]*bool{}, map[string]*urfave.StringSlice{}
+		s := spec(cli.FirstArg(cli.Contexts))
+		s.Offline = false
+		return &cli.Command{
+			Name:      "set-context",
+			Usage:     "create context NAME or change the settings given (other lines and comments are kept)",
+			ArgsUsage: "NAME",
+			Description: `
 Writes the settings typed on this command line into context NAME of the config
 file, creating the file when missing. Passwords only by reference: --sasl-password-env
 VARIABLE or --sasl-password-file FILE. Relative file paths are written absolute.`,
-		Examples: `
+			Examples: `
 connectscope config set-context -b kafka-1:9092 -g connect-prod --tls-ca ca.pem prod`,
-		Flags: o.flags(),
-		Spec:  s,
-		// Before the globals are resolved, whose own checks would word
-		// this as a missing --sasl-mechanism.
-		Before: func(e *cli.Env) error {
-			if e.Typed(cli.FlagSASLPassword) {
-				return cli.UsageErrorf("set-context keeps passwords by reference only: use --sasl-password-env VARIABLE or --sasl-password-file FILE")
-			}
-			return nil
-		},
-		Run: func(e *cli.Env) error {
-			if len(e.Args) != 1 {
-				return cli.UsageErrorf("set-context needs one context NAME")
-			}
-			o.Name = e.Args[0]
-			return run(e, o)
-		},
-	}
+			Flags: o.flags(),
+			Spec:  s,
+			// Before the globals are resolved, whose own checks would word
+			// this as a missing --sasl-mechanism.
+			Before: func(e *cli.Env) error {
+				if e.Typed(cli.FlagSASLPassword) {
+					return cli.UsageErrorf("set-context keeps passwords by reference only: use --sasl-password-env VARIABLE or --sasl-password-file FILE")
+				}
+				return nil
+			},
+			Args: cli.OneArg(&o.Name, "set-context needs one context NAME"),
+		}
+	})
 }
 
 // flags are set-context's own copies of the connection flags: only what is

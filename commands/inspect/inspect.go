@@ -80,9 +80,6 @@ func (v ViewOptions) decodeOptions(e *cli.Env) views.Options {
 
 // loadDecoded reads the input of a view and wraps it for decoding.
 func loadDecoded(e *cli.Env, v ViewOptions) (*views.Dataset, error) {
-	if err := e.NoArgs(); err != nil {
-		return nil, err
-	}
 	ds, err := e.Dataset()
 	if err != nil {
 		return nil, err
@@ -97,9 +94,6 @@ func loadStatusStreaming(e *cli.Env, v ViewOptions) (*views.Dataset, error) {
 	g := e.Globals
 	if g.From == "" {
 		return loadDecoded(e, v)
-	}
-	if err := e.NoArgs(); err != nil {
-		return nil, err
 	}
 	opts := v.decodeOptions(e)
 	opts.Topic = g.Topics.Status

@@ -29,9 +29,6 @@ connectscope inspect members --from cluster.snapshot.json -o wide`,
 }
 
 func runMembers(e *cli.Env, _ *MembersOptions) error {
-	if err := e.NoArgs(); err != nil {
-		return err
-	}
 	ds, err := e.Dataset()
 	if err != nil {
 		return err

@@ -16,29 +16,22 @@ type OffsetsOptions struct {
 
 // NewCmdOffsets is `inspect offsets`; run replaces the run function in tests.
 func NewCmdOffsets(run func(*cli.Env, *OffsetsOptions) error) *cli.Command {
-	o := &OffsetsOptions{}
-	if run == nil {
-		run = runOffsets
-	}
-	spec := viewSpec(cli.OffsetTopic, (*views.OffsetsResult)(nil))
-	return &cli.Command{
-		Name:  "offsets",
-		Usage: "source connector offsets (offsets topic)",
-		Examples: `
+	return cli.Verb(run, runOffsets, func(o *OffsetsOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "offsets",
+			Usage: "source connector offsets (offsets topic)",
+			Examples: `
 connectscope inspect offsets --from cluster.snapshot.json --connector orders
 connectscope -b broker:9092 inspect offsets -o json`,
-		Flags: append([]urfave.Flag{connectorFlag(&o.Connector)}, filterFlags(&o.Filter, false)...),
-		Spec:  spec,
-		Run:   func(e *cli.Env) error { return run(e, o) },
-	}
+			Flags: append([]urfave.Flag{connectorFlag(&o.Connector)}, filterFlags(&o.Filter, false)...),
+			Spec:  viewSpec(cli.OffsetTopic, (*views.OffsetsResult)(nil)),
+		}
+	})
 }
 
 // runOffsets goes through loadOffsets, which streams a live offsets topic
 // into the decoder instead of holding every record first.
 func runOffsets(e *cli.Env, o *OffsetsOptions) error {
-	if err := e.NoArgs(); err != nil {
-		return err
-	}
 	res, err := loadOffsets(e, o.ViewOptions)
 	if err != nil {
 		return err

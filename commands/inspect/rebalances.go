@@ -31,7 +31,6 @@ connectscope -b broker:9092 inspect rebalances -o json --jq '.restarts[].away_ms
 			// starts from the connectors configured and the group's protocol.
 			Spec:  cli.Spec{Read: cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true}, Result: (*history.Result)(nil)},
 			Flags: o.Clock.Flags(cli.ClockHelp{MaxDelay: clockDefault, SessionTimeout: clockDefault, Heartbeat: clockDefault}),
-			Args:  cli.NoArgs,
 		}
 	})
 }

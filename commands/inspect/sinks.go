@@ -36,9 +36,6 @@ connectscope inspect sinks --from cluster.snapshot.json -o json --jq '.sinks[] |
 }
 
 func runSinks(e *cli.Env, o *SinksOptions) error {
-	if err := e.NoArgs(); err != nil {
-		return err
-	}
 	ds, err := e.Dataset()
 	if err != nil {
 		return err

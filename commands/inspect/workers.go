@@ -77,9 +77,6 @@ func runWorkers(e *cli.Env, o *WorkersOptions) error {
 // membersToAsk reads the group and the config topic; no member to ask is a
 // usage error, as for the other views of the group.
 func membersToAsk(e *cli.Env, ro *cli.RESTOptions) (*rest.Client, *views.MembersResult, *views.Dataset, error) {
-	if err := e.NoArgs(); err != nil {
-		return nil, nil, nil, err
-	}
 	client, err := ro.Client(e)
 	if err != nil {
 		return nil, nil, nil, err

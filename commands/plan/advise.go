@@ -74,7 +74,6 @@ connectscope plan advise --synthetic workers=6,connectors=30,tasks=3 --restart-t
 					flagPacing:   cli.Fixed(string(whatif.PaceBack), string(whatif.PaceStable), string(whatif.PaceGap)),
 				},
 			},
-			Args: cli.NoArgs,
 		}
 	})
 }

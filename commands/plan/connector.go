@@ -33,7 +33,6 @@ connectscope plan connector --from cluster.snapshot.json --add audit=2 --remove 
 				&urfave.StringSliceFlag{Name: "remove", Destination: &o.Remove, Usage: "delete a connector `NAME` (repeatable)"},
 			}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
 			Spec: whatIfSpec(map[string]cli.Candidates{"remove": cli.Connectors, "set": connectorsWithEquals}),
-			Args: cli.NoArgs,
 		}
 	})
 }

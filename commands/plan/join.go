@@ -31,7 +31,6 @@ connectscope plan join --synthetic workers=4,connectors=20,tasks=3 --add 2 -o me
 				paceFlag(&o.PaceMs, "the new workers join one after another, this `DURATION` apart (default: all at once)"),
 			}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
 			Spec: whatIfSpec(map[string]cli.Candidates{}),
-			Args: cli.NoArgs,
 		}
 	})
 }

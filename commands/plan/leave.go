@@ -38,7 +38,6 @@ connectscope plan leave --from cluster.snapshot.json --worker worker-2 --worker 
 				stopFlag(&o.Stop, "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"),
 			}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
 			Spec: whatIfSpec(map[string]cli.Candidates{"worker": cli.Workers, flagStop: stopValues}),
-			Args: cli.NoArgs,
 		}
 	})
 }

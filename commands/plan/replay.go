@@ -2,10 +2,10 @@ package plan
 
 import (
 	"fmt"
-	"github.com/connectscope/connectscope/inspect/source/boundedfile"
 
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/source/boundedfile"
 	"github.com/connectscope/connectscope/inspect/views"
 	"github.com/connectscope/connectscope/plan/cluster"
 	"github.com/connectscope/connectscope/plan/scenario"
@@ -21,32 +21,24 @@ type ReplayOptions struct {
 
 // NewCmdReplay is `plan replay FILE`; run replaces the run function in tests.
 func NewCmdReplay(run func(*cli.Env, *ReplayOptions) error) *cli.Command {
-	o := &ReplayOptions{}
-	if run == nil {
-		run = runReplay
-	}
-	return &cli.Command{
-		Name:  "replay",
-		Usage: "replay a scenario file (scenario-format 1) through the assignor, round by round",
-		Examples: `
+	return cli.Verb(run, runReplay, func(o *ReplayOptions) *cli.Command {
+		return &cli.Command{
+			Name:  "replay",
+			Usage: "replay a scenario file (scenario-format 1) through the assignor, round by round",
+			Examples: `
 connectscope plan replay scenario.json
 connectscope plan replay scenario.json -o json --jq '.rounds[] | .generation'
 connectscope plan replay --from cluster.snapshot.json next-steps.json   # continue from the snapshot's group`,
-		ArgsUsage: "FILE",
-		Flags: []urfave.Flag{
-			cli.KafkaVersionFlag(&o.KafkaVersion, "replay the assignor of this Kafka `VERSION` (e.g. 3.3, 2.6.1; default: the current assignor, as in 3.7.0 to 4.4)"),
-			&urfave.IntFlag{Name: flagJDK, Value: 17, Destination: &o.JDK, Usage: "JDK `MAJOR` version whose HashSet sizing decides some tie-breaks (17 as the test vectors; 19+ differs)"},
-		},
-		Spec: cli.Spec{Read: cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true, SettleGroup: true}, Result: (*scenario.ReplayResult)(nil)},
-		Run: func(e *cli.Env) error {
-			if len(e.Args) != 1 {
-				// Flags after FILE are already read (flags first): more is a mistake.
-				return cli.UsageErrorf("plan replay takes one scenario FILE, got %d arguments", len(e.Args))
-			}
-			o.Path = e.Args[0]
-			return run(e, o)
-		},
-	}
+			ArgsUsage: "FILE",
+			Flags: []urfave.Flag{
+				cli.KafkaVersionFlag(&o.KafkaVersion, "replay the assignor of this Kafka `VERSION` (e.g. 3.3, 2.6.1; default: the current assignor, as in 3.7.0 to 4.4)"),
+				&urfave.IntFlag{Name: flagJDK, Value: 17, Destination: &o.JDK, Usage: "JDK `MAJOR` version whose HashSet sizing decides some tie-breaks (17 as the test vectors; 19+ differs)"},
+			},
+			Spec: cli.Spec{Read: cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true, SettleGroup: true}, Result: (*scenario.ReplayResult)(nil)},
+			// Flags after FILE are already read (flags first): more is a mistake.
+			Args: cli.OneArgCounted(&o.Path, "plan replay takes one scenario FILE"),
+		}
+	})
 }
 
 func runReplay(e *cli.Env, o *ReplayOptions) error {

@@ -39,7 +39,6 @@ connectscope -b broker:9092 plan rolling-restart --restart-time auto --restart-t
 				stopFlag(&o.Stop, "how each worker stops, `MODE`: clean (LeaveGroup) or crash (noticed after the session timeout)"),
 			}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
 			Spec: whatIfSpec(map[string]cli.Candidates{flagOrder: workerList, flagStop: stopValues}),
-			Args: cli.NoArgs,
 		}
 	})
 }

@@ -38,7 +38,6 @@ connectscope plan scale --from cluster.snapshot.json --to 2 --step 1 --pace 20s 
 				&urfave.StringSliceFlag{Name: "add", Destination: &o.Add, Usage: "scale-out: each new worker as HOST:PORT (the member id Connect gives it) or a member id, `W`; repeatable (default: invented names)"},
 			}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
 			Spec: whatIfSpec(map[string]cli.Candidates{flagStop: stopValues}),
-			Args: cli.NoArgs,
 		}
 	})
 }

@@ -15,7 +15,7 @@ const demoTimeout = 60 * time.Second
 
 // NewCmdDemo is `demo`.
 func NewCmdDemo() *cli.Command {
-	return &cli.Command{
+	return cli.Plain(nil, runDemo, &cli.Command{
 		Name:  "demo",
 		Usage: "a short tour on an embedded Kafka with 3 simulated Connect workers (no cluster needed)",
 		Description: `
@@ -26,8 +26,7 @@ you would type against your own cluster. Everything stops when the tour ends.`,
 connectscope demo
 go run ./cmd/connectscope demo`,
 		Spec: cli.Spec{Offline: true, NoFormat: true},
-		Run:  runDemo,
-	}
+	})
 }
 
 // demoConnectors is the tour's cluster: sources and sinks, one task failing.
@@ -54,9 +53,6 @@ func demoSteps() []demoStep {
 }
 
 func runDemo(e *cli.Env) error {
-	if err := e.NoArgs(); err != nil {
-		return err
-	}
 	out := e.IO.Out
 	ctx, cancel := context.WithTimeout(e.Ctx, demoTimeout)
 	defer cancel()

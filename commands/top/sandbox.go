@@ -37,37 +37,34 @@ type SandboxOptions struct {
 
 // NewCmdSandbox is `sandbox`; run replaces the run function in tests.
 func NewCmdSandbox(run func(*cli.Env, *SandboxOptions) error) *cli.Command {
-	o := &SandboxOptions{}
-	if run == nil {
-		run = runSandbox
-	}
-	d := sandbox.DefaultConfig()
-	return &cli.Command{
-		Name:      "sandbox",
-		Usage:     "run an embedded Kafka broker with simulated Connect workers, driven from standard input",
-		UsageText: "connectscope sandbox [--listen ADDR] [--workers N] [--connectors N] [--tasks N]",
-		Description: `
+	return cli.Verb(run, runSandbox, func(o *SandboxOptions) *cli.Command {
+		d := sandbox.DefaultConfig()
+		return &cli.Command{
+			Name:      "sandbox",
+			Usage:     "run an embedded Kafka broker with simulated Connect workers, driven from standard input",
+			UsageText: "connectscope sandbox [--listen ADDR] [--workers N] [--connectors N] [--tasks N]",
+			Description: `
 Starts a Kafka broker (franz-go's kfake) in this process, creates Connect's internal topics and
 runs simulated workers that speak the Connect group protocol over the wire. Point connectscope
 (or any Kafka client) at --listen while it runs. Type commands on standard input ('help' lists
 them); every rebalance prints one line. End of input, 'quit' or Ctrl-C stops the workers cleanly.`,
-		Examples: `
+			Examples: `
 connectscope sandbox --listen 127.0.0.1:9092 --workers 4 --connectors 12 --tasks 3
 connectscope -b 127.0.0.1:9092 inspect members      # in another terminal`,
-		Flags: []urfave.Flag{
-			&urfave.StringFlag{Name: sbFlagListen, Value: "127.0.0.1:9092", Destination: &o.Listen, Usage: "broker listen `ADDRESS` (port 0 picks a free port)"},
-			&urfave.IntFlag{Name: sbFlagWorkers, Value: 3, Destination: &o.Workers, Usage: "workers to start with"},
-			&urfave.IntFlag{Name: sbFlagConnectors, Value: 6, Destination: &o.Connectors, Usage: "connectors to create (every third is a sink)"},
-			&urfave.IntFlag{Name: sbFlagTasks, Value: 2, Destination: &o.Tasks, Usage: "tasks per connector"},
-			&urfave.StringFlag{Name: sbFlagProtocol, Value: d.Protocol, Destination: &o.Protocol, Usage: "connect.protocol of the workers, `PROTOCOL`: eager, compatible or sessioned"},
-			&urfave.DurationFlag{Name: sbFlagSessionTimeout, Value: d.SessionTimeout, Destination: &o.SessionTimeout, Usage: "workers' session.timeout.ms (a killed worker leaves after it)"},
-			&urfave.DurationFlag{Name: sbFlagHeartbeat, Value: d.HeartbeatInterval, Destination: &o.Heartbeat, Usage: "workers' heartbeat.interval.ms"},
-			&urfave.DurationFlag{Name: sbFlagScheduledDelay, Value: d.ScheduledRebalanceMaxDelay, Destination: &o.ScheduledDelay, Usage: "scheduled.rebalance.max.delay.ms (0 = none)"},
-		},
-		Spec: cli.Spec{Offline: true, NoFormat: true,
-			Values: map[string]cli.Candidates{sbFlagProtocol: cli.Fixed("eager", "compatible", "sessioned")}},
-		Run: func(e *cli.Env) error { return run(e, o) },
-	}
+			Flags: []urfave.Flag{
+				&urfave.StringFlag{Name: sbFlagListen, Value: "127.0.0.1:9092", Destination: &o.Listen, Usage: "broker listen `ADDRESS` (port 0 picks a free port)"},
+				&urfave.IntFlag{Name: sbFlagWorkers, Value: 3, Destination: &o.Workers, Usage: "workers to start with"},
+				&urfave.IntFlag{Name: sbFlagConnectors, Value: 6, Destination: &o.Connectors, Usage: "connectors to create (every third is a sink)"},
+				&urfave.IntFlag{Name: sbFlagTasks, Value: 2, Destination: &o.Tasks, Usage: "tasks per connector"},
+				&urfave.StringFlag{Name: sbFlagProtocol, Value: d.Protocol, Destination: &o.Protocol, Usage: "connect.protocol of the workers, `PROTOCOL`: eager, compatible or sessioned"},
+				&urfave.DurationFlag{Name: sbFlagSessionTimeout, Value: d.SessionTimeout, Destination: &o.SessionTimeout, Usage: "workers' session.timeout.ms (a killed worker leaves after it)"},
+				&urfave.DurationFlag{Name: sbFlagHeartbeat, Value: d.HeartbeatInterval, Destination: &o.Heartbeat, Usage: "workers' heartbeat.interval.ms"},
+				&urfave.DurationFlag{Name: sbFlagScheduledDelay, Value: d.ScheduledRebalanceMaxDelay, Destination: &o.ScheduledDelay, Usage: "scheduled.rebalance.max.delay.ms (0 = none)"},
+			},
+			Spec: cli.Spec{Offline: true, NoFormat: true,
+				Values: map[string]cli.Candidates{sbFlagProtocol: cli.Fixed("eager", "compatible", "sessioned")}},
+		}
+	})
 }
 
 // config is the sandbox's configuration from the flags and globals.
@@ -102,9 +99,6 @@ func (o *SandboxOptions) config(g cli.Globals) (sandbox.Config, error) {
 }
 
 func runSandbox(e *cli.Env, o *SandboxOptions) error {
-	if err := e.NoArgs(); err != nil {
-		return err
-	}
 	cfg, err := o.config(e.Globals)
 	if err != nil {
 		return err

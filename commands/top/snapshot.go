@@ -49,6 +49,7 @@ connectscope inspect members --from cluster.snapshot.json`,
 				&urfave.StringFlag{Name: flagOutput, Aliases: []string{"o"}, Destination: &o.Output, Usage: "output `FORMAT`: a snapshot is json (the file goes to --file)"},
 			},
 			Spec: cli.Spec{NoFormat: true, Read: cli.ReadSpec{}},
+			Args: cli.ArgsOfRun, // snapshotPath: FILE or --file
 		}
 	})
 }

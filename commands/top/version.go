@@ -53,23 +53,16 @@ func (v versionResult) Tables() []format.Table {
 
 // NewCmdVersion is `version`.
 func NewCmdVersion(run func(*cli.Env) error) *cli.Command {
-	if run == nil {
-		run = runVersion
-	}
-	return &cli.Command{
+	return cli.Plain(run, runVersion, &cli.Command{
 		Name:  "version",
 		Usage: "print connectscope's version, commit and build date",
 		Examples: `
 connectscope version
 connectscope version -o json --jq .commit`,
 		Spec: cli.Spec{Offline: true, Result: (*versionResult)(nil)},
-		Run:  run,
-	}
+	})
 }
 
 func runVersion(e *cli.Env) error {
-	if err := e.NoArgs(); err != nil {
-		return err
-	}
 	return e.Emit(versionResult{BuildInfo: e.Build, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH})
 }

@@ -50,9 +50,6 @@ type watchResult struct {
 }
 
 func runWatch(e *cli.Env, o *WatchOptions) error {
-	if err := e.NoArgs(); err != nil {
-		return err
-	}
 	g := e.Globals
 	if g.From != "" || !g.Live() {
 		return cli.UsageErrorf("watch follows a live cluster: give -b HOST:PORT or --worker-config FILE (not --from)")
