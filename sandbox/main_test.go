@@ -7,7 +7,7 @@ import (
 	"github.com/connectscope/connectscope/internal/kafkatest"
 )
 
-// TestMain runs more parallel tests at once than one per CPU: each test
-// owns its cluster and mostly waits on session timeouts and rebalance
-// delays, not on the CPU.
-func TestMain(m *testing.M) { os.Exit(kafkatest.WaitingTests{M: m}.Run()) }
+// TestMain runs four parallel tests at once per CPU: each test owns
+// its cluster and mostly waits on session timeouts and rebalance delays
+// (the package uses about 1 CPU-second in 30 s of tests).
+func TestMain(m *testing.M) { os.Exit(kafkatest.WaitingTests{M: m, PerCPU: 4}.Run()) }
