@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/connectscope/connectscope/plan/assignor"
@@ -22,13 +21,6 @@ const (
 
 // taskID names one task.
 type taskID = assignor.TaskID
-
-func compareTasks(a, b taskID) int {
-	if c := cmp.Compare(a.Connector, b.Connector); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.Task, b.Task)
-}
 
 // holding is what one worker runs, in the worker's held order (newly
 // assigned first, then what it kept; assignor.md §6.3).
@@ -89,7 +81,7 @@ func appendMissing[T comparable](list, more []T) []T {
 func (h holding) sorted() holding {
 	out := h.clone()
 	slices.Sort(out.Connectors)
-	slices.SortFunc(out.Tasks, compareTasks)
+	slices.SortFunc(out.Tasks, assignor.CompareTaskIDs)
 	return out
 }
 

@@ -1,8 +1,10 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 
@@ -246,12 +248,8 @@ func buildSinkGroup(ref SinkRef, d kadm.DescribedGroup, f kadm.FetchOffsetsRespo
 		}
 		sg.Offsets = append(sg.Offsets, po)
 	}
-	sort.Slice(sg.Offsets, func(i, j int) bool {
-		a, b := sg.Offsets[i], sg.Offsets[j]
-		if a.Topic != b.Topic {
-			return a.Topic < b.Topic
-		}
-		return a.Partition < b.Partition
+	slices.SortFunc(sg.Offsets, func(a, b inspect.PartitionOffset) int {
+		return cmp.Or(cmp.Compare(a.Topic, b.Topic), cmp.Compare(a.Partition, b.Partition))
 	})
 	return sg
 }

@@ -4,6 +4,7 @@
 package assignor
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -18,6 +19,11 @@ type TaskID struct {
 }
 
 func (t TaskID) String() string { return t.Connector + "-" + strconv.Itoa(t.Task) }
+
+// CompareTaskIDs orders tasks by connector name, then task number.
+func CompareTaskIDs(a, b TaskID) int {
+	return cmp.Or(cmp.Compare(a.Connector, b.Connector), cmp.Compare(a.Task, b.Task))
+}
 
 // MarshalText makes a TaskID a JSON string ("orders-0") and a valid map key.
 func (t TaskID) MarshalText() ([]byte, error) { return []byte(t.String()), nil }

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/connectscope/connectscope/plan/assignor"
@@ -46,13 +47,7 @@ func PiecesOf(keys []PieceKey) assignor.Pieces {
 		}
 	}
 	sort.Strings(p.Connectors)
-	sort.Slice(p.Tasks, func(i, j int) bool {
-		a, b := p.Tasks[i], p.Tasks[j]
-		if a.Connector != b.Connector {
-			return a.Connector < b.Connector
-		}
-		return a.Task < b.Task
-	})
+	slices.SortFunc(p.Tasks, assignor.CompareTaskIDs)
 	return p
 }
 
