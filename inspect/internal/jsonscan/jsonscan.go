@@ -259,9 +259,9 @@ func (v *validator) value(i, depth int) int {
 	ok := false
 	switch c := v.b[i]; {
 	case c == '{':
-		return v.object(i, depth+1)
+		return v.container(i, depth+1, '}')
 	case c == '[':
-		return v.array(i, depth+1)
+		return v.container(i, depth+1, ']')
 	case c == '"':
 		end, _, ok = String(v.b, i)
 	case c == 't':
@@ -279,34 +279,31 @@ func (v *validator) value(i, depth int) int {
 	return end
 }
 
-func (v *validator) object(i, depth int) int {
+// container reads an object (close '}': members, each a name, a colon and
+// a value) or an array (close ']': values) from its opening bracket at i.
+func (v *validator) container(i, depth int, close byte) int {
 	if depth > MaxDepth {
 		v.tooDeep = true
 		return -1
 	}
 	i = Space(v.b, i+1)
-	if i < len(v.b) && v.b[i] == '}' {
+	if i < len(v.b) && v.b[i] == close {
 		return i + 1
 	}
 	for {
-		if i >= len(v.b) || v.b[i] != '"' {
-			return -1
+		if close == '}' {
+			if i = v.name(i); i < 0 {
+				return -1
+			}
 		}
-		end, _, ok := String(v.b, i)
-		if !ok {
-			return -1
-		}
-		if i = Space(v.b, end); i >= len(v.b) || v.b[i] != ':' {
-			return -1
-		}
-		if i = v.value(Space(v.b, i+1), depth); i < 0 {
+		if i = v.value(i, depth); i < 0 {
 			return -1
 		}
 		if i = Space(v.b, i); i >= len(v.b) {
 			return -1
 		}
 		switch v.b[i] {
-		case '}':
+		case close:
 			return i + 1
 		case ',':
 			i = Space(v.b, i+1)
@@ -316,29 +313,18 @@ func (v *validator) object(i, depth int) int {
 	}
 }
 
-func (v *validator) array(i, depth int) int {
-	if depth > MaxDepth {
-		v.tooDeep = true
+// name reads an object member's name and colon at i: the position of its
+// value, or -1.
+func (v *validator) name(i int) int {
+	if i >= len(v.b) || v.b[i] != '"' {
 		return -1
 	}
-	i = Space(v.b, i+1)
-	if i < len(v.b) && v.b[i] == ']' {
-		return i + 1
+	end, _, ok := String(v.b, i)
+	if !ok {
+		return -1
 	}
-	for {
-		if i = v.value(i, depth); i < 0 {
-			return -1
-		}
-		if i = Space(v.b, i); i >= len(v.b) {
-			return -1
-		}
-		switch v.b[i] {
-		case ']':
-			return i + 1
-		case ',':
-			i = Space(v.b, i+1)
-		default:
-			return -1
-		}
+	if i = Space(v.b, end); i >= len(v.b) || v.b[i] != ':' {
+		return -1
 	}
+	return Space(v.b, i+1)
 }

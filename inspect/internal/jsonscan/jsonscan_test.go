@@ -34,6 +34,18 @@ func TestNumberStopsWhereTheGrammarBreaks(t *testing.T) {
 	}
 }
 
+// Valid agrees with encoding/json whenever it is sure.
+func FuzzValidIsJSONValid(f *testing.F) {
+	for _, in := range []string{`{}`, `[]`, `{"a":[1,{"b":null}],"c":"d"}`, `[1,]`, `{"a":}`, `{"a":1 "b":2}`, `[[[]]]`, `{"a":[}`} {
+		f.Add([]byte(in))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if valid, sure := Valid(in); sure && valid != json.Valid(in) {
+			t.Errorf("Valid(%q) = %v, json.Valid says otherwise", in, valid)
+		}
+	})
+}
+
 // Digits reads 1 to 18 digits, as strconv does, and nothing else.
 func TestDigits(t *testing.T) {
 	for _, in := range []string{"0", "7", "007", "123456789012345678", "999999999999999999"} {
