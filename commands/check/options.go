@@ -2,13 +2,13 @@ package check
 
 import (
 	"fmt"
-	"github.com/connectscope/connectscope/inspect/source/boundedfile"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/connectscope/connectscope/check"
 	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect/source/boundedfile"
 	urfave "github.com/urfave/cli/v2"
 )
 
