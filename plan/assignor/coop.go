@@ -98,6 +98,7 @@ type coopEngine struct {
 	sortIdx        []int32
 	lostC, lostT   []int32
 	newC, newT     []int32
+	outs           []memberOut // the round's answer, valid until the next round
 }
 
 func newCoopEngine(feat features, maxDelay int64) *coopEngine {
@@ -240,28 +241,37 @@ func (e *coopEngine) derivedSets(ix *interner, in *roundIn, activeC, activeT int
 	if n := len(in.cfgTasks) - activeT; n > cap(e.newT) {
 		e.newT = make([]int32, 0, n)
 	}
-	e.lostC, e.newC = derivedSet(ix.javaConns, st.prevConn, e.cflag, e.ccount, f.duplicates, e.lostC, e.newC)
-	e.lostT, e.newT = derivedSet(ix.javaTasks, st.prevTask, e.tflag, e.tcount, f.duplicates, e.lostT, e.newT)
+	e.lostC, e.newC = derivedSet(ix.javaRank, st.prevConn, e.cflag, e.ccount, f.duplicates, e.lostC, e.newC)
+	e.lostT, e.newT = derivedSet(ix.taskOrdered, st.prevTask, e.tflag, e.tcount, f.duplicates, e.lostT, e.newT)
 }
 
-// derivedSet sorts one kind of piece (connectors or tasks), in Java's order,
-// into deleted (flagged), lost and new, and flags the duplicated ones when
-// the version does.
-func derivedSet(order []int32, prev []bool, flag []uint8, count []int32, duplicates bool, lost, created []int32) ([]int32, []int32) {
-	for _, p := range order {
-		was, cfg, active := prev[p], flag[p]&fCfg != 0, count[p] > 0
+// derivedSet sorts one kind of piece (connectors or tasks) into deleted
+// (flagged), lost and new, in Java's order (rank: id -> place in it), and
+// flags the duplicated ones when the version does. It reads the pieces in
+// id order, which walks the tables straight through, and puts the few it
+// lists in Java's order after.
+func derivedSet(rank []int32, prev []bool, flag []uint8, count []int32, duplicates bool, lost, created []int32) ([]int32, []int32) {
+	l0, c0 := len(lost), len(created)
+	count = count[:len(prev)]
+	flag = flag[:len(prev)]
+	for i, was := range prev {
+		p := int32(i)
+		cfg, active := flag[i]&fCfg != 0, count[i] > 0
 		switch {
 		case was && !cfg:
-			flag[p] |= fDeleted
+			flag[i] |= fDeleted
 		case was && !active:
 			lost = append(lost, p)
 		case !was && !active && cfg:
 			created = append(created, p)
 		}
-		if duplicates && count[p] > 1 {
-			flag[p] |= fDup
+		if duplicates && count[i] > 1 {
+			flag[i] |= fDup
 		}
 	}
+	byRank := func(a, b int32) int { return int(rank[a]) - int(rank[b]) }
+	slices.SortFunc(lost[l0:], byRank)
+	slices.SortFunc(created[c0:], byRank)
 	return lost, created
 }
 
@@ -323,7 +333,8 @@ func (e *coopEngine) assignNewWork(loads []load) {
 // fillAssignments is each member's part of the round: what it gains and
 // what it must revoke (Java: fillAssignments).
 func (e *coopEngine) fillAssignments(loads []load) roundOut {
-	out := roundOut{members: make([]memberOut, len(loads)), delay: e.st.delay}
+	e.outs = growTo(e.outs, len(loads))
+	out := roundOut{members: e.outs, delay: e.st.delay}
 	total := 0
 	for k := range loads {
 		l := &loads[k]

@@ -23,6 +23,9 @@ type simWorker struct {
 	clean, decoded bool
 	dconns, dtasks []int32
 	pos            int // index in join order, set by each eager round
+	// deal, when its deck is set, is the member's place in the last eager
+	// round, whose cards conns and tasks do not hold yet (eagerdeal.go).
+	deal dealt
 }
 
 // Sim is the stateful rebalance simulator shared by scenario replay, what-if
@@ -45,10 +48,13 @@ type Sim struct {
 	// byJava is the members in Java id order, kept as they join and leave,
 	// and deck what eager deals, made once per configuration (nil: not
 	// yet): an eager round of a big group only deals the cards.
-	byJava []*simWorker
-	deck   *eagerDeck
-	now    int64
-	gen    int
+	byJava  []*simWorker
+	deck    *eagerDeck
+	deckID  int           // counts the decks made (EagerDeal.DeckID)
+	places  []int         // RebalanceDeal's list, reused
+	members []roundMember // step's list of a cooperative round, reused
+	now     int64
+	gen     int
 
 	changes    []MemberChanges // RebalanceChanges' list, reused
 	rg         regrouper
@@ -217,6 +223,7 @@ func (s *Sim) Owned(worker string) Pieces {
 	if w == nil {
 		return Pieces{Connectors: []string{}, Tasks: []TaskID{}}
 	}
+	w.materialize()
 	return s.ix.sortedPieces(w.conns, w.tasks, &s.keyBuf)
 }
 
@@ -230,6 +237,7 @@ func (s *Sim) Rebalance(generationMismatch bool) Round {
 	}
 	if s.eager {
 		for _, w := range s.workers {
+			w.materialize()
 			owned := s.ix.sortedPieces(w.conns, w.tasks, &s.keyBuf)
 			r.Workers[w.id] = WorkerRound{
 				Assigned: owned,
@@ -316,10 +324,7 @@ func (s *Sim) step(generationMismatch bool) ([]memberOut, int64) {
 	if s.eager {
 		// The eager assignor reads only the member ids: what members hold,
 		// and so their held order, does not matter to it.
-		if s.deck == nil {
-			d := newEagerDeck(s.ix, s.cfgConns, func(c int32) []int32 { return s.taskIDsOf[c] })
-			s.deck = &d
-		}
+		d := s.eagerDeck()
 		for i, w := range s.workers {
 			w.pos = i
 		}
@@ -327,14 +332,17 @@ func (s *Sim) step(generationMismatch bool) ([]memberOut, int64) {
 		for p, w := range s.byJava {
 			order[p] = w.pos
 		}
-		outs := s.deck.deal(order, len(s.workers))
+		outs := d.deal(order, len(s.workers))
 		for i, w := range s.workers {
 			w.conns, w.tasks = outs[i].assignedConns, outs[i].assignedTasks
-			w.decoded, w.clean = false, false
+			w.decoded, w.clean, w.deal = false, false, dealt{}
 		}
 		return outs, 0
 	}
-	members := make([]roundMember, len(s.workers))
+	// The members' list is reused from round to round (a thousand members
+	// listed anew every round of a roll were most of its garbage).
+	s.members = growTo(s.members, len(s.workers))
+	members := s.members
 	held := 0
 	for _, w := range s.workers {
 		if !w.decoded {
@@ -447,8 +455,10 @@ func (s *Sim) Clone() *Sim {
 	c.byID = make(map[string]*simWorker, len(s.workers))
 	for i, w := range s.workers {
 		cw := *w
-		cw.conns = slices.Clone(w.conns)
-		cw.tasks = slices.Clone(w.tasks)
+		conns, tasks := w.held()
+		cw.conns = slices.Clone(conns)
+		cw.tasks = slices.Clone(tasks)
+		cw.deal = dealt{}
 		cw.decoded, cw.dconns, cw.dtasks = false, nil, nil
 		c.workers[i] = &cw
 		c.byID[cw.id] = &cw
@@ -459,6 +469,6 @@ func (s *Sim) Clone() *Sim {
 	}
 	c.deck = nil
 	c.rg = regrouper{ix: c.ix, jdk: s.jdk}
-	c.keyBuf, c.decC, c.decT, c.changes = nil, nil, nil, nil
+	c.keyBuf, c.decC, c.decT, c.changes, c.places, c.members = nil, nil, nil, nil, nil, nil
 	return &c
 }

@@ -18,6 +18,80 @@ type downtime struct {
 	spans      spanLog // every outage closed, in the order they closed
 	keepSpans  bool    // spans are kept (not in lite timelines)
 	lastStart  int64   // when the last outage ended
+	cycles
+}
+
+// cycles keeps lazy eager rounds (eagerdeal.go): each stops every running
+// piece at its start and starts it again at its end, an outage of length
+// the round time for each. Instead of touching every piece, a round is
+// counted once; a piece adds the rounds it ran through (settle) when it
+// stops, starts, or is read. down lists the pieces that stopped since the
+// last round (a round starts those too).
+type cycles struct {
+	lazy  bool
+	n     int32   // rounds so far
+	from  []int64 // each round's start
+	ms    int64   // the round time
+	since []int32 // piece id -> rounds already added to it
+	down  []int32 // pieces stopped or configured not running since the last round (may repeat, or run again)
+}
+
+// lazyCycles keeps eager rounds as cycles of roundMs each.
+func (d *downtime) lazyCycles(roundMs int64) {
+	d.cycles.lazy, d.cycles.ms = true, roundMs
+	for id, down := range d.down {
+		if down {
+			d.cycles.down = append(d.cycles.down, int32(id))
+		}
+	}
+}
+
+// cycle is an eager round from t0 to t1 that dealt every configured piece
+// (dealt: there were some): the running ones stop and start again, the
+// others start.
+func (d *downtime) cycle(t0, t1 int64, dealt bool) {
+	c := &d.cycles
+	c.from = append(c.from, t0)
+	c.n++
+	for _, id := range c.down {
+		d.start(id, t1)
+	}
+	c.down = c.down[:0]
+	if dealt && t1 > d.lastStart {
+		d.lastStart = t1
+	}
+}
+
+// settle adds to piece id the lazy rounds it ran through.
+func (d *downtime) settle(id int32) {
+	c := &d.cycles
+	k := c.n - c.since[id]
+	if k == 0 {
+		return
+	}
+	c.since[id] = c.n
+	if !d.isRunning(id) {
+		return
+	}
+	d.stopped[id] = true
+	if c.ms > 0 {
+		if d.outages[id] == 0 {
+			d.firstFrom[id] = c.from[c.n-k]
+		}
+		d.outages[id] += k
+		d.lastTo[id] = c.from[c.n-1] + c.ms
+		d.total[id] += int64(k) * c.ms
+		d.longest[id] = max(d.longest[id], c.ms)
+	}
+}
+
+// settleAll settles every piece (before reading or renumbering them all).
+func (d *downtime) settleAll() {
+	if d.cycles.lazy {
+		for id := range d.configured {
+			d.settle(int32(id))
+		}
+	}
 }
 
 // newDowntime starts the accounting at time 0 with the configured pieces
@@ -46,19 +120,25 @@ func (d *downtime) grow(n int) {
 		d.outages = append(d.outages, 0)
 		d.firstFrom = append(d.firstFrom, 0)
 		d.lastTo = append(d.lastTo, 0)
+		d.cycles.since = append(d.cycles.since, d.cycles.n)
 	}
 }
 
 // renumber follows a pieceIndex renumbering (remap: old id -> new id) and
 // grows to n ids.
 func (d *downtime) renumber(remap []int32, n int) {
+	d.settleAll()
 	old := *d
-	*d = downtime{keepSpans: old.keepSpans, lastStart: old.lastStart, spans: old.spans}
+	*d = downtime{keepSpans: old.keepSpans, lastStart: old.lastStart, spans: old.spans,
+		cycles: cycles{lazy: old.lazy, n: old.n, from: old.from, ms: old.ms}}
 	d.grow(n)
 	for o, id := range remap {
 		d.configured[id], d.down[id], d.downSince[id] = old.configured[o], old.down[o], old.downSince[o]
 		d.total[id], d.longest[id], d.stopped[id] = old.total[o], old.longest[o], old.stopped[o]
 		d.outages[id], d.firstFrom[id], d.lastTo[id] = old.outages[o], old.firstFrom[o], old.lastTo[o]
+	}
+	for _, o := range old.cycles.down {
+		d.cycles.down = append(d.cycles.down, remap[o])
 	}
 	for _, c := range d.spans {
 		for i := range c {
@@ -74,6 +154,10 @@ func (d *downtime) stop(id int32, t int64) bool {
 	if !d.isRunning(id) {
 		return false
 	}
+	if d.cycles.lazy {
+		d.settle(id)
+		d.cycles.down = append(d.cycles.down, id)
+	}
 	d.down[id], d.downSince[id], d.stopped[id] = true, t, true
 	return true
 }
@@ -85,6 +169,7 @@ func (d *downtime) start(id int32, t int64) bool {
 	}
 	d.close(id, d.downSince[id], t)
 	d.down[id] = false
+	d.cycles.since[id] = d.cycles.n
 	if t > d.lastStart {
 		d.lastStart = t
 	}
@@ -113,6 +198,7 @@ func (d *downtime) close(id int32, since, t int64) {
 // pieces stop counting (their open outage is closed), added ones start as not
 // running (they never ran, so they do not count as stopped).
 func (d *downtime) reconfigure(next []bool, t int64) {
+	d.settleAll()
 	for id := range d.configured {
 		switch {
 		case d.configured[id] && !next[id]:
@@ -123,6 +209,9 @@ func (d *downtime) reconfigure(next []bool, t int64) {
 			d.configured[id] = false
 		case !d.configured[id] && next[id]:
 			d.configured[id], d.down[id], d.downSince[id] = true, true, t
+			if d.cycles.lazy {
+				d.cycles.down = append(d.cycles.down, int32(id))
+			}
 		}
 	}
 }
@@ -130,6 +219,7 @@ func (d *downtime) reconfigure(next []bool, t int64) {
 // finish closes open outages at the end of the timeline and returns the
 // pieces still not running then, in id (output) order.
 func (d *downtime) finish(t int64) []int32 {
+	d.settleAll()
 	var open []int32
 	for id, down := range d.down {
 		if down {
@@ -166,7 +256,7 @@ func (d *downtime) taskMsBy(x *pieceIndex, t int64) int64 {
 		if x.isConnector(int32(id)) {
 			continue
 		}
-		ms += v
+		ms += v + int64(d.cycles.n-d.cycles.since[id])*d.cycles.ms*b2i(d.isRunning(int32(id)))
 		if d.down[id] && d.downSince[id] < t {
 			ms += t - d.downSince[id]
 		}
@@ -224,4 +314,11 @@ func (l *spanLog) add(s span) {
 		n++
 	}
 	(*l)[n-1] = append((*l)[n-1], s)
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }

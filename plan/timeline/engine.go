@@ -80,6 +80,9 @@ type engineMember struct {
 	gone         bool // left the group
 	change       *assignor.MemberChanges
 	next         idList // eager: the holdings the round in progress gives it
+	// place of of: under a lazy deal (eagerdeal.go, of > 0) the member
+	// holds that place of the last deal and owned is not made yet.
+	place, of int32
 }
 
 func (m *engineMember) set(x *pieceIndex, owned idList) {
@@ -136,6 +139,18 @@ type engine struct {
 	// cutoff, when set, is checked before every round: once the task-ms
 	// not running so far pass it, the run ends with ErrCutOff.
 	cutoff func() int64
+
+	// lazy: eager rounds are dealt as places (eagerdeal.go), for plans
+	// that keep no per-piece detail; deckID, deckIDs (the deck in piece
+	// ids, connectors first), deckConns and deckPos (piece id -> place in
+	// the deck, -1 for none) follow the simulator's deck.
+	lazy         bool
+	deckID       int
+	deckIDs      []int32
+	deckConns    int
+	deckPos      []int32
+	pendingCycle int64 // start of the lazy round in progress, -1 = none
+	crt          crtCache
 
 	marks   []Mark    // events for pictures
 	running []int     // host -> tasks running on it now
@@ -206,6 +221,8 @@ func (e *engine) removeMember(m *engineMember) {
 
 // renumber follows a pieceIndex renumbering in every id the engine holds.
 func (e *engine) renumber(remap []int32) {
+	e.materializeAll()
+	e.deckID = -1 // the deck's piece ids change too
 	for _, m := range e.joined {
 		m.owned = remapList(m.owned, remap)
 	}

@@ -77,7 +77,7 @@ func (e *engine) apply(ev Event) error {
 		if m == nil || m.dead {
 			return fmt.Errorf("worker %q is not a running member of the group", ev.Worker)
 		}
-		e.stopPieces(m, m.owned)
+		e.stopPieces(m, e.ownedOf(m))
 		e.mark(map[EventKind]string{EventStop: MarkStop, EventCrash: MarkCrash}[ev.Kind], ev.Worker)
 		m.dead = true
 		if ev.Kind == EventStop {
@@ -129,6 +129,7 @@ func (e *engine) apply(ev Event) error {
 		}
 		e.want(e.label(ev.Worker) + " joined")
 	case EventConnectors:
+		e.materializeAll()
 		keys := cluster.ConfiguredKeys(ev.Connectors)
 		if remap := e.ix.add(keys); remap != nil {
 			e.renumber(remap)

@@ -11,6 +11,10 @@ import (
 
 // finishRound starts what the round in progress assigned, at its end.
 func (e *engine) finishRound() {
+	if e.pendingCycle >= 0 {
+		e.acct.cycle(e.pendingCycle, e.busyUntil, len(e.deckIDs) > 0)
+		e.pendingCycle = -1
+	}
 	for _, s := range e.starts {
 		if s.m.dead || s.m.gone {
 			continue
@@ -46,7 +50,14 @@ func (e *engine) round() {
 	if d := e.base + e.now - e.sim.Now(); d > 0 {
 		e.sim.Sleep(d)
 	}
-	rc := e.sim.RebalanceChanges(false)
+	var rc assignor.RoundChanges
+	var rd assignor.EagerDeal
+	if e.lazy {
+		rd = e.sim.RebalanceDeal()
+		rc.Generation = rd.Generation
+	} else {
+		rc = e.sim.RebalanceChanges(false)
+	}
 	for i := range rc.Members {
 		m := e.joined[i]
 		if m.id != rc.Members[i].ID {
@@ -55,7 +66,7 @@ func (e *engine) round() {
 		m.change = &rc.Members[i]
 	}
 	end := e.now + e.model.RoundTimeMs
-	if e.eager {
+	if e.eager && !e.lazy {
 		for _, m := range e.sorted {
 			e.stopPieces(m, m.owned)
 		}
@@ -65,13 +76,18 @@ func (e *engine) round() {
 	if e.rowNames() {
 		view.Workers = make([]WorkerRoundView, 0, len(e.sorted))
 	}
-	if e.eager {
-		e.eagerHoldings(rc)
-	}
 	revokedAny := false
-	for _, m := range e.sorted {
-		if e.memberRound(m, &view, rc.DelayMs) {
-			revokedAny = true
+	switch {
+	case e.lazy:
+		e.dealRound(rd, &view)
+	case e.eager:
+		e.eagerHoldings(rc)
+		fallthrough
+	default:
+		for _, m := range e.sorted {
+			if e.memberRound(m, &view, rc.DelayMs) {
+				revokedAny = true
+			}
 		}
 	}
 	delay := rc.DelayMs

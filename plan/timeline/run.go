@@ -123,7 +123,11 @@ func (s *Seed) run(ctx context.Context, events []Event, lite bool, cutoff func()
 		members: map[string]*engineMember{}, hostIdx: map[string]int32{}, noticeAt: map[string]int64{},
 		label: memoLabel(state), ctx: ctx, lite: lite, cutoff: cutoff, detail: s.detail, plot: !lite && s.plot,
 		followUpAt: s.followUpAt, delayedAt: s.delayedAt, dueWhy: s.due, windowOpen: -1, windowClose: -1,
+		deckID: -1, pendingCycle: -1,
 	}
+	// Eager rounds dealt as places when nothing shows every piece of every
+	// round: no round rows with names, no spans, no running series.
+	e.lazy = e.eager && (lite || s.detail != DetailFull) && !e.plot
 	e.startHost = make([]int32, ix.len())
 	for i := range e.startHost {
 		e.startHost[i] = -1
@@ -135,6 +139,9 @@ func (s *Seed) run(ctx context.Context, events []Event, lite bool, cutoff func()
 		}
 	}
 	e.acct = newDowntime(ix.len(), s.cfgIDs, func(id int32) bool { return s.running[id] }, !lite && s.detail == DetailFull)
+	if e.lazy {
+		e.acct.lazyCycles(s.model.RoundTimeMs)
+	}
 	if e.plot {
 		for _, m := range e.joined {
 			_, n := ix.count(m.owned)
@@ -145,6 +152,7 @@ func (s *Seed) run(ctx context.Context, events []Event, lite bool, cutoff func()
 	if err := e.run(events); err != nil {
 		return nil, err
 	}
+	e.materializeAll()
 	tl.Events = e.events
 	tl.DelayRead = sim.MaxDelayRead()
 	tl.Rounds = e.rounds

@@ -10,14 +10,16 @@ old=$1 new=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 bad=0
-run() { # run LABEL ARGS...: both binaries, every output format
+run() { # run LABEL ARGS...: both binaries, every output format and the compact JSON
 	label=$1
 	shift
-	for o in table wide json mermaid; do
+	for o in table wide json mermaid "json --compact"; do
 		n=$((n + 1))
-		"$old" "$@" -o "$o" >"$tmp/a" 2>"$tmp/ae"
+		# shellcheck disable=SC2086 # $o is one or two words
+		"$old" "$@" -o $o >"$tmp/a" 2>"$tmp/ae"
 		echo "exit $?" >>"$tmp/a"
-		"$new" "$@" -o "$o" >"$tmp/b" 2>"$tmp/be"
+		# shellcheck disable=SC2086
+		"$new" "$@" -o $o >"$tmp/b" 2>"$tmp/be"
 		echo "exit $?" >>"$tmp/b"
 		if ! cmp -s "$tmp/a" "$tmp/b" || ! cmp -s "$tmp/ae" "$tmp/be"; then
 			echo "DIFFERS: $label -o $o: $*"
