@@ -42,6 +42,7 @@ type PlanOptions struct {
 	Plot         string // --plot FILE
 	Explain      bool   // --explain: the time model's rules under the tables
 	Compact      bool   // --compact: the compact JSON form
+	StateAfter   int    // --state-after N: print every worker's holdings after round N instead of the plan
 	// restart, set by a verb given a restart time of auto, has planInputs
 	// give each worker its measured restart time (restarts.go).
 	restart *restartInput
@@ -81,13 +82,17 @@ func (p *PlanOptions) whatIfFlags(plotUsage string) []urfave.Flag {
 	return append(p.flags(plotUsage), &urfave.BoolFlag{Name: "explain", Destination: &p.Explain,
 		Usage: "also print the time model's rules and the settings assumed (the table shows the summary; -o wide adds the events and rounds)"},
 		&urfave.BoolFlag{Name: flagCompact, Destination: &p.Compact,
-			Usage: "the compact JSON form (-o json, jsonl, yaml, --jq): each round lists only the workers it revoked from or assigned to, with its totals, and each piece's outages are summed; for plans of hundreds of workers"})
+			Usage: "the compact JSON form (-o json, jsonl, yaml, --jq): each round lists only the workers it revoked from or assigned to, with its totals, and each piece's outages are summed; for plans of hundreds of workers"},
+		p.stateAfterFlag())
 }
 
 // detail is how much of each round and outage a plan must keep for the
 // output asked for: the summary table shows neither, so a plan printed as
 // a table keeps neither (a roll of a thousand workers kept gigabytes).
 func (p *PlanOptions) detail(g cli.Globals) (timeline.Detail, error) {
+	if p.StateAfter != 0 {
+		return p.stateDetail(g)
+	}
 	switch {
 	case g.JQ == "" && (g.Output == "" || g.Output == format.OutputTable):
 		return timeline.DetailSummary, nil

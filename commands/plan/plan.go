@@ -55,7 +55,7 @@ func whatIf(e *cli.Env, p *PlanOptions, g *GateOptions, make func(cluster.State,
 	if err != nil {
 		return err
 	}
-	opts.Detail = detail
+	opts.Detail, opts.StateAfterRound = detail, p.StateAfter
 	opts.NoPlot = p.Plot == ""
 	res, err := make(state, opts)
 	if err != nil {
@@ -65,7 +65,10 @@ func whatIf(e *cli.Env, p *PlanOptions, g *GateOptions, make func(cluster.State,
 	res.Explain = p.Explain
 	breaches := res.ApplyGates(gates)
 	var out any = res
-	if p.Compact {
+	switch {
+	case p.StateAfter > 0:
+		out = res.StateAfter(p.StateAfter)
+	case p.Compact:
 		out = res.Compact()
 	}
 	if err := emitPlan(e, p.Plot, res, out); err != nil {

@@ -151,6 +151,8 @@ type engine struct {
 	deckPos      []int32
 	pendingCycle int64 // start of the lazy round in progress, -1 = none
 	crt          crtCache
+	stateAfter   int         // Options.StateAfterRound
+	state        *RoundState // the holdings after it, once reached
 
 	marks   []Mark    // events for pictures
 	running []int     // host -> tasks running on it now

@@ -10,6 +10,9 @@ import (
 // member id: the final counts, the outages, the rounds and the events.
 func (tl *Timeline) NameWorkers(state cluster.State) {
 	NameCounts(state, tl.Summary.Final)
+	if tl.StateAfter != nil {
+		NameCounts(state, tl.StateAfter.Workers)
+	}
 	// Each member is named once: naming scans the workers, and rounds list
 	// every member (a roll of 1,000 workers names a million entries).
 	seen := map[string]*string{}

@@ -19,6 +19,19 @@ type Timeline struct {
 	// Sums are the outages summed per piece, for the compact form
 	// (DetailCompact keeps no intervals, so Outages is empty then).
 	Sums []OutageSum `json:"-"`
+	// StateAfter is every worker's holdings after round
+	// Options.StateAfterRound (nil when not asked for).
+	StateAfter *RoundState `json:"-"`
+}
+
+// RoundState is what every member of the group owns after one round: the
+// round asked for, or the last one when the timeline has fewer rounds
+// (Round says which; 0: before any round).
+type RoundState struct {
+	Protocol string        `json:"protocol"`
+	Round    int           `json:"round"`
+	EndMs    int64         `json:"end_ms"` // when the round ends and what it assigned starts
+	Workers  []WorkerCount `json:"workers"`
 }
 
 // Mark is an event of a timeline, for a picture.

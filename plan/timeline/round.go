@@ -93,6 +93,9 @@ func (e *engine) round() {
 	delay := rc.DelayMs
 	view.DelayMs = delay
 	e.rounds = append(e.rounds, view)
+	if len(e.rounds) == e.stateAfter {
+		e.keepState()
+	}
 	e.triggers = nil
 	e.wantRound = false
 	e.busyUntil = end
@@ -256,4 +259,19 @@ func describeSpecs(specs []assignor.ConnectorSpec) string {
 		tasks += c.Tasks
 	}
 	return fmt.Sprintf("%d connectors, %d tasks", len(specs), tasks)
+}
+
+// keepState keeps every member's holdings after the last round (its
+// assignments, which start when it ends), for Timeline.StateAfter.
+func (e *engine) keepState() {
+	st := &RoundState{Workers: []WorkerCount{}}
+	if n := len(e.rounds); n > 0 {
+		st.Round, st.EndMs = n, e.rounds[n-1].EndMs
+	}
+	for _, m := range e.sorted {
+		wc := WorkerCount{Worker: m.id, Host: e.hosts[m.host], Connectors: m.conns, Tasks: m.tasks}
+		wc.OwnedConnectors, wc.OwnedTasks = e.ix.namesOf(e.ownedOf(m))
+		st.Workers = append(st.Workers, wc)
+	}
+	e.state = st
 }

@@ -48,6 +48,7 @@ type Seed struct {
 	cfgIDs     []int32
 	detail     Detail // what the output shows of each round and outage
 	plot       bool   // a picture is drawn: keep the running series
+	stateAfter int    // keep the holdings after this round (0: none)
 }
 
 // NewSeed seeds a simulator with the state under one protocol and the
@@ -63,7 +64,7 @@ func NewSeed(state cluster.State, opts Options, protocol string) (*Seed, error) 
 			return nil, fmt.Errorf("seeding worker %s: %w", w.ID, err)
 		}
 	}
-	s := &Seed{state: state, protocol: protocol, sim: sim, delayedAt: -1, followUpAt: -1, detail: opts.Detail, plot: !opts.NoPlot,
+	s := &Seed{state: state, protocol: protocol, sim: sim, delayedAt: -1, followUpAt: -1, detail: opts.Detail, plot: !opts.NoPlot, stateAfter: opts.StateAfterRound,
 		model: TimeModel{RoundTimeMs: opts.RoundTimeMs, SessionTimeoutMs: opts.SessionTimeoutMs, MaxRounds: opts.MaxRounds, HeartbeatIntervalMs: opts.HeartbeatIntervalMs,
 			FirstRejoinMs: opts.FirstRejoinMs}.WithDefaults()}
 	if protocol != "eager" {
@@ -123,7 +124,7 @@ func (s *Seed) run(ctx context.Context, events []Event, lite bool, cutoff func()
 		members: map[string]*engineMember{}, hostIdx: map[string]int32{}, noticeAt: map[string]int64{},
 		label: memoLabel(state), ctx: ctx, lite: lite, cutoff: cutoff, detail: s.detail, plot: !lite && s.plot,
 		followUpAt: s.followUpAt, delayedAt: s.delayedAt, dueWhy: s.due, windowOpen: -1, windowClose: -1,
-		deckID: -1, pendingCycle: -1,
+		deckID: -1, pendingCycle: -1, stateAfter: s.stateAfter,
 	}
 	// Eager rounds dealt as places when nothing shows every piece of every
 	// round: no round rows with names, no spans, no running series.
@@ -153,6 +154,13 @@ func (s *Seed) run(ctx context.Context, events []Event, lite bool, cutoff func()
 		return nil, err
 	}
 	e.materializeAll()
+	if e.stateAfter > 0 && e.state == nil { // fewer rounds than asked: the state at the end
+		e.keepState()
+	}
+	if e.state != nil {
+		e.state.Protocol = s.protocol
+	}
+	tl.StateAfter = e.state
 	tl.Events = e.events
 	tl.DelayRead = sim.MaxDelayRead()
 	tl.Rounds = e.rounds

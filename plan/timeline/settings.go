@@ -194,6 +194,10 @@ type Options struct {
 	// NoPlot says no picture is drawn: the tasks running per host over time
 	// (Timeline.Running), a point per worker and round, are not kept.
 	NoPlot bool
+	// StateAfterRound, when above 0, keeps every worker's holdings after
+	// that round (Timeline.StateAfter): the whole state of one round of a
+	// plan whose rounds list only what changed, or nothing.
+	StateAfterRound int
 }
 
 // Detail says how much of each round and outage a what-if plan keeps. A
