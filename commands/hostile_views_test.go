@@ -173,6 +173,7 @@ func holds(v any, want string) bool {
 // terminal raw, machine formats stay valid and carry the exact text, and a
 // plot stays well-formed XML.
 func TestHostileNamesInEveryView(t *testing.T) {
+	t.Parallel() // owns its snapshot, scenario and REST server
 	snap := hostileSnapshot(t, hostileREST(t))
 	scen := hostileScenario(t)
 	views := []struct {

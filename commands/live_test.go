@@ -156,8 +156,11 @@ func TestLiveReadOnly(t *testing.T) {
 	}
 	// The same log catches forbidden requests when they happen: the test's
 	// own workers heartbeat and its sink consumer is in a group.
+	// Recorded until the first heartbeat arrives (or 10 s pass).
 	log.Start()
-	time.Sleep(500 * time.Millisecond)
+	for deadline := time.Now().Add(10 * time.Second); log.Count("connect-10.0.0.1:8083", kmsg.Heartbeat) == 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	log.Stop()
 	if v := log.Violations("connect-10.0.0.1:8083"); !slices.Contains(v, "Heartbeat") {
 		t.Errorf("the request log missed the workers' heartbeats: %v", log.Seen("connect-10.0.0.1:8083"))
@@ -247,7 +250,7 @@ func TestLiveFaultsExit3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer noStatus.Close()
+	t.Cleanup(noStatus.Close) // after the parallel subtests
 
 	sasl := kafkatest.New(t, kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-512", "connect", "right"))
 
@@ -271,6 +274,7 @@ func TestLiveFaultsExit3(t *testing.T) {
 		{"rebalancing", []string{"-b", rebalancing.Bootstrap(), "inspect", "members"}, []string{"rebalancing (PreparingRebalance)", "run again"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each waits on its own fault
 			start := time.Now()
 			stdout, stderr, code := run(t, append([]string{"--timeout", "3s"}, tc.args...)...)
 			if took := time.Since(start); took > 8*time.Second {
@@ -317,6 +321,14 @@ func TestLiveWatch(t *testing.T) {
 	joinWorkers(t, c, "10.0.0.3:8083")
 	c.ProduceKeyed(t, &kgo.Record{Topic: kafkatest.StatusTopic, Partition: -1, Key: []byte("status-task-src-1"),
 		Value: []byte(`{"state":"RUNNING","trace":null,"worker_id":"10.0.0.3:8083","generation":4}`)})
+	// Text output ends with the summary: a second watch, of the group
+	// settled with the joined worker, beside the rest of the first.
+	// Two seconds: the first reading must come within the watch on a loaded machine.
+	textDone := make(chan result, 1)
+	go func() {
+		out, stderr, code := run(t, "-b", c.Bootstrap(), "watch", "--duration", "2s")
+		textDone <- result{out, stderr, code}
+	}()
 	res := <-done
 	if res.code != 0 {
 		t.Fatalf("watch: exit %d: %s", res.code, res.errOut)
@@ -351,11 +363,9 @@ func TestLiveWatch(t *testing.T) {
 		t.Errorf("summary %+v", summary)
 	}
 
-	// Text output ends with the summary.
-	// Two seconds: the first reading must come within the watch on a loaded machine.
-	out, stderr, code := run(t, "-b", c.Bootstrap(), "watch", "--duration", "2s")
-	if code != 0 || !strings.Contains(out, "group connect-cluster is Stable with 3 members") || !strings.Contains(out, "summary: watched") {
-		t.Errorf("text watch: %d %q %q", code, out, stderr)
+	text := <-textDone
+	if text.code != 0 || !strings.Contains(text.out, "group connect-cluster is Stable with 3 members") || !strings.Contains(text.out, "summary: watched") {
+		t.Errorf("text watch: %d %q %q", text.code, text.out, text.errOut)
 	}
 	// watch needs a live cluster.
 	if _, _, code := run(t, "watch", "--from", "x.json"); code != ExitUsage {

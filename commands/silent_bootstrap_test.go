@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -23,20 +24,23 @@ func TestSilentBootstrapServerBesideHealthyOnes(t *testing.T) {
 	if testing.Short() {
 		lists = lists[:1] // the silent server first: the case that waits
 	}
-	for _, servers := range lists {
+	for i, servers := range lists {
 		for _, cmd := range [][]string{{"inspect", "connectors"}, {"inspect", "members"}} {
-			// A client that waited on the silent server for the whole
-			// --timeout would fail here: the budget is spent before the
-			// healthy server is asked.
-			start := time.Now()
-			out, stderr, code := run(t, append(cmd, "-b", servers, "--timeout", "6s", "-o", "json")...)
-			took := time.Since(start)
-			if code != ExitOK {
-				t.Fatalf("-b %s %v: exit %d after %s: %s", servers, cmd, code, took, stderr)
-			}
-			if !strings.Contains(out, `"src"`) && !strings.Contains(out, "10.0.0.1") {
-				t.Errorf("-b %s %v: output lacks the cluster's content:\n%s", servers, cmd, out)
-			}
+			t.Run(fmt.Sprintf("list %d %s", i+1, strings.Join(cmd, " ")), func(t *testing.T) {
+				t.Parallel() // each waits on the silent server on its own
+				// A client that waited on the silent server for the whole
+				// --timeout would fail here: the budget is spent before the
+				// healthy server is asked.
+				start := time.Now()
+				out, stderr, code := run(t, append(cmd, "-b", servers, "--timeout", "6s", "-o", "json")...)
+				took := time.Since(start)
+				if code != ExitOK {
+					t.Fatalf("-b %s %v: exit %d after %s: %s", servers, cmd, code, took, stderr)
+				}
+				if !strings.Contains(out, `"src"`) && !strings.Contains(out, "10.0.0.1") {
+					t.Errorf("-b %s %v: output lacks the cluster's content:\n%s", servers, cmd, out)
+				}
+			})
 		}
 	}
 }
