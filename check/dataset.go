@@ -10,6 +10,7 @@ import (
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/protocol"
 	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/connectscope/connectscope/inspect/views"
 )
@@ -137,7 +138,7 @@ func (d *Decoded) BalanceInput() BalanceInput {
 		}
 	}
 	if d.Members() != nil {
-		if p := settingName(d.Members().Protocol); p != "" {
+		if p := protocol.Setting(d.Members().Protocol); p != "" {
 			in.Protocol = p
 		}
 		for _, m := range d.Members().Members {

@@ -96,28 +96,13 @@ type UpgradeStep struct {
 
 var protocolRank = map[string]int{"eager": 0, "compatible": 1, "sessioned": 2}
 
-// offersFor is what a worker with this effective connect.protocol offers in JoinGroup.
+// offersFor is what a worker with this effective connect.protocol offers
+// in JoinGroup (sessioned's offers for anything else).
 func offersFor(connectProtocol string) []string {
-	switch connectProtocol {
-	case "eager":
-		return []string{protocol.ProtocolEager}
-	case "compatible":
-		return []string{protocol.ProtocolCompatible, protocol.ProtocolEager}
+	if offers := protocol.Offers(connectProtocol); offers != nil {
+		return offers
 	}
-	return []string{protocol.ProtocolSessioned, protocol.ProtocolCompatible, protocol.ProtocolEager}
-}
-
-// settingName maps a JoinGroup protocol name to its connect.protocol value.
-func settingName(joinName string) string {
-	switch joinName {
-	case protocol.ProtocolEager:
-		return "eager"
-	case protocol.ProtocolCompatible:
-		return "compatible"
-	case protocol.ProtocolSessioned:
-		return "sessioned"
-	}
-	return ""
+	return protocol.Offers("sessioned")
 }
 
 // minVersionFor is the first Kafka release that knows a protocol.
@@ -166,12 +151,12 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 	}
 	workers := matchWorkers(in, global, target)
 	rep := &UpgradeReport{Target: target, HeldBackBy: []string{}, Workers: upgradeWorkers(workers), Steps: []UpgradeStep{}, RESTWorkers: []ReleaseWorker{}}
-	computed := settingName(protocol.SelectProtocol(offersOf(workers)))
+	computed := protocol.Setting(protocol.SelectProtocol(offersOf(workers)))
 	rep.ProtocolNow = computed
 	if in.GroupProtocol != "" {
 		gp := in.GroupProtocol
 		rep.GroupProtocol = &gp
-		if s := settingName(in.GroupProtocol); s != "" {
+		if s := protocol.Setting(in.GroupProtocol); s != "" {
 			rep.ProtocolNow = s
 		}
 	}
@@ -186,7 +171,7 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 	var f Findings
 	upgradeFindings(&f, workers, rep.ProtocolNow, target, eosTarget)
 	rep.Steps = append(rep.Steps, rollingPlan(workers, target, eosTarget)...)
-	rep.ProtocolFinal = settingName(protocol.SelectProtocol(offersOf(workers)))
+	rep.ProtocolFinal = protocol.Setting(protocol.SelectProtocol(offersOf(workers)))
 	f.Merge(in.RESTFindings)
 	rep.Findings = f.List()
 	rep.Summary = Summarize(rep.Findings)
@@ -266,7 +251,7 @@ func rollingPlan(workers []*planWorker, target, eosTarget string) []UpgradeStep 
 	var steps []UpgradeStep
 	emit := func(w *planWorker, setting, from, to string, atLeast *kafkaversion.Version, note string) {
 		s := UpgradeStep{Step: len(steps) + 1, Worker: w.name, Name: w.hostPort(), Setting: setting, From: from, To: to,
-			ProtocolAfter: settingName(protocol.SelectProtocol(offersOf(workers))), ExactlyOnceAfter: eosSummary(workers)}
+			ProtocolAfter: protocol.Setting(protocol.SelectProtocol(offersOf(workers))), ExactlyOnceAfter: eosSummary(workers)}
 		if atLeast != nil {
 			v := atLeast.String()
 			s.KafkaAtLeast = &v

@@ -36,15 +36,10 @@ type RoundMember struct {
 	Revoked  assignor.Pieces
 }
 
-// simProtocol maps a JoinGroup protocol name to plan's protocol setting.
+// simProtocol maps a JoinGroup protocol name to plan's protocol setting
+// (sessioned for a name that is not Connect's).
 func simProtocol(joinProtocol string) string {
-	switch joinProtocol {
-	case protocol.ProtocolEager:
-		return "eager"
-	case protocol.ProtocolCompatible:
-		return "compatible"
-	}
-	return "sessioned"
+	return cmp.Or(protocol.Setting(joinProtocol), "sessioned")
 }
 
 type leaderMember struct {

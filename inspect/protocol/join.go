@@ -25,6 +25,36 @@ func ProtocolVersion(name string) (int16, error) {
 	return 0, fmt.Errorf("unknown Connect protocol %q (want %s, %s or %s)", name, ProtocolEager, ProtocolCompatible, ProtocolSessioned)
 }
 
+// Offers is what a worker with a connect.protocol setting (eager,
+// compatible or sessioned, lower case) offers in JoinGroup, most preferred
+// first; nil for any other value.
+func Offers(connectProtocol string) []string {
+	switch connectProtocol {
+	case "eager":
+		return []string{ProtocolEager}
+	case "compatible":
+		return []string{ProtocolCompatible, ProtocolEager}
+	case "sessioned":
+		return []string{ProtocolSessioned, ProtocolCompatible, ProtocolEager}
+	}
+	return nil
+}
+
+// Setting is the connect.protocol value whose first offer is a JoinGroup
+// protocol name: eager for default, compatible, sessioned; "" for any
+// other name.
+func Setting(joinName string) string {
+	switch joinName {
+	case ProtocolEager:
+		return "eager"
+	case ProtocolCompatible:
+		return "compatible"
+	case ProtocolSessioned:
+		return "sessioned"
+	}
+	return ""
+}
+
 // JoinProtocols builds the protocol list a worker sends in JoinGroup for a
 // connect.protocol setting (eager, compatible or sessioned,
 // case-insensitive), most preferred first: sessioned offers sessioned,
@@ -33,15 +63,8 @@ func ProtocolVersion(name string) (int16, error) {
 // that holds none); each V1/V2 metadata embeds it re-stamped with that
 // metadata's version, as Kafka's worker does.
 func JoinProtocols(connectProtocol, url string, configOffset int64, owned *Assignment) ([]JoinProtocol, error) {
-	var names []string
-	switch strings.ToLower(connectProtocol) {
-	case "eager":
-		names = []string{ProtocolEager}
-	case "compatible":
-		names = []string{ProtocolCompatible, ProtocolEager}
-	case "sessioned":
-		names = []string{ProtocolSessioned, ProtocolCompatible, ProtocolEager}
-	default:
+	names := Offers(strings.ToLower(connectProtocol))
+	if names == nil {
 		return nil, fmt.Errorf("unknown connect.protocol %q (want eager, compatible or sessioned)", connectProtocol)
 	}
 	out := make([]JoinProtocol, 0, len(names))
