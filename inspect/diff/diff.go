@@ -8,7 +8,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"github.com/connectscope/connectscope/inspect/redact"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/connectscope/connectscope/inspect"
@@ -332,7 +333,7 @@ func configChanges(a, b map[string]any, opts Options) []KeyChange {
 		keys[k] = true
 	}
 	out := []KeyChange{}
-	for _, k := range sortedKeys(keys) {
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		va, ina := a[k]
 		vb, inb := b[k]
 		var before, after *string
@@ -389,16 +390,7 @@ func union[V any](a, b map[string]V) []string {
 	for k := range b {
 		keys[k] = true
 	}
-	return sortedKeys(keys)
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(keys))
 }
 
 func lacking(before bool) string {

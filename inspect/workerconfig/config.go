@@ -5,7 +5,8 @@ package workerconfig
 import (
 	"fmt"
 	"github.com/connectscope/connectscope/inspect/source/boundedfile"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
@@ -155,12 +156,7 @@ func (w *Config) List(key string) []string {
 
 // Keys returns all keys of the file, sorted.
 func (w *Config) Keys() []string {
-	keys := make([]string, 0, len(w.Props))
-	for k := range w.Props {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return slices.Sorted(maps.Keys(w.Props))
 }
 
 // Name is the file's base name, for findings and tables.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -87,12 +89,7 @@ func (t *Tracker) Observe(l Look) []Restart {
 	for w := range t.open {
 		workers[w] = true
 	}
-	names := make([]string, 0, len(workers))
-	for w := range workers {
-		names = append(names, w)
-	}
-	sort.Strings(names)
-	for _, w := range names {
+	for _, w := range slices.Sorted(maps.Keys(workers)) {
 		id, member := l.Members[w]
 		h := l.Health[w]
 		if h == "unsupported" {

@@ -7,6 +7,8 @@ package whatif
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -129,7 +131,7 @@ func ConnectorPlan(state cluster.State, opts timeline.Options, ch ConnectorChang
 		next[c.Name] = c.Tasks
 	}
 	var what []string
-	for _, name := range sortedSpecNames(ch.Set) {
+	for _, name := range slices.Sorted(maps.Keys(ch.Set)) {
 		if _, ok := next[name]; !ok {
 			return nil, field.Errorf("Set", " %s: %w", name, &cluster.NotFoundError{Msg: "no such connector (add it to create one)"})
 		}
@@ -146,7 +148,7 @@ func ConnectorPlan(state cluster.State, opts timeline.Options, ch ConnectorChang
 		delete(next, name)
 		what = append(what, name+" removed")
 	}
-	for _, name := range sortedSpecNames(ch.Add) {
+	for _, name := range slices.Sorted(maps.Keys(ch.Add)) {
 		if _, ok := next[name]; ok {
 			return nil, field.Errorf("Add", " %s: connector already exists (set its tasks to change them)", name)
 		}
@@ -160,7 +162,7 @@ func ConnectorPlan(state cluster.State, opts timeline.Options, ch ConnectorChang
 		return nil, ErrNothingToChange
 	}
 	specs := []assignor.ConnectorSpec{}
-	for _, name := range sortedSpecNames(next) {
+	for _, name := range slices.Sorted(maps.Keys(next)) {
 		specs = append(specs, assignor.ConnectorSpec{Name: name, Tasks: next[name]})
 	}
 	after := state
@@ -477,15 +479,6 @@ func initialCounts(state cluster.State) []timeline.WorkerCount {
 		out = append(out, wc)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Worker < out[j].Worker })
-	return out
-}
-
-func sortedSpecNames(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 
