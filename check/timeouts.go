@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -192,22 +193,19 @@ func checkValues(f *Findings, w *workerconfig.Config) {
 	for _, s := range producerNumeric {
 		report("producer."+s.Key, s)
 	}
-	if w.Has("connect.protocol") {
-		switch w.ConnectProtocol {
-		case "eager", "compatible", "sessioned":
-		default:
-			f.Add("P10", w.Name(), fmt.Sprintf("%s: connect.protocol = %q is not eager, compatible or sessioned", w.Path, w.Props["connect.protocol"]),
-				map[string]any{"connect.protocol": w.Props["connect.protocol"]})
-		}
+	checkChoice(f, w, "connect.protocol", w.ConnectProtocol, "eager", "compatible", "sessioned")
+	checkChoice(f, w, "exactly.once.source.support", w.ExactlyOnceSourceSupport, "disabled", "preparing", "enabled")
+}
+
+// checkChoice is P10 for a setting the file gives whose value (as the
+// worker reads it) is none of the choices Kafka accepts.
+func checkChoice(f *Findings, w *workerconfig.Config, key, value string, choices ...string) {
+	if !w.Has(key) || slices.Contains(choices, value) {
+		return
 	}
-	if w.Has("exactly.once.source.support") {
-		switch w.ExactlyOnceSourceSupport {
-		case "disabled", "preparing", "enabled":
-		default:
-			f.Add("P10", w.Name(), fmt.Sprintf("%s: exactly.once.source.support = %q is not disabled, preparing or enabled", w.Path, w.Props["exactly.once.source.support"]),
-				map[string]any{"exactly.once.source.support": w.Props["exactly.once.source.support"]})
-		}
-	}
+	last := len(choices) - 1
+	f.Add("P10", w.Name(), fmt.Sprintf("%s: %s = %q is not %s or %s", w.Path, key, w.Props[key], strings.Join(choices[:last], ", "), choices[last]),
+		map[string]any{key: w.Props[key]})
 }
 
 func checkWorkerTiming(f *Findings, in TimeoutsInput, w *workerconfig.Config, v kafkaversion.Version) {
