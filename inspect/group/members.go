@@ -217,32 +217,18 @@ func leaderWorker(members []MemberView, leader string) *string {
 // assignment (nil when there is none or it does not decode).
 func decodeMember(view *MemberView, m inspect.GroupMember, groupProtocol string) *protocol.Assignment {
 	var problems []string
-	var meta *protocol.MemberMetadata
-	if len(m.Metadata) > 0 {
-		md, err := protocol.DecodeMetadata(m.Metadata)
-		if err != nil {
-			problems = append(problems, err.Error())
-			view.MetadataBase64 = base64Of(m.Metadata)
-		} else {
-			meta = md
-			u := withoutUserinfo(md.URL)
-			view.URL = &u
-			view.Version = &md.Version
-			view.ConfigOffset = &md.ConfigOffset
-			view.Warnings = append(view.Warnings, prefixWarnings("metadata: ", md.Warnings)...)
-		}
+	meta := decodeOrKeep(m.Metadata, protocol.DecodeMetadata, &problems, &view.MetadataBase64)
+	if meta != nil {
+		u := withoutUserinfo(meta.URL)
+		view.URL = &u
+		view.Version = &meta.Version
+		view.ConfigOffset = &meta.ConfigOffset
+		view.Warnings = append(view.Warnings, prefixWarnings("metadata: ", meta.Warnings)...)
 	}
-	var asg *protocol.Assignment
-	if len(m.Assignment) > 0 {
-		a, err := protocol.DecodeAssignment(m.Assignment)
-		if err != nil {
-			problems = append(problems, err.Error())
-			view.AssignmentBase64 = base64Of(m.Assignment)
-		} else {
-			asg = a
-			view.Assignment = assignmentView(a)
-			view.Warnings = append(view.Warnings, prefixWarnings("assignment: ", a.Warnings)...)
-		}
+	asg := decodeOrKeep(m.Assignment, protocol.DecodeAssignment, &problems, &view.AssignmentBase64)
+	if asg != nil {
+		view.Assignment = assignmentView(asg)
+		view.Warnings = append(view.Warnings, prefixWarnings("assignment: ", asg.Warnings)...)
 	}
 	// Eager when the group selected "default"; with no selected groupProtocol
 	// (mid-rebalance) V0 metadata is the best hint.
@@ -350,6 +336,22 @@ func assignmentView(a *protocol.Assignment) *AssignmentView {
 		RevokedConnectors: rev.Connectors, RevokedTasks: rev.Tasks,
 		DelayMs: int64(a.DelayMs),
 	}
+}
+
+// decodeOrKeep decodes a member's metadata or assignment bytes; bytes that
+// do not decode add their error to problems and are kept, in base64, in
+// *kept. nil when there are no bytes or they do not decode.
+func decodeOrKeep[T any](raw []byte, decode func([]byte) (*T, error), problems *[]string, kept **string) *T {
+	if len(raw) == 0 {
+		return nil
+	}
+	v, err := decode(raw)
+	if err != nil {
+		*problems = append(*problems, err.Error())
+		*kept = base64Of(raw)
+		return nil
+	}
+	return v
 }
 
 func base64Of(b []byte) *string {
