@@ -173,7 +173,7 @@ func removedKeys(f *Findings, c ConnectorInfo) {
 				"%s sets %s, removed in 4.0 (use %s)", c.Name, r.key, r.instead)
 		}
 	}
-	for _, alias := range workers.SplitList(c.Config["transforms"]) {
+	for _, alias := range workerconfig.List(c.Config["transforms"]) {
 		typ := c.Config["transforms."+alias+".type"]
 		if !strings.Contains(typ, "ReplaceField$") {
 			continue
@@ -234,7 +234,7 @@ func overridePolicy(f *Findings, files []*workerconfig.Config, conns []Connector
 		if p, ok := w.Props["connector.client.config.override.policy"]; ok {
 			policy, src = strings.TrimSpace(p), w.Name()
 		}
-		for _, k := range workers.SplitList(w.Props["connector.client.config.override.allowlist"]) {
+		for _, k := range workerconfig.List(w.Props["connector.client.config.override.allowlist"]) {
 			allow[k] = true
 		}
 	}

@@ -206,14 +206,4 @@ func (g Globals) validate(extra []string) error {
 }
 
 // SplitList accepts both repeated and comma-separated values.
-func SplitList(in []string) []string {
-	var out []string
-	for _, v := range in {
-		for _, s := range strings.Split(v, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
-}
+func SplitList(in []string) []string { return workerconfig.List(in...) }

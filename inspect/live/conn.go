@@ -68,7 +68,7 @@ func (o ConnOptions) clientOpts(watch *connWatch) ([]kgo.Opt, error) {
 	if len(o.Bootstrap) == 0 {
 		return nil, setting.Errorf("no bootstrap server: give %v or %v with bootstrap.servers", setting.BootstrapServers, setting.WorkerConfig)
 	}
-	seeds := seedList(o.Bootstrap)
+	seeds := workerconfig.List(o.Bootstrap...)
 	if len(seeds) == 0 {
 		return nil, setting.Errorf("no bootstrap server: %v is empty", setting.BootstrapServers)
 	}
@@ -104,19 +104,6 @@ func (o ConnOptions) clientOpts(watch *connWatch) ([]kgo.Opt, error) {
 		opts = append(opts, kgo.WithHooks(watch))
 	}
 	return opts, nil
-}
-
-// seedList is the bootstrap servers, repeated or comma-separated.
-func seedList(bootstrap []string) []string {
-	var seeds []string
-	for _, b := range bootstrap {
-		for _, s := range strings.Split(b, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				seeds = append(seeds, s)
-			}
-		}
-	}
-	return seeds
 }
 
 // NewClient returns a franz-go client for the options. The caller closes it.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/setting"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -153,7 +154,7 @@ func (r *reader) op(ctx context.Context, what string, fn func(ctx context.Contex
 	}
 	if refused.Load() {
 		last, _ := r.watch.last()
-		err = fmt.Errorf("every bootstrap server refused the connection (%s): %w", strings.Join(seedList(r.opts.Conn.Bootstrap), ", "), last)
+		err = fmt.Errorf("every bootstrap server refused the connection (%s): %w", strings.Join(workerconfig.List(r.opts.Conn.Bootstrap...), ", "), last)
 		return explain(what, err, r.opts.Conn, r.watch)
 	}
 	if cause != nil && (octx.Err() != nil || errors.Is(err, context.DeadlineExceeded)) {
@@ -172,7 +173,7 @@ const refusedGrace = 2 * time.Second
 func (r *reader) stopWhenAllRefused(ctx context.Context, cancel context.CancelFunc) *atomic.Bool {
 	var stopped atomic.Bool
 	distinct := map[string]bool{}
-	for _, s := range seedList(r.opts.Conn.Bootstrap) {
+	for _, s := range workerconfig.List(r.opts.Conn.Bootstrap...) {
 		distinct[s] = true
 	}
 	n := len(distinct)

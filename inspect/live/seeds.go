@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -24,7 +25,7 @@ func seedProbeTimeout(t time.Duration) time.Duration {
 // out each one. With one server, or when none answers, the list is returned
 // as it is, so the read fails with the usual explanation.
 func answeringSeeds(ctx context.Context, o ConnOptions) []string {
-	seeds := seedList(o.Bootstrap)
+	seeds := workerconfig.List(o.Bootstrap...)
 	if len(seeds) < 2 {
 		return o.Bootstrap
 	}

@@ -269,3 +269,18 @@ func joinJavaContinuations(s string) string {
 	}
 	return b.String()
 }
+
+// List reads a list setting as Connect does: comma-separated values,
+// trimmed, blanks dropped. Several values (a flag given more than once) read
+// as one list.
+func List(values ...string) []string {
+	var out []string
+	for _, v := range values {
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -435,5 +436,16 @@ func writeFile(t *testing.T, path string, data []byte) {
 	t.Helper()
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A list setting: commas and repeats alike, blanks and spaces dropped.
+func TestList(t *testing.T) {
+	got := List(" a, b,,c ", "", "d")
+	if want := []string{"a", "b", "c", "d"}; !slices.Equal(got, want) {
+		t.Errorf("List = %q, want %q", got, want)
+	}
+	if got := List(" , "); got != nil {
+		t.Errorf("blanks only: %q, want nil", got)
 	}
 }

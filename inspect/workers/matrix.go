@@ -8,6 +8,7 @@ import (
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/rest"
 	"github.com/connectscope/connectscope/inspect/store"
+	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
 
 // Use is one plugin class a connector's config names.
@@ -42,22 +43,11 @@ func Uses(connector string, cfg map[string]string) []Use {
 	add("key.converter", "converter", "key.converter.plugin.version")
 	add("value.converter", "converter", "value.converter.plugin.version")
 	add("header.converter", "header_converter", "header.converter.plugin.version")
-	for _, a := range SplitList(cfg["transforms"]) {
+	for _, a := range workerconfig.List(cfg["transforms"]) {
 		add("transforms."+a+".type", "transformation", "transforms."+a+".plugin.version")
 	}
-	for _, a := range SplitList(cfg["predicates"]) {
+	for _, a := range workerconfig.List(cfg["predicates"]) {
 		add("predicates."+a+".type", "predicate", "predicates."+a+".plugin.version")
-	}
-	return out
-}
-
-// SplitList reads a Connect list setting: comma-separated, blanks dropped.
-func SplitList(list string) []string {
-	var out []string
-	for _, a := range strings.Split(list, ",") {
-		if a = strings.TrimSpace(a); a != "" {
-			out = append(out, a)
-		}
 	}
 	return out
 }
