@@ -13,8 +13,7 @@ import (
 
 // ConnectorOptions are `plan connector`'s inputs.
 type ConnectorOptions struct {
-	PlanOptions
-	GateOptions
+	WhatIfOptions
 	Set, Add, Remove urfave.StringSlice
 }
 
@@ -31,7 +30,7 @@ connectscope plan connector --from cluster.snapshot.json --add audit=2 --remove 
 				&urfave.StringSliceFlag{Name: "set", Destination: &o.Set, Usage: "change a connector's task count, `NAME=TASKS` (repeatable)"},
 				&urfave.StringSliceFlag{Name: "add", Destination: &o.Add, Usage: "create a connector with TASKS tasks, `NAME=TASKS` (repeatable)"},
 				&urfave.StringSliceFlag{Name: "remove", Destination: &o.Remove, Usage: "delete a connector `NAME` (repeatable)"},
-			}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
+			}, o.WhatIfOptions.flags()...),
 			Spec: whatIfSpec(map[string]cli.Candidates{"remove": cli.Connectors, "set": connectorsWithEquals}),
 		}
 	})
@@ -47,7 +46,7 @@ func runConnector(e *cli.Env, o *ConnectorOptions) error {
 		return err
 	}
 	change := whatif.ConnectorChange{Set: set, Add: add, Remove: cli.SplitList(o.Remove.Value())}
-	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
+	return whatIf(e, &o.WhatIfOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
 		return planned(whatif.ConnectorPlan(state, opts, change))
 	})
 }

@@ -10,8 +10,7 @@ import (
 
 // JoinOptions are `plan join`'s inputs.
 type JoinOptions struct {
-	PlanOptions
-	GateOptions
+	WhatIfOptions
 	Add    urfave.StringSlice // N new workers, HOST:PORT or member ids; repeatable
 	PaceMs int64              // --pace; 0 when not given
 }
@@ -29,14 +28,14 @@ connectscope plan join --synthetic workers=4,connectors=20,tasks=3 --add 2 -o me
 			Flags: append([]urfave.Flag{
 				&urfave.StringSliceFlag{Name: "add", Required: true, Destination: &o.Add, Usage: "`N` new workers, or each as HOST:PORT (named as Connect will, connect-HOST:PORT-<uuid>) or a member id; repeatable"},
 				paceFlag(&o.PaceMs, "the new workers join one after another, this `DURATION` apart (default: all at once)"),
-			}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
+			}, o.WhatIfOptions.flags()...),
 			Spec: whatIfSpec(map[string]cli.Candidates{}),
 		}
 	})
 }
 
 func runJoin(e *cli.Env, o *JoinOptions) error {
-	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
+	return whatIf(e, &o.WhatIfOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
 		names, err := whatif.Joiners(state, o.Add.Value())
 		if err != nil {
 			return nil, planFailed(err)

@@ -10,8 +10,7 @@ import (
 
 // LeaveOptions are `plan leave`'s inputs.
 type LeaveOptions struct {
-	PlanOptions
-	GateOptions
+	WhatIfOptions
 	Workers      urfave.StringSlice // --worker, repeatable
 	ReturnsAfter string             // a duration or auto; only when given
 	RestartFile  string             // --restart-times, with --returns-after auto
@@ -36,7 +35,7 @@ connectscope plan leave --from cluster.snapshot.json --worker worker-2 --worker 
 				&urfave.StringFlag{Name: "returns-after", Destination: &o.ReturnsAfter, Usage: "also show the branch where it comes back (new member id, holding nothing) after this `DURATION`, or auto: its measured restart time (--restart-times, the status topic's history)"},
 				restartTimesFlag(&o.RestartFile),
 				stopFlag(&o.Stop, "how it goes, `MODE`: clean (graceful shutdown, LeaveGroup) or crash (noticed after the session timeout)"),
-			}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
+			}, o.WhatIfOptions.flags()...),
 			Spec: whatIfSpec(map[string]cli.Candidates{"worker": cli.Workers, flagStop: stopValues}),
 		}
 	})
@@ -53,7 +52,7 @@ func runLeave(e *cli.Env, o *LeaveOptions) error {
 	} else if o.RestartFile != "" {
 		return cli.UsageErrorf("--%s is read with --returns-after %s; give that, or drop the file", flagRestartTimes, restartAuto)
 	}
-	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
+	return whatIf(e, &o.WhatIfOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
 		lo := whatif.LeaveOptions{Workers: o.Workers.Value(), Stop: o.Stop, ReturnsAfterMs: back, PaceMs: o.PaceMs}
 		return planned(whatif.LeaveWorkersPlan(state, opts, lo))
 	})

@@ -40,9 +40,6 @@ type PlanOptions struct {
 	cli.Clock                      // --max-delay, --session-timeout, --heartbeat-interval
 	RoundTimeMs  int64
 	Plot         string // --plot FILE
-	Explain      bool   // --explain: the time model's rules under the tables
-	Compact      bool   // --compact: the compact JSON form
-	StateAfter   int    // --state-after N: print every worker's holdings after round N instead of the plan
 	// restart, set by a verb given a restart time of auto, has planInputs
 	// give each worker its measured restart time (restarts.go).
 	restart *restartInput
@@ -76,29 +73,43 @@ func protocolFlag(dest *timeline.Protocol, usage string) urfave.Flag {
 // protocolValues complete --protocol.
 var protocolValues = cli.Fixed(string(timeline.ProtocolEager), string(timeline.ProtocolCompatible), string(timeline.ProtocolSessioned))
 
-// whatIfFlags are flags plus --explain, for the plans that print the time
-// model's rules.
-func (p *PlanOptions) whatIfFlags(plotUsage string) []urfave.Flag {
-	return append(p.flags(plotUsage), &urfave.BoolFlag{Name: "explain", Destination: &p.Explain,
-		Usage: "also print the time model's rules and the settings assumed (the table shows the summary; -o wide adds the events and rounds)"},
-		&urfave.BoolFlag{Name: flagCompact, Destination: &p.Compact,
+// WhatIfOptions are the flags of the what-if plans (join, leave, scale,
+// connector, rolling-restart): the plan flags, what to print, and a
+// runbook's gates.
+type WhatIfOptions struct {
+	PlanOptions
+	Explain bool // --explain: the time model's rules under the tables
+	Compact bool // --compact: the compact JSON form
+	// StateAfter is --state-after N: print every worker's holdings after
+	// round N instead of the plan.
+	StateAfter int
+	GateOptions
+}
+
+// flags binds the what-if flags.
+func (w *WhatIfOptions) flags() []urfave.Flag {
+	return append(append(w.PlanOptions.flags(plotUsage),
+		&urfave.BoolFlag{Name: "explain", Destination: &w.Explain,
+			Usage: "also print the time model's rules and the settings assumed (the table shows the summary; -o wide adds the events and rounds)"},
+		&urfave.BoolFlag{Name: flagCompact, Destination: &w.Compact,
 			Usage: "the compact JSON form (-o json, jsonl, yaml, --jq): each round lists only the workers it revoked from or assigned to, with its totals, and each piece's outages are summed; for plans of hundreds of workers"},
-		p.stateAfterFlag())
+		w.stateAfterFlag()),
+		w.GateOptions.flags()...)
 }
 
 // detail is how much of each round and outage a plan must keep for the
 // output asked for: the summary table shows neither, so a plan printed as
 // a table keeps neither (a roll of a thousand workers kept gigabytes).
-func (p *PlanOptions) detail(g cli.Globals) (timeline.Detail, error) {
-	if p.StateAfter != 0 {
-		return p.stateDetail(g)
+func (w *WhatIfOptions) detail(g cli.Globals) (timeline.Detail, error) {
+	if w.StateAfter != 0 {
+		return w.stateDetail(g)
 	}
 	switch {
 	case g.JQ == "" && (g.Output == "" || g.Output == format.OutputTable):
 		return timeline.DetailSummary, nil
-	case p.Compact && (g.Output == format.OutputWide || g.Output == "mermaid"):
+	case w.Compact && (g.Output == format.OutputWide || g.Output == "mermaid"):
 		return 0, cli.UsageErrorf("--%s is a JSON form: use it with -o json, jsonl or yaml, or --jq (-o %s shows every worker of every round)", flagCompact, g.Output)
-	case p.Compact:
+	case w.Compact:
 		return timeline.DetailCompact, nil
 	}
 	return timeline.DetailFull, nil

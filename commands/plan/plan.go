@@ -39,15 +39,16 @@ print every rebalance round under the group's cooperative protocol and under eag
 
 // whatIf makes a what-if plan: the --plot file checked, the starting state
 // and settings resolved, then make, then the result printed (and drawn).
-func whatIf(e *cli.Env, p *PlanOptions, g *GateOptions, make func(cluster.State, timeline.Options) (*whatif.PlanResult, error)) error {
+func whatIf(e *cli.Env, w *WhatIfOptions, make func(cluster.State, timeline.Options) (*whatif.PlanResult, error)) error {
+	p := &w.PlanOptions
 	if _, err := plotTarget(p.Plot); err != nil {
 		return err
 	}
-	gates, err := g.gates(e)
+	gates, err := w.gates(e)
 	if err != nil {
 		return err
 	}
-	detail, err := p.detail(e.Globals)
+	detail, err := w.detail(e.Globals)
 	if err != nil {
 		return err
 	}
@@ -55,20 +56,20 @@ func whatIf(e *cli.Env, p *PlanOptions, g *GateOptions, make func(cluster.State,
 	if err != nil {
 		return err
 	}
-	opts.Detail, opts.StateAfterRound = detail, p.StateAfter
+	opts.Detail, opts.StateAfterRound = detail, w.StateAfter
 	opts.NoPlot = p.Plot == ""
 	res, err := make(state, opts)
 	if err != nil {
 		return err
 	}
 	warnDefaults(e, res.Assumptions.Settings)
-	res.Explain = p.Explain
+	res.Explain = w.Explain
 	breaches := res.ApplyGates(gates)
 	var out any = res
 	switch {
-	case p.StateAfter > 0:
-		out = res.StateAfter(p.StateAfter)
-	case p.Compact:
+	case w.StateAfter > 0:
+		out = res.StateAfter(w.StateAfter)
+	case w.Compact:
 		out = res.Compact()
 	}
 	if err := emitPlan(e, p.Plot, res, out); err != nil {

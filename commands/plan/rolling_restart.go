@@ -13,8 +13,7 @@ import (
 
 // RollingRestartOptions are `plan rolling-restart`'s inputs.
 type RollingRestartOptions struct {
-	PlanOptions
-	GateOptions
+	WhatIfOptions
 	RestartTime string
 	RestartFile string // --restart-times, with --restart-time auto
 	Order       string // W1,W2,...
@@ -37,7 +36,7 @@ connectscope -b broker:9092 plan rolling-restart --restart-time auto --restart-t
 				restartTimesFlag(&o.RestartFile),
 				&urfave.StringFlag{Name: flagOrder, Destination: &o.Order, Usage: "restart order `W1,W2,...` (default: members in group order, the leader last)"},
 				stopFlag(&o.Stop, "how each worker stops, `MODE`: clean (LeaveGroup) or crash (noticed after the session timeout)"),
-			}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
+			}, o.WhatIfOptions.flags()...),
 			Spec: whatIfSpec(map[string]cli.Candidates{flagOrder: workerList, flagStop: stopValues}),
 		}
 	})
@@ -49,7 +48,7 @@ func runRollingRestart(e *cli.Env, o *RollingRestartOptions) error {
 		return err
 	}
 	o.PlanOptions.restart = &restart
-	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
+	return whatIf(e, &o.WhatIfOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
 		return planned(whatif.RollingRestartPlan(state, opts, restart.ms, o.Stop, cli.SplitList([]string{o.Order})))
 	})
 }

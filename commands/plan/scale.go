@@ -10,8 +10,7 @@ import (
 
 // ScaleOptions are `plan scale`'s inputs.
 type ScaleOptions struct {
-	PlanOptions
-	GateOptions
+	WhatIfOptions
 	To     int
 	Step   int
 	PaceMs int64              // --pace; 0 when not given
@@ -36,14 +35,14 @@ connectscope plan scale --from cluster.snapshot.json --to 2 --step 1 --pace 20s 
 				paceFlag(&o.PaceMs, "time between two steps, `DURATION`"),
 				stopFlag(&o.Stop, "how removed workers go, `MODE`: clean or crash"),
 				&urfave.StringSliceFlag{Name: "add", Destination: &o.Add, Usage: "scale-out: each new worker as HOST:PORT (the member id Connect gives it) or a member id, `W`; repeatable (default: invented names)"},
-			}, append(o.PlanOptions.whatIfFlags(plotUsage), o.GateOptions.flags()...)...),
+			}, o.WhatIfOptions.flags()...),
 			Spec: whatIfSpec(map[string]cli.Candidates{flagStop: stopValues}),
 		}
 	})
 }
 
 func runScale(e *cli.Env, o *ScaleOptions) error {
-	return whatIf(e, &o.PlanOptions, &o.GateOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
+	return whatIf(e, &o.WhatIfOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
 		so := whatif.ScaleOptions{To: o.To, Step: o.Step, Stop: o.Stop, PaceMs: o.PaceMs}
 		var err error
 		if add := o.Add.Value(); len(add) > 0 {

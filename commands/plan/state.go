@@ -13,18 +13,18 @@ import (
 
 const flagStateAfter = "state-after"
 
-func (p *PlanOptions) stateAfterFlag() urfave.Flag {
-	return &urfave.IntFlag{Name: flagStateAfter, Destination: &p.StateAfter,
+func (w *WhatIfOptions) stateAfterFlag() urfave.Flag {
+	return &urfave.IntFlag{Name: flagStateAfter, Destination: &w.StateAfter,
 		Usage: "print instead of the plan every worker's holdings after round `N` under each protocol (the end state when a timeline has fewer rounds); -o wide and JSON list the pieces"}
 }
 
 // stateDetail is detail with --state-after given: the plan keeps its
 // summary only, and the state apart (timeline.Options.StateAfterRound).
-func (p *PlanOptions) stateDetail(g cli.Globals) (timeline.Detail, error) {
+func (w *WhatIfOptions) stateDetail(g cli.Globals) (timeline.Detail, error) {
 	switch {
-	case p.StateAfter < 0:
-		return 0, cli.UsageErrorf("--%s %d: want a round number, 1 or more", flagStateAfter, p.StateAfter)
-	case p.Compact || g.Output == "mermaid":
+	case w.StateAfter < 0:
+		return 0, cli.UsageErrorf("--%s %d: want a round number, 1 or more", flagStateAfter, w.StateAfter)
+	case w.Compact || g.Output == "mermaid":
 		return 0, cli.UsageErrorf("--%s prints every worker after one round, not the plan: it takes neither --%s nor -o mermaid", flagStateAfter, flagCompact)
 	}
 	return timeline.DetailSummary, nil
