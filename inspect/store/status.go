@@ -23,24 +23,28 @@ type StatusResult struct {
 	Problems   []inspect.Problem    `json:"problems"`
 }
 
-// ConnectorStatus is the status a worker last wrote for a connector.
-type ConnectorStatus struct {
-	Name       string  `json:"name"`
+// Status is what a worker last wrote for a connector or a task (Connect's
+// AbstractStatus): the state, the worker, the group generation and, for a
+// failure, the trace (redacted).
+type Status struct {
 	State      string  `json:"state"`
 	WorkerID   *string `json:"worker_id"`
 	Generation int32   `json:"generation"`
 	Trace      *string `json:"trace"`
 }
 
+// ConnectorStatus is the status a worker last wrote for a connector.
+type ConnectorStatus struct {
+	Name string `json:"name"`
+	Status
+}
+
 // TaskStatus is the status a worker last wrote for a task.
 type TaskStatus struct {
-	ID         string  `json:"id"`
-	Connector  string  `json:"connector"`
-	Task       int32   `json:"task"`
-	State      string  `json:"state"`
-	WorkerID   *string `json:"worker_id"`
-	Generation int32   `json:"generation"`
-	Trace      *string `json:"trace"`
+	ID        string `json:"id"`
+	Connector string `json:"connector"`
+	Task      int32  `json:"task"`
+	Status
 }
 
 // TopicStatus is a topic a connector has used (KIP-558).
@@ -282,6 +286,13 @@ func (st *statusReplay) task(key []byte, value []byte) string {
 	return ""
 }
 
+// shown is the status as the views show it: the state's name, the trace
+// redacted unless opts show secrets.
+func (v *statusValue) shown(opts DecodeOptions) Status {
+	return Status{State: statusStateNames[v.state], WorkerID: statusText(v.worker),
+		Generation: v.generation, Trace: redact.Trace(statusText(v.trace), opts.ShowSecrets)}
+}
+
 func (st *statusReplay) fill(res *StatusResult, opts DecodeOptions) {
 	names := make([]string, 0, len(st.connectors))
 	for name := range st.connectors {
@@ -295,16 +306,11 @@ func (st *statusReplay) fill(res *StatusResult, opts DecodeOptions) {
 	for _, name := range names {
 		e := st.connectors[name]
 		if e.has {
-			res.Connectors = append(res.Connectors, ConnectorStatus{
-				Name: name, State: statusStateNames[e.status.state], WorkerID: statusText(e.status.worker),
-				Generation: e.status.generation, Trace: redact.Trace(statusText(e.status.trace), opts.ShowSecrets),
-			})
+			res.Connectors = append(res.Connectors, ConnectorStatus{Name: name, Status: e.status.shown(opts)})
 		}
 		e.tasks.each(func(n int32, t *statusValue) {
 			res.Tasks = append(res.Tasks, TaskStatus{
-				ID: protocol.TaskRef{Connector: name, Task: n}.String(), Connector: name, Task: n,
-				State: statusStateNames[t.state], WorkerID: statusText(t.worker),
-				Generation: t.generation, Trace: redact.Trace(statusText(t.trace), opts.ShowSecrets),
+				ID: protocol.TaskRef{Connector: name, Task: n}.String(), Connector: name, Task: n, Status: t.shown(opts),
 			})
 		})
 	}

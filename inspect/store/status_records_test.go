@@ -44,14 +44,14 @@ func TestStatusRecordVectors(t *testing.T) {
 			}
 			switch v.RecordKind {
 			case "connector_status":
-				exp := ConnectorStatus{Name: strings.TrimPrefix(v.KeyUTF8, "status-connector-"), State: want.State,
-					WorkerID: want.WorkerID, Generation: want.Generation, Trace: want.Trace}
+				exp := ConnectorStatus{Name: strings.TrimPrefix(v.KeyUTF8, "status-connector-"), Status: Status{State: want.State,
+					WorkerID: want.WorkerID, Generation: want.Generation, Trace: want.Trace}}
 				if len(res.Connectors) != 1 || len(res.Tasks) != 0 || !recSameJSON(t, res.Connectors[0], exp) {
 					t.Fatalf("got %+v, want %+v", res.Connectors, exp)
 				}
 			case "task_status":
-				exp := TaskStatus{ID: "orders-sink-1", Connector: "orders-sink", Task: 1, State: want.State,
-					WorkerID: want.WorkerID, Generation: want.Generation, Trace: want.Trace}
+				exp := TaskStatus{ID: "orders-sink-1", Connector: "orders-sink", Task: 1, Status: Status{State: want.State,
+					WorkerID: want.WorkerID, Generation: want.Generation, Trace: want.Trace}}
 				if len(res.Tasks) != 1 || len(res.Connectors) != 0 || !recSameJSON(t, res.Tasks[0], exp) {
 					t.Fatalf("got %+v, want %+v", res.Tasks, exp)
 				}
