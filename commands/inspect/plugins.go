@@ -21,10 +21,7 @@ func NewCmdPlugins(run func(*cli.Env, *PluginsOptions) error) *cli.Command {
 connectscope -b broker:9092 inspect plugins
 connectscope -b broker:9092 inspect plugins -o json --jq '.gaps[] | "\(.connector) on \(.worker): \(.reason)"'`,
 			Flags: o.RESTOptions.Flags(),
-			Spec: cli.Spec{
-				Read:   cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true},
-				Result: (*workers.Matrix)(nil),
-			},
+			Spec:  askSpec((*workers.Matrix)(nil)),
 		}
 	})
 }

@@ -44,10 +44,7 @@ connectscope -b broker:9092 inspect workers --restarts 30m -o json > restart-tim
 			Flags: append(o.RESTOptions.Flags(),
 				&urfave.DurationFlag{Name: flagRestarts, Destination: &o.Restarts, Usage: "instead, watch for `DURATION` (or until Ctrl-C) and measure each worker's restart from /health and its rejoin"},
 				&urfave.DurationFlag{Name: flagRestartInterval, Value: time.Second, Destination: &o.RestartInterval, Usage: "how often --restarts looks (`DURATION`)"}),
-			Spec: cli.Spec{
-				Read:   cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true},
-				Result: (*workers.Result)(nil),
-			},
+			Spec: askSpec((*workers.Result)(nil)),
 		}
 	})
 }
@@ -72,6 +69,12 @@ func runWorkers(e *cli.Env, o *WorkersOptions) error {
 		return cli.InputError(err) // the rows above hold each worker's error
 	}
 	return nil
+}
+
+// askSpec is the spec of the verbs that ask the group's members through
+// their REST URLs: they read the settled group and the config topic.
+func askSpec(result any) cli.Spec {
+	return cli.Spec{Read: cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true}, Result: result}
 }
 
 // membersToAsk reads the group and the config topic; no member to ask is a
