@@ -16,17 +16,11 @@ const FormCompact = "compact"
 // gigabytes of JSON. Its fields are PlanResult's, plus form, with the
 // timelines in their compact shape (timeline.CompactTimeline).
 type CompactPlanResult struct {
-	Form        string                 `json:"form"` // "compact"
-	Plan        string                 `json:"plan"`
-	Source      string                 `json:"source"`
-	Event       string                 `json:"event"`
-	Protocol    string                 `json:"protocol"`
-	Assumptions Assumptions            `json:"assumptions"`
-	Initial     []timeline.WorkerCount `json:"initial"`
-	Labels      map[string]string      `json:"labels"`
-	Branches    []CompactBranch        `json:"branches"`
-	Notes       []string               `json:"notes"`
-	Gates       *GateReport            `json:"gates"`
+	Form string `json:"form"` // "compact"
+	Head
+	Branches []CompactBranch `json:"branches"`
+	Notes    []string        `json:"notes"`
+	Gates    *GateReport     `json:"gates"`
 
 	full *PlanResult
 }
@@ -42,8 +36,7 @@ type CompactBranch struct {
 // Options.Detail = DetailCompact, which keeps what this form shows (a full
 // plan has no outage sums).
 func (r *PlanResult) Compact() *CompactPlanResult {
-	c := &CompactPlanResult{Form: FormCompact, Plan: r.Plan, Source: r.Source, Event: r.Event, Protocol: r.Protocol,
-		Assumptions: r.Assumptions, Initial: r.Initial, Labels: r.Labels, Branches: []CompactBranch{}, Notes: r.Notes, Gates: r.Gates, full: r}
+	c := &CompactPlanResult{Form: FormCompact, Head: r.Head, Branches: []CompactBranch{}, Notes: r.Notes, Gates: r.Gates, full: r}
 	for _, b := range r.Branches {
 		c.Branches = append(c.Branches, CompactBranch{Name: b.Name, Cooperative: b.Cooperative.Compact(), Eager: b.Eager.Compact()})
 	}

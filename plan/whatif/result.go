@@ -7,6 +7,21 @@ import (
 
 // PlanResult is the output of every what-if plan.
 type PlanResult struct {
+	Head
+	Branches []Branch `json:"branches"`
+	Notes    []string `json:"notes"`
+	// Explain adds the time model's rules to the tables (--explain); the
+	// JSON form always has them, in assumptions.model.
+	Explain bool `json:"-"`
+	// Gates are --max-outage, --max-task-seconds, --max-moves and
+	// --max-rounds with what broke them; null when none was given.
+	Gates *GateReport `json:"gates"`
+}
+
+// Head is what a plan is of, before its branches: the plan, its input, the
+// event, the group's protocol, the assumptions, the starting counts and the
+// members' labels. The full and the compact forms share it.
+type Head struct {
 	Plan        string                 `json:"plan"`
 	Source      string                 `json:"source"`
 	Event       string                 `json:"event"`
@@ -14,14 +29,6 @@ type PlanResult struct {
 	Assumptions Assumptions            `json:"assumptions"`
 	Initial     []timeline.WorkerCount `json:"initial"`
 	Labels      map[string]string      `json:"labels"` // member id -> short name used in tables and messages
-	Branches    []Branch               `json:"branches"`
-	Notes       []string               `json:"notes"`
-	// Explain adds the time model's rules to the tables (--explain); the
-	// JSON form always has them, in assumptions.model.
-	Explain bool `json:"-"`
-	// Gates are --max-outage, --max-task-seconds, --max-moves and
-	// --max-rounds with what broke them; null when none was given.
-	Gates *GateReport `json:"gates"`
 }
 
 // Assumptions lists the inputs of the time model, shown with every plan.

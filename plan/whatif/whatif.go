@@ -396,15 +396,17 @@ func NewResult(plan string, state cluster.State, opts timeline.Options, event st
 	}
 	notes := append([]string{}, state.Notes...)
 	res := &PlanResult{
-		Plan: plan, Source: state.Source, Event: event, Protocol: group,
-		Assumptions: Assumptions{
-			RoundTimeMs: model.RoundTimeMs, SessionTimeoutMs: model.SessionTimeoutMs, MaxDelayMs: opts.MaxDelayMs,
-			KafkaVersion: version, JDK: jdk, Leader: state.LeaderID(), LeaderName: state.Name(state.LeaderID()), Model: append(timeline.ModelStatements(), model.ClockStatements()...),
-			CrashNoticedAfterMs: model.CrashNoticeMs(), JoinWindowMs: model.JoinWindowMs(),
-			Pending: state.Pending.View(opts.MaxDelayMs),
+		Head: Head{
+			Plan: plan, Source: state.Source, Event: event, Protocol: group,
+			Assumptions: Assumptions{
+				RoundTimeMs: model.RoundTimeMs, SessionTimeoutMs: model.SessionTimeoutMs, MaxDelayMs: opts.MaxDelayMs,
+				KafkaVersion: version, JDK: jdk, Leader: state.LeaderID(), LeaderName: state.Name(state.LeaderID()), Model: append(timeline.ModelStatements(), model.ClockStatements()...),
+				CrashNoticedAfterMs: model.CrashNoticeMs(), JoinWindowMs: model.JoinWindowMs(),
+				Pending: state.Pending.View(opts.MaxDelayMs),
+			},
+			Initial: timeline.NameCounts(state, initialCounts(state)),
+			Labels:  map[string]string{},
 		},
-		Initial:  timeline.NameCounts(state, initialCounts(state)),
-		Labels:   map[string]string{},
 		Branches: []Branch{},
 		Notes:    notes,
 	}
