@@ -244,13 +244,20 @@ func (st *statusReplay) connector(name []byte, value []byte) string {
 	if reason != "" {
 		return reason
 	}
+	entry = st.kept(name, entry)
+	entry.has = true
+	entry.status = v
+	return ""
+}
+
+// kept is the connector's entry: entry, or a new one kept under name when
+// the connector has none yet.
+func (st *statusReplay) kept(name []byte, entry *connectorStatusEntry) *connectorStatusEntry {
 	if entry == nil {
 		entry = &connectorStatusEntry{}
 		st.connectors[string(name)] = entry
 	}
-	entry.has = true
-	entry.status = v
-	return ""
+	return entry
 }
 
 func (st *statusReplay) task(key []byte, value []byte) string {
@@ -272,10 +279,7 @@ func (st *statusReplay) task(key []byte, value []byte) string {
 	if reason != "" {
 		return reason
 	}
-	if entry == nil {
-		entry = &connectorStatusEntry{}
-		st.connectors[string(name)] = entry
-	}
+	entry = st.kept(name, entry)
 	held := entry.tasks.get(n)
 	if held == nil {
 		held = entry.tasks.put(n)
