@@ -54,16 +54,23 @@ func (d *Dataset) options(topic string) store.DecodeOptions {
 	return o
 }
 
+// decoded is one topic's view of a dataset: *view when it is decoded (or
+// was, while the records streamed), else decoded now from the topic's
+// records (*records, read once the records are split) and kept.
+func decoded[R any](d *Dataset, view **R, records *[]inspect.Record, topic string, decode func([]inspect.Record, store.DecodeOptions) *R) *R {
+	if *view == nil {
+		d.splitTopics()
+		*view = decode(*records, d.options(topic))
+	}
+	return *view
+}
+
 // Configs is the config topic replayed; nil without a dataset.
 func (d *Dataset) Configs() *store.ConfigsResult {
 	if d.empty() {
 		return nil
 	}
-	if d.configs == nil {
-		d.splitTopics()
-		d.configs = store.DecodeConfigs(d.config, d.options(d.Topics.Config))
-	}
-	return d.configs
+	return decoded(d, &d.configs, &d.config, d.Topics.Config, store.DecodeConfigs)
 }
 
 // WithStatus sets the status view to res, decoded while the records were
@@ -84,11 +91,7 @@ func (d *Dataset) Status() *store.StatusResult {
 	if d.empty() {
 		return nil
 	}
-	if d.statuses == nil {
-		d.splitTopics()
-		d.statuses = store.DecodeStatus(d.status, d.options(d.Topics.Status))
-	}
-	return d.statuses
+	return decoded(d, &d.statuses, &d.status, d.Topics.Status, store.DecodeStatus)
 }
 
 // Offsets is the offsets topic replayed; nil without a dataset.
@@ -96,11 +99,7 @@ func (d *Dataset) Offsets() *store.OffsetsResult {
 	if d.empty() {
 		return nil
 	}
-	if d.offsetsRes == nil {
-		d.splitTopics()
-		d.offsetsRes = store.DecodeOffsets(d.offsets, d.options(d.Topics.Offset))
-	}
-	return d.offsetsRes
+	return decoded(d, &d.offsetsRes, &d.offsets, d.Topics.Offset, store.DecodeOffsets)
 }
 
 // Members is the Connect group's members view; nil when the dataset has no
