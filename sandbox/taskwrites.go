@@ -50,6 +50,12 @@ func (w *worker) writePendingTasks(name string) {
 	cs.tasksPending = false
 	cp := *cs
 	w.c.mu.Unlock()
+	// In Kafka the connector starts after onJoinComplete, when the
+	// coordinator has answered every member of the generation together
+	// (syncgate.go); the rejoin its task configs cause must not reach a
+	// peer whose SyncGroup is still on its way (it would rejoin reporting
+	// its previous assignment, and the leader would deal that work anew).
+	w.c.waitPeersSynced(w.ctx, w.generation, w.c.cfg.SessionTimeout/2)
 	ctx, cancel := context.WithTimeout(w.ctx, 10*time.Second)
 	defer cancel()
 	if err := w.c.writeConfig(ctx, taskRecords(&cp, cp.tasksMax)...); err != nil {
