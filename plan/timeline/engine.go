@@ -78,6 +78,7 @@ type engineMember struct {
 	conns, tasks int
 	dead         bool // stopped or crashed, still in the group
 	gone         bool // left the group
+	fresh        bool // joined since the last round: its JoinGroup is in
 	change       *assignor.MemberChanges
 	next         idList // eager: the holdings the round in progress gives it
 	// place of of: under a lazy deal (eagerdeal.go, of > 0) the member
@@ -128,7 +129,9 @@ type engine struct {
 	// (its delay ran out), so nobody waits for a heartbeat to learn of it.
 	selfRejoin bool
 	// windows counts the join windows opened (the first may be measured).
-	windows   int
+	windows int
+	// fresh are the members that joined since the last round.
+	fresh     []*engineMember
 	wantRound bool
 	triggers  []string
 	waiting   []Event // due WhenStable events held until the group is stable

@@ -119,7 +119,9 @@ func (e *engine) apply(ev Event) error {
 		if h == "" {
 			h = ev.Worker
 		}
-		e.addMember(ev.Worker, h, nil)
+		m := e.addMember(ev.Worker, h, nil)
+		m.fresh = true
+		e.fresh = append(e.fresh, m)
 		if ev.Replaces != "" {
 			e.log(MarkReturn, ev.Worker, "%s is back as new member %s, holding nothing", e.label(ev.Replaces), e.label(ev.Worker))
 			e.mark(MarkReturn, ev.Worker)

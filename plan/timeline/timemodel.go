@@ -13,6 +13,10 @@ import "fmt"
 //     membership change the broker sees before they rejoin is part of the
 //     same generation: a worker that comes back, or the next one that
 //     stops, within that window shares the round (the join window).
+//     The window waits only for the members that were in the group before
+//     it: once every one of them has left (the last worker of a roll
+//     stopping while the one before it is back), nobody is left to learn
+//     of the rebalance and it completes at once.
 //   - A crash is noticed when the broker expires the member,
 //     session.timeout.ms after its last heartbeat: on average half a
 //     heartbeat interval earlier than session.timeout.ms after the kill.
@@ -77,7 +81,7 @@ func (m TimeModel) ClockStatements() []string {
 // round must wait. The round then starts where the window opened.
 func (e *engine) holdForJoinWindow() bool {
 	w := e.model.JoinWindowMs()
-	if w <= 0 || (e.selfRejoin && e.windowOpen < 0) {
+	if w <= 0 || (e.selfRejoin && e.windowOpen < 0) || e.nobodyToLearn() {
 		return false
 	}
 	if e.windowOpen < 0 {
@@ -98,7 +102,24 @@ func (e *engine) roundOpened() int64 {
 		start = e.windowOpen
 	}
 	e.windowOpen, e.windowClose, e.selfRejoin = -1, -1, false
+	for _, m := range e.fresh {
+		m.fresh = false
+	}
+	e.fresh = e.fresh[:0]
 	return start
+}
+
+// nobodyToLearn reports that every member of the group joined since the
+// last round: their JoinGroups are in and no one has a heartbeat to wait
+// for.
+func (e *engine) nobodyToLearn() bool {
+	n := 0
+	for _, m := range e.fresh {
+		if !m.gone {
+			n++
+		}
+	}
+	return n == len(e.members)
 }
 
 // ModelStatements are the time model's rules in words, printed with every plan.

@@ -160,3 +160,28 @@ func TestFirstRejoinDecidesTheFirstFold(t *testing.T) {
 		t.Errorf("members back at 2.5 s: the 2 s return is not in the first round (%q)", r.Trigger)
 	}
 }
+
+// A window waits only for the members that were in the group before it:
+// when the last of them stops (a 2-worker roll whose first worker is back
+// before the other heard of its stop), nobody is left to learn of the
+// rebalance and it completes at once, as a real 4.4 group did, instead of
+// holding the next return in the same round.
+func TestWindowEndsWhenNobodyIsLeftToLearn(t *testing.T) {
+	st := synth(t, "workers=2,connectors=4,tasks=2")
+	o := hbOpts(0, 15000)
+	res, err := RollingRestartPlan(st, o, 3000, StopClean, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := res.Branches[0].Cooperative.Rounds
+	if len(rs) < 2 {
+		t.Fatalf("%d rounds, want the second return in a round of its own", len(rs))
+	}
+	first := rs[0]
+	if strings.Count(first.Trigger, "left") != 2 || strings.Count(first.Trigger, "joined") != 1 || first.EndMs != 3000+o.RoundTimeMs {
+		t.Errorf("first round %q from %d to %d ms: want both stops and the first return, run at 3 s", first.Trigger, first.TimeMs, first.EndMs)
+	}
+	if !strings.Contains(rs[1].Trigger, "joined") || len(rs[1].Workers) != 2 {
+		t.Errorf("second round %q with %d workers: want the second return beside the first", rs[1].Trigger, len(rs[1].Workers))
+	}
+}
