@@ -46,15 +46,7 @@ type Streamer func(add func(*inspect.Record)) (ds *inspect.Dataset, streamed boo
 // follows the distinct keys kept, not the size of the input.
 func StreamStatus(opts Options, read Streamer) (*Dataset, error) {
 	dec := store.NewStatusDecoder(opts)
-	ds, streamed, err := read(dec.Add)
-	if err != nil {
-		return nil, err
-	}
-	d := Decode(ds, opts)
-	if streamed {
-		d.WithStatus(dec.Result())
-	}
-	return d, nil
+	return stream(opts, read, dec.Add, func(d *Dataset) { d.WithStatus(dec.Result()) })
 }
 
 // StreamOffsets decodes the offsets topic while read streams it (records
@@ -62,13 +54,19 @@ func StreamStatus(opts Options, read Streamer) (*Dataset, error) {
 // be allocated).
 func StreamOffsets(opts Options, read func(add func(inspect.Record)) (ds *inspect.Dataset, streamed bool, err error)) (*Dataset, error) {
 	dec := store.NewOffsetsDecoder(opts)
-	ds, streamed, err := read(dec.Add)
+	return stream(opts, read, dec.Add, func(d *Dataset) { d.WithOffsets(dec.Result()) })
+}
+
+// stream reads a dataset while handing each record of one topic to add (a
+// decoder's), and keeps the decoder's view (keep) when read could stream.
+func stream[R any](opts Options, read func(add func(R)) (*inspect.Dataset, bool, error), add func(R), keep func(*Dataset)) (*Dataset, error) {
+	ds, streamed, err := read(add)
 	if err != nil {
 		return nil, err
 	}
 	d := Decode(ds, opts)
 	if streamed {
-		d.WithOffsets(dec.Result())
+		keep(d)
 	}
 	return d, nil
 }
