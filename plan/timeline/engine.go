@@ -136,6 +136,12 @@ type engine struct {
 	triggers  []string
 	waiting   []Event // due WhenStable events held until the group is stable
 
+	// followUp is how the members rejoin for the follow-up the last round
+	// asked for, and window how for the round wanted now (timemodel.go).
+	followUp, window rejoinKind
+	// leaving are the stopped members whose LeaveGroup is still to come.
+	leaving map[string]bool
+
 	label func(member string) string // short name for messages
 
 	ctx context.Context // checked between events and before every round (Ctrl-C)
@@ -271,6 +277,7 @@ func (e *engine) run(first []Event) error {
 				why, e.dueWhy = e.dueWhy, ""
 			}
 			e.want(why)
+			e.window = e.followUp
 		}
 		if e.delayedAt >= 0 && e.delayedAt <= next {
 			e.delayedAt = -1
@@ -345,7 +352,9 @@ func (e *engine) nextTime() (int64, bool) {
 	}
 	consider(e.followUpAt)
 	consider(e.delayedAt)
-	consider(e.windowClose)
+	if e.windowClose > e.now { // a window that closed while a departure was pending waits for it
+		consider(e.windowClose)
+	}
 	if len(e.waiting) > 0 && e.stable() {
 		consider(max(e.now, e.busyUntil))
 	}

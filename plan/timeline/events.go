@@ -19,6 +19,7 @@ const (
 	EventJoin                        // a worker joins holding nothing
 	EventConnectors                  // the configured connectors become Connectors
 	eventNotice                      // internal: the group notices a crash
+	eventLeaveGroup                  // internal: a stopping worker's LeaveGroup (its work stopped)
 )
 
 // Event is one thing that happens in a what-if timeline. Its time is AfterMs
@@ -80,7 +81,10 @@ func (e *engine) apply(ev Event) error {
 		e.stopPieces(m, e.ownedOf(m))
 		e.mark(map[EventKind]string{EventStop: MarkStop, EventCrash: MarkCrash}[ev.Kind], ev.Worker)
 		m.dead = true
-		if ev.Kind == EventStop {
+		if ev.Kind == EventStop && e.model.LeaveGroupAfterMs() > 0 {
+			e.log(MarkStop, ev.Worker, "%s stops cleanly (its work stops; it sends LeaveGroup once stopped, about %d ms from now)", e.label(ev.Worker), e.model.LeaveGroupAfterMs())
+			e.awaitLeave(ev.Worker, e.model.LeaveGroupAfterMs(), eventLeaveGroup)
+		} else if ev.Kind == EventStop {
 			e.log(MarkStop, ev.Worker, "%s stops cleanly (its work stops, LeaveGroup)", e.label(ev.Worker))
 			if err := e.leave(ev.Worker); err != nil {
 				return err
@@ -91,18 +95,27 @@ func (e *engine) apply(ev Event) error {
 			} else {
 				e.log(MarkCrash, ev.Worker, "%s crashes (its work stops; the group notices after session.timeout.ms = %d ms)", e.label(ev.Worker), e.model.SessionTimeoutMs)
 			}
-			e.notices++
-			e.noticeAt[ev.Worker] = e.now + e.model.CrashNoticeMs()
-			e.push(e.noticeAt[ev.Worker], Event{Kind: eventNotice, Worker: ev.Worker})
+			e.awaitLeave(ev.Worker, e.model.CrashNoticeMs(), eventNotice)
 		}
-	case eventNotice:
+	case eventNotice, eventLeaveGroup:
+		if ev.Kind == eventLeaveGroup && !e.leaving[ev.Worker] {
+			return nil // it left when its restart came back (leftBeforeReturn)
+		}
+		delete(e.leaving, ev.Worker)
 		e.notices--
-		e.log(MarkNotice, ev.Worker, "the group notices that %s is gone (session timeout)", e.label(ev.Worker))
-		e.mark(MarkNotice, ev.Worker)
+		if ev.Kind == eventNotice {
+			e.log(MarkNotice, ev.Worker, "the group notices that %s is gone (session timeout)", e.label(ev.Worker))
+			e.mark(MarkNotice, ev.Worker)
+		} else {
+			e.log(MarkStop, ev.Worker, "%s sends LeaveGroup", e.label(ev.Worker))
+		}
 		if err := e.leave(ev.Worker); err != nil {
 			return err
 		}
 	case EventJoin:
+		if err := e.leftBeforeReturn(ev.Replaces); err != nil {
+			return err
+		}
 		if ev.Replaces != "" && e.members[ev.Replaces] != nil {
 			// The old incarnation is still in the group (crash not yet
 			// noticed): the new member's join completes with that notice.
@@ -153,6 +166,9 @@ func (e *engine) apply(ev Event) error {
 		e.acct.reconfigure(next, e.now)
 		e.log(EventKindConnectors, "", "configured connectors change (%s)", describeSpecs(ev.Connectors))
 		e.want("connectors changed")
+		if e.model.HeartbeatIntervalMs > 0 && e.windowOpen < 0 {
+			e.selfRejoin = true // every worker reads the config topic and rejoins at once (timemodel.go)
+		}
 	}
 	for _, then := range ev.Then {
 		e.push(e.now+then.AfterMs, then)

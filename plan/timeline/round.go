@@ -65,7 +65,7 @@ func (e *engine) round() {
 		}
 		m.change = &rc.Members[i]
 	}
-	end := e.now + e.model.RoundTimeMs
+	end := e.now + e.model.roundMs(e.eager)
 	if e.eager && !e.lazy {
 		for _, m := range e.sorted {
 			e.stopPieces(m, m.owned)
@@ -76,7 +76,7 @@ func (e *engine) round() {
 	if e.rowNames() {
 		view.Workers = make([]WorkerRoundView, 0, len(e.sorted))
 	}
-	revokedAny := false
+	revokedAny, keptAll := false, false
 	switch {
 	case e.lazy:
 		e.dealRound(rd, &view)
@@ -87,9 +87,12 @@ func (e *engine) round() {
 		for _, m := range e.sorted {
 			if e.memberRound(m, &view, rc.DelayMs) {
 				revokedAny = true
+			} else if !m.dead && !m.gone {
+				keptAll = true
 			}
 		}
 	}
+	e.followUp = followUpRejoin(keptAll)
 	delay := rc.DelayMs
 	view.DelayMs = delay
 	e.rounds = append(e.rounds, view)

@@ -3,7 +3,10 @@ package timeline
 import "fmt"
 
 // The clock of a rebalance, in one place. Kafka's assignor decides what
-// moves; when it happens follows the group protocol:
+// moves; when it happens follows the group protocol and what the workers
+// do around it. The parameters below were read from real workers' logs
+// (README, "Calibration": the per-round figures of the clock matrix,
+// e2e/realkafka/realcluster, CONNECTSCOPE_CLOCK_ROUNDS=1):
 //
 //   - Noticing. A membership change (a LeaveGroup, a JoinGroup, a session
 //     expiry) puts the group into PreparingRebalance; the members learn it
@@ -17,29 +20,51 @@ import "fmt"
 //     it: once every one of them has left (the last worker of a roll
 //     stopping while the one before it is back), nobody is left to learn
 //     of the rebalance and it completes at once.
+//   - A clean stop stops the worker's work at once, but its LeaveGroup
+//     goes out only when the worker has stopped everything
+//     (LeaveGroupAfterMs); the join window follows.
 //   - A crash is noticed when the broker expires the member,
-//     session.timeout.ms after its last heartbeat: on average half a
-//     heartbeat interval earlier than session.timeout.ms after the kill.
+//     session.timeout.ms after its last heartbeat, and the others learn
+//     it at their next heartbeat (CrashNoticeMs, then the join window).
+//   - A change of the configured connectors or tasks is read by every
+//     worker from the config topic, and each rejoins at once: no window.
 //   - A delay that runs out is every member's own timer: they were told the
 //     same delay in the same round and rejoin together at once, without a
 //     join window.
-//   - The round itself (join, sync, stopping the revoked work, starting the
-//     assigned work) takes RoundTimeMs from the moment the members rejoin.
-//     Eager members stop everything when they rejoin, so under eager every
-//     piece is down for RoundTimeMs, not for the join window.
+//   - A follow-up after revocations: a member that was revoked something
+//     stops it (StopWorkMs) and rejoins at once; a member revoked nothing
+//     learns of the follow-up at its next heartbeat, a whole interval
+//     after the round (its heartbeat timer restarted with the round).
+//   - The round itself (JoinGroup to the assigned work started: join,
+//     sync, start) takes RoundTimeMs from the moment the members rejoin.
+//     Revoked work stops when the round starts. Eager members stop all
+//     their work when they learn of the round and rejoin once it stopped:
+//     under eager every piece is down StopWorkMs plus RoundTimeMs.
 //
-// Without the heartbeat interval (0) the window is empty and a crash is
-// noticed session.timeout.ms after the kill: each event gets its own round,
-// as plans did before the interval was known.
+// Without the heartbeat interval (0) the window is empty, a crash is
+// noticed session.timeout.ms after the kill, a clean stop leaves at once,
+// work stops instantly and each event gets its own round, as plans did
+// before the interval was known (the uncalibrated model; RoundTimeMs 2 s).
 
 // DefaultRoundTimeWithHeartbeatMs is the round time when the heartbeat
-// interval is known: the join window then carries the wait for the
-// members, and the round is what remains (join completed, sync, revoked
-// work stopped, assigned work started). On Kafka 4.4.0 (README,
-// "Calibration"): 2 s on top of the join window overestimated a join by
-// 81%; with 1 s a join was +20%, a clean leave +2%, a crash -7% against
-// the workers' logs, all running again within 2.4 s.
-const DefaultRoundTimeWithHeartbeatMs int64 = 1000
+// interval is known: the join windows and the stops carry the waits, and
+// the round is what remains, from the members' JoinGroup to the assigned
+// work started (join, sync, start). Measured per round from the workers'
+// logs (README, "Calibration").
+const DefaultRoundTimeWithHeartbeatMs int64 = 100
+
+// StopWorkMs is how long a worker takes to stop the work it gives up
+// before it rejoins (cooperative: the revoked pieces; eager: all its
+// work), from its "Rebalance started" to "Finished stopping tasks in
+// preparation for rebalance" in the workers' logs. With the heartbeat
+// interval known only.
+const StopWorkMs int64 = 600
+
+// LeaveGroupAfterMsDefault is how long after a clean stop the worker
+// sends LeaveGroup: it stops all its work first (its tasks stop within
+// task.shutdown.graceful.timeout.ms). With the heartbeat interval known
+// only.
+const LeaveGroupAfterMsDefault int64 = 2500
 
 // DefaultRoundTime is the round time a plan takes when none is given:
 // DefaultRoundTimeMs, or DefaultRoundTimeWithHeartbeatMs with the
@@ -51,6 +76,50 @@ func DefaultRoundTime(heartbeatIntervalMs int64) int64 {
 	return DefaultRoundTimeMs
 }
 
+// stopWorkMs is StopWorkMs in the calibrated model, else 0.
+func (m TimeModel) stopWorkMs() int64 {
+	if m.HeartbeatIntervalMs <= 0 {
+		return 0
+	}
+	return StopWorkMs
+}
+
+// LeaveGroupAfterMs is how long after a clean stop the group sees its
+// LeaveGroup (0: at once, the uncalibrated model).
+func (m TimeModel) LeaveGroupAfterMs() int64 {
+	if m.HeartbeatIntervalMs <= 0 {
+		return 0
+	}
+	return LeaveGroupAfterMsDefault
+}
+
+// roundMs is how long a round takes from its start to the assigned work
+// started: eager members first stop all their work.
+func (m TimeModel) roundMs(eager bool) int64 {
+	if eager {
+		return m.stopWorkMs() + m.RoundTimeMs
+	}
+	return m.RoundTimeMs
+}
+
+// awaitLeave keeps a stopped or crashed worker in the group until the
+// group sees it go, after ms: no round completes before that. A measured
+// first rejoin (FirstRejoinMs) shows the first LeaveGroup came by then.
+func (e *engine) awaitLeave(w string, ms int64, kind EventKind) {
+	if kind == eventLeaveGroup {
+		if e.windows == 0 && e.model.FirstRejoinMs != nil {
+			ms = max(min(ms, *e.model.FirstRejoinMs-e.now), 0)
+		}
+		if e.leaving == nil {
+			e.leaving = map[string]bool{}
+		}
+		e.leaving[w] = true
+	}
+	e.notices++
+	e.noticeAt[w] = e.now + ms
+	e.push(e.noticeAt[w], Event{Kind: kind, Worker: w})
+}
+
 // JoinWindowMs is how long after a membership change the members rejoin,
 // the window in which further changes share the round.
 func (m TimeModel) JoinWindowMs() int64 {
@@ -60,9 +129,16 @@ func (m TimeModel) JoinWindowMs() int64 {
 	return m.HeartbeatIntervalMs / 2
 }
 
-// CrashNoticeMs is how long after a crash the broker expires the member.
+// CrashNoticeMs is how long after a crash the broker expires the member
+// as the plan takes it: session.timeout.ms after the kill. The broker
+// expires it session.timeout.ms after its last heartbeat, up to an
+// interval before the kill, but the others learn it only at their next
+// heartbeat (the join window that follows): on Kafka 4.4.0 and 3.9.2 they
+// learnt 11.0 to 11.6 s after the kill with a 10 s session and a 3 s
+// interval (README, "Calibration"), where expiry plus window averages
+// session.timeout.ms plus half an interval.
 func (m TimeModel) CrashNoticeMs() int64 {
-	return max(m.SessionTimeoutMs-m.HeartbeatIntervalMs/2, 0)
+	return m.SessionTimeoutMs
 }
 
 // ClockStatements are the clock's rules for the plan's assumptions.
@@ -72,15 +148,58 @@ func (m TimeModel) ClockStatements() []string {
 	}
 	return []string{
 		fmt.Sprintf("members learn of a rebalance at their next heartbeat, taken as half of heartbeat.interval.ms (%d ms) after the change (up to %d ms): membership changes within that join window share the round", m.JoinWindowMs(), m.HeartbeatIntervalMs),
-		fmt.Sprintf("a crash is noticed session.timeout.ms after the member's last heartbeat, taken as %d ms after the kill (between %d and %d ms)", m.CrashNoticeMs(), max(m.SessionTimeoutMs-m.HeartbeatIntervalMs, 0), m.SessionTimeoutMs),
+		fmt.Sprintf("a crash is noticed when the broker expires the member (session.timeout.ms after its last heartbeat) and the others heartbeat next: taken as %d ms after the kill, then the join window", m.CrashNoticeMs()),
+		fmt.Sprintf("a clean stop sends LeaveGroup once the worker stopped its work, taken as %d ms after the stop; a follow-up after revocations waits for the members revoked nothing, who learn at their next heartbeat (%d ms after the round); the others rejoin once they stopped the revoked work (%d ms)", m.LeaveGroupAfterMs(), m.HeartbeatIntervalMs, m.stopWorkMs()),
+		fmt.Sprintf("a round takes %d ms from the members' JoinGroup to the assigned work started; eager members first stop all their work (%d ms)", m.RoundTimeMs, m.stopWorkMs()),
 	}
+}
+
+// rejoinKind is how the members learn of the round wanted now, which
+// sets how long they take to rejoin.
+type rejoinKind uint8
+
+const (
+	// rejoinAtHeartbeat: a membership change; the members learn at their
+	// next heartbeat, taken as half an interval later (JoinWindowMs).
+	rejoinAtHeartbeat rejoinKind = iota
+	// rejoinAfterInterval: the follow-up of a round in which some member
+	// was revoked nothing: the revoked members rejoin at once, but that
+	// member learns only at its next heartbeat, a whole interval after
+	// the round (its heartbeat timer restarted when the round completed).
+	rejoinAfterInterval
+	// rejoinAtOnce: the follow-up of a round that revoked something from
+	// every member: each rejoins as soon as its revoked work stopped.
+	rejoinAtOnce
+)
+
+// followUpRejoin is how the members rejoin for a follow-up: keptAll says
+// some member was revoked nothing.
+func followUpRejoin(keptAll bool) rejoinKind {
+	if keptAll {
+		return rejoinAfterInterval
+	}
+	return rejoinAtOnce
+}
+
+// rejoinWindowMs is how long after the wanted round's cause the members
+// have rejoined.
+func (m TimeModel) rejoinWindowMs(k rejoinKind) int64 {
+	switch {
+	case m.HeartbeatIntervalMs <= 0:
+		return 0
+	case k == rejoinAfterInterval:
+		return m.HeartbeatIntervalMs
+	case k == rejoinAtOnce:
+		return m.stopWorkMs()
+	}
+	return m.JoinWindowMs()
 }
 
 // holdForJoinWindow keeps a wanted round open until the members rejoin,
 // so that membership changes in the window fold into it; true while the
 // round must wait. The round then starts where the window opened.
 func (e *engine) holdForJoinWindow() bool {
-	w := e.model.JoinWindowMs()
+	w := e.model.rejoinWindowMs(e.window)
 	if w <= 0 || (e.selfRejoin && e.windowOpen < 0) || e.nobodyToLearn() {
 		return false
 	}
@@ -101,7 +220,7 @@ func (e *engine) roundOpened() int64 {
 	if e.windowOpen >= 0 {
 		start = e.windowOpen
 	}
-	e.windowOpen, e.windowClose, e.selfRejoin = -1, -1, false
+	e.windowOpen, e.windowClose, e.selfRejoin, e.window = -1, -1, false, rejoinAtHeartbeat
 	for _, m := range e.fresh {
 		m.fresh = false
 	}
@@ -135,4 +254,18 @@ func ModelStatements() []string {
 		"the leader's memory at the start is the current ownership plus what the input shows it holding (assumptions.pending: work held back for departed workers, the delay told, a revocation to follow up); with nothing shown, no delay or backoff is pending",
 		"not running = configured pieces not owned by a live worker or not started yet; task_ms_not_running integrates that over time",
 	}
+}
+
+// leftBeforeReturn: a restarted worker that comes back before its old
+// incarnation's LeaveGroup was taken to go out sent it before: the old
+// process stops everything and leaves before the new one can start. A
+// crashed one stays until the broker expires it.
+func (e *engine) leftBeforeReturn(old string) error {
+	if old == "" || !e.leaving[old] {
+		return nil
+	}
+	delete(e.leaving, old)
+	e.notices--
+	e.log(MarkStop, old, "%s sends LeaveGroup (before its restart is back)", e.label(old))
+	return e.leave(old)
 }

@@ -1,6 +1,7 @@
 package whatif
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -24,7 +25,10 @@ func TestFastRestartsShareRounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fast, err := RollingRestartPlan(st, hbOpts(0, 3000), 1000, StopClean, nil)
+	// Back half a second after its LeaveGroup (the calibrated model sends
+	// it LeaveGroupAfterMs after the stop): within the join window.
+	leave := timeline.LeaveGroupAfterMsDefault
+	fast, err := RollingRestartPlan(st, hbOpts(0, 3000), leave+500, StopClean, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,25 +37,26 @@ func TestFastRestartsShareRounds(t *testing.T) {
 		t.Fatalf("with a 3 s heartbeat, 1 s restarts take %d rounds, without %d: want fewer", len(rf), len(rs))
 	}
 	first := rf[0]
-	if first.TimeMs != 0 || !strings.Contains(first.Trigger, "w2 left") || !strings.Contains(first.Trigger, "w2.2 joined") {
-		t.Errorf("first round at %d for %q: want w2's stop and return in one round opened at 0", first.TimeMs, first.Trigger)
+	if first.TimeMs != leave || !strings.Contains(first.Trigger, "w2 left") || !strings.Contains(first.Trigger, "w2.2 joined") {
+		t.Errorf("first round at %d for %q: want w2's stop and return in one round opened at its LeaveGroup, %d", first.TimeMs, first.Trigger, leave)
 	}
 	if fast.Assumptions.JoinWindowMs != 1500 || !strings.Contains(strings.Join(fast.Assumptions.Model, "\n"), "join window") {
 		t.Errorf("assumptions %+v", fast.Assumptions)
 	}
-	if !strings.Contains(strings.Join(fast.Notes, "\n"), "timing-dependent: a restart of 1s is within heartbeat.interval.ms (3s)") {
+	if !strings.Contains(strings.Join(fast.Notes, "\n"), fmt.Sprintf("timing-dependent: a restart of %s is within heartbeat.interval.ms (3s) of its stop's LeaveGroup", Millis(leave+500))) {
 		t.Errorf("a restart within the heartbeat interval is not said to be timing-dependent: %q", fast.Notes)
 	}
-	// Slow restarts (longer than the window) keep one round per event.
-	slower, err := RollingRestartPlan(st, hbOpts(0, 3000), 5000, StopClean, nil)
+	// Slow restarts (back more than an interval after the LeaveGroup)
+	// keep one round per event.
+	slower, err := RollingRestartPlan(st, hbOpts(0, 3000), leave+3000, StopClean, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n, want := len(slower.Branches[0].Cooperative.Rounds), len(rs); n != want {
-		t.Errorf("5 s restarts with a 3 s heartbeat: %d rounds, want %d as without windows", n, want)
+		t.Errorf("restarts of %d ms with a 3 s heartbeat: %d rounds, want %d as without windows", leave+3000, n, want)
 	}
 	if strings.Contains(strings.Join(slower.Notes, "\n"), "timing-dependent") {
-		t.Errorf("5 s restarts with a 3 s heartbeat are said to be timing-dependent: %q", slower.Notes)
+		t.Errorf("restarts of %d ms with a 3 s heartbeat are said to be timing-dependent: %q", leave+3000, slower.Notes)
 	}
 }
 
@@ -75,8 +80,9 @@ func TestJoinsInOneWindowShareARound(t *testing.T) {
 	}
 }
 
-// A crash is noticed session.timeout.ms after the last heartbeat: half an
-// interval before session.timeout.ms after the kill, on average.
+// A crash is noticed when the broker expires the member and the others
+// heartbeat next: session.timeout.ms after the kill, then the join window
+// (real workers learnt 11.0 to 11.6 s after a kill with 10 s and 3 s).
 func TestCrashNoticedFromLastHeartbeat(t *testing.T) {
 	st := synth(t, "workers=3,connectors=3,tasks=2")
 	res, err := LeavePlan(st, hbOpts(60000, 3000), "w2", StopCrash, nil)
@@ -84,15 +90,15 @@ func TestCrashNoticedFromLastHeartbeat(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := res.Branches[0].Cooperative.Rounds[0]
-	if r.TimeMs != 8500 || r.EndMs != 12000 {
-		t.Errorf("first round %d..%d, want opened at 8500 (expiry) and ended at 12000 (rejoin at 10000 + round)", r.TimeMs, r.EndMs)
+	if r.TimeMs != 10000 || r.EndMs != 10000+1500+testRound {
+		t.Errorf("first round %d..%d, want opened at 10000 (expiry) and ended at %d (rejoin at 11500 + round)", r.TimeMs, r.EndMs, 11500+testRound)
 	}
-	if res.Assumptions.CrashNoticedAfterMs != 8500 {
+	if res.Assumptions.CrashNoticedAfterMs != 10000 {
 		t.Errorf("crash_noticed_after_ms %d", res.Assumptions.CrashNoticedAfterMs)
 	}
 	res, _ = LeavePlan(st, hbOpts(60000, 0), "w2", StopCrash, nil)
-	if r := res.Branches[0].Cooperative.Rounds[0]; r.TimeMs != 10000 || res.Assumptions.CrashNoticedAfterMs != 10000 {
-		t.Errorf("without the interval: round at %d, notice %d, want 10000", r.TimeMs, res.Assumptions.CrashNoticedAfterMs)
+	if r := res.Branches[0].Cooperative.Rounds[0]; r.TimeMs != 10000 || r.EndMs != 10000+testRound {
+		t.Errorf("without the interval: round %d..%d, want opened at 10000 without a window", r.TimeMs, r.EndMs)
 	}
 }
 
@@ -105,8 +111,9 @@ func TestDelayedRoundHasNoJoinWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	rs := res.Branches[0].Cooperative.Rounds
-	if len(rs) != 2 || rs[0].TimeMs != 0 || rs[1].TimeMs != 1500+15000 {
-		t.Fatalf("rounds at %d and %d, want the leave at 0 (told at its close, 1500) and the deadline at 16500", rs[0].TimeMs, rs[len(rs)-1].TimeMs)
+	leave := timeline.LeaveGroupAfterMsDefault
+	if len(rs) != 2 || rs[0].TimeMs != leave || rs[1].TimeMs != leave+1500+15000 {
+		t.Fatalf("rounds at %d and %d, want the LeaveGroup at %d (told at its close, 1500 later) and the deadline 15000 after that", rs[0].TimeMs, rs[len(rs)-1].TimeMs, leave)
 	}
 }
 
@@ -149,12 +156,16 @@ func TestFirstRejoinDecidesTheFirstFold(t *testing.T) {
 	if !strings.Contains(model.Trigger, "w2.2 joined") {
 		t.Fatalf("model: a 1 s return is not in the first round (%q)", model.Trigger)
 	}
-	// The model's window closes at 1.5 s, the measured one at 0.5 s.
-	if r := first(1000, &early); strings.Contains(r.Trigger, "w2.2 joined") || r.EndMs != model.EndMs-1000 {
-		t.Errorf("members back at 0.5 s: round %q ends at %d ms, want without the return and at %d", r.Trigger, r.EndMs, model.EndMs-1000)
+	// In the model the return at 1 s brings its stop's LeaveGroup forward
+	// to then; measured, the members rejoined at 0.5 s, so the LeaveGroup
+	// came by then and the window closed before the return.
+	if r := first(1000, &early); strings.Contains(r.Trigger, "w2.2 joined") || r.EndMs != early+testRound {
+		t.Errorf("members back at 0.5 s: round %q ends at %d ms, want without the return and at %d", r.Trigger, r.EndMs, early+testRound)
 	}
-	if r := first(2000, nil); strings.Contains(r.Trigger, "w2.2 joined") {
-		t.Errorf("model: a 2 s return shares the first round (%q)", r.Trigger)
+	// A return later than the LeaveGroup's model (2.5 s) and its window
+	// stays out.
+	if r := first(timeline.LeaveGroupAfterMsDefault+2000, nil); strings.Contains(r.Trigger, "w2.2 joined") {
+		t.Errorf("model: a return 2 s after the window shares the first round (%q)", r.Trigger)
 	}
 	if r := first(2000, &late); !strings.Contains(r.Trigger, "w2.2 joined") {
 		t.Errorf("members back at 2.5 s: the 2 s return is not in the first round (%q)", r.Trigger)
@@ -178,10 +189,35 @@ func TestWindowEndsWhenNobodyIsLeftToLearn(t *testing.T) {
 		t.Fatalf("%d rounds, want the second return in a round of its own", len(rs))
 	}
 	first := rs[0]
-	if strings.Count(first.Trigger, "left") != 2 || strings.Count(first.Trigger, "joined") != 1 || first.EndMs != 3000+o.RoundTimeMs {
-		t.Errorf("first round %q from %d to %d ms: want both stops and the first return, run at 3 s", first.Trigger, first.TimeMs, first.EndMs)
+	if strings.Count(first.Trigger, "left") != 2 || strings.Count(first.Trigger, "joined") != 1 || first.EndMs != 3000+timeline.LeaveGroupAfterMsDefault+o.RoundTimeMs {
+		t.Errorf("first round %q from %d to %d ms: want both stops and the first return, run at the second stop's LeaveGroup (3 s + %d ms)", first.Trigger, first.TimeMs, first.EndMs, timeline.LeaveGroupAfterMsDefault)
 	}
 	if !strings.Contains(rs[1].Trigger, "joined") || len(rs[1].Workers) != 2 {
 		t.Errorf("second round %q with %d workers: want the second return beside the first", rs[1].Trigger, len(rs[1].Workers))
+	}
+}
+
+// After a round that revoked something, the follow-up waits for the
+// members revoked nothing (a joiner, here): they learn of it at their
+// next heartbeat, a whole interval after the round. Eager members stop
+// all their work before they rejoin: the eager round is the stop plus
+// the round.
+func TestFollowUpAndEagerRoundFollowTheWorkers(t *testing.T) {
+	st := synth(t, "workers=2,connectors=4,tasks=3")
+	opts := hbOpts(60000, 3000)
+	res, err := JoinPlan(st, opts, []string{"w3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := res.Branches[0].Cooperative.Rounds
+	if len(rs) != 2 || !strings.Contains(rs[1].Trigger, "revocations") {
+		t.Fatalf("a cooperative join: %d rounds, want a round that revokes and its follow-up", len(rs))
+	}
+	if rs[1].TimeMs != rs[0].EndMs || rs[1].EndMs != rs[0].EndMs+3000+opts.RoundTimeMs {
+		t.Errorf("follow-up %d..%d after a round ending at %d: want it opened then and ended a heartbeat interval (3000) and a round (%d) later", rs[1].TimeMs, rs[1].EndMs, rs[0].EndMs, opts.RoundTimeMs)
+	}
+	e := res.Branches[0].Eager.Rounds
+	if len(e) != 1 || e[0].EndMs-e[0].TimeMs != 1500+timeline.StopWorkMs+opts.RoundTimeMs {
+		t.Errorf("eager join: round %d..%d, want the join window (1500), the stop (%d) and the round (%d)", e[0].TimeMs, e[0].EndMs, timeline.StopWorkMs, opts.RoundTimeMs)
 	}
 }

@@ -214,26 +214,31 @@ func RollingRestartPlan(state cluster.State, opts timeline.Options, restartMs in
 	res.Assumptions.Settings = append(res.Assumptions.Settings, RestartSettings(state, opts.Restarts, restartMs)...)
 	res.Assumptions.Stop = &stop
 	res.Assumptions.Order = state.Names(resolved)
-	res.noteFoldTiming(opts.HeartbeatIntervalMs, restartMs)
+	res.noteFoldTiming(opts.HeartbeatIntervalMs, restartMs, kind)
 	return res, res.addBranch(state, opts, "rolling restart", next)
 }
 
 // noteFoldTiming says where a roll's rounds depend on timing the plan
-// cannot see: a return within a heartbeat interval of its stop shares the
-// stop's round when it reaches the broker before the other members rejoin,
-// which depends on where their heartbeats fall; the plan folds returns
-// within half an interval (the join window) and no later ones.
-func (r *PlanResult) noteFoldTiming(heartbeatMs, restartMs int64) {
-	w := timeline.TimeModel{HeartbeatIntervalMs: heartbeatMs}.JoinWindowMs()
-	if heartbeatMs <= 0 || restartMs >= heartbeatMs {
+// cannot see: a return within a heartbeat interval of its stop's
+// LeaveGroup shares the stop's round when it reaches the broker before the
+// other members rejoin, which depends on where their heartbeats fall; the
+// plan folds returns within half an interval of the LeaveGroup (the join
+// window) and no later ones. A crash roll's stop has no LeaveGroup.
+func (r *PlanResult) noteFoldTiming(heartbeatMs, restartMs int64, kind timeline.EventKind) {
+	m := timeline.TimeModel{HeartbeatIntervalMs: heartbeatMs}
+	w, leave := m.JoinWindowMs(), m.LeaveGroupAfterMs()
+	if kind != timeline.EventStop {
+		leave = 0
+	}
+	if heartbeatMs <= 0 || restartMs >= leave+heartbeatMs {
 		return
 	}
 	fold := "shares"
-	if restartMs >= w {
+	if restartMs >= leave+w {
 		fold = "does not share"
 	}
-	r.Notes = append(r.Notes, fmt.Sprintf("timing-dependent: a restart of %s is within heartbeat.interval.ms (%s), so a real group may or may not fold each return into the round of its own stop (it does when the return reaches the broker before the other members' next heartbeat); this plan's return %s that round (it folds returns within %s), and the rounds, their count and the final pieces can differ from a real roll's",
-		Millis(restartMs), Millis(heartbeatMs), fold, Millis(w)))
+	r.Notes = append(r.Notes, fmt.Sprintf("timing-dependent: a restart of %s is within heartbeat.interval.ms (%s) of its stop's LeaveGroup (taken as %s after the stop), so a real group may or may not fold each return into the round of its own stop (it does when the return reaches the broker before the other members' next heartbeat); this plan's return %s that round (it folds returns within %s of the LeaveGroup), and the rounds, their count and the final pieces can differ from a real roll's",
+		Millis(restartMs), Millis(heartbeatMs), Millis(leave), fold, Millis(w)))
 }
 
 // RollRoundCap is the round cap of a roll of n workers: a roll takes a few

@@ -51,7 +51,7 @@ type matrixRow struct {
 	allRunning           int64
 	planRounds, genCount int
 	exact                bool
-	note                 string
+	note, variants       string
 }
 
 func (r matrixRow) taskErr() float64 {
@@ -70,8 +70,8 @@ func (r matrixRow) String() string {
 	if !r.exact {
 		exact = "NO"
 	}
-	return fmt.Sprintf("| %s | %.1f | %.1f | %+.0f%% | %.1f / %s | %d / %d | %s | %s", r.class, float64(r.taskMs)/1000, float64(r.planTaskMs)/1000,
-		100*r.taskErr(), float64(r.allRunning)/1000, all, r.genCount, r.planRounds, exact, r.note)
+	return fmt.Sprintf("| %s | %.1f | %.1f | %+.0f%% | %.1f / %s | %d / %d | %s | %s | %s", r.class, float64(r.taskMs)/1000, float64(r.planTaskMs)/1000,
+		100*r.taskErr(), float64(r.allRunning)/1000, all, r.genCount, r.planRounds, exact, r.note, r.variants)
 }
 
 // matrixVersions are the Kafka releases the matrix runs on: the newest
@@ -125,14 +125,19 @@ func runClockMatrix(t *testing.T, version string) {
 	// One worker fewer: the join adds it (JVMs starting at once on a
 	// loaded 2-core machine took longer than the harness waits).
 	c := newCluster(t, version, version, matrixWorkers-1, map[string]string{"scheduled.rebalance.max.delay.ms": fmt.Sprint(matrixDelayMs)})
-	c.standardConnectors()
+	tasks := c.standardConnectors()
+	if n := matrixExtraSinkTasks(c); n > 0 {
+		c.createSink("sink-z", n, c.group+"-t1", c.group+"-t2")
+		tasks["sink-z"] = n
+		c.waitRunning(tasks)
+	}
 	c.settle(2*time.Minute, 3*time.Second, nil)
 	var rows []matrixRow
 	var mu sync.Mutex
 	defer func() {
 		mu.Lock()
 		defer mu.Unlock()
-		t.Logf("the plan's clock on %s (heartbeat known), measured / predicted:\n| class | task-s measured | task-s predicted | error | all running again after, s | generations / rounds | ownership exact |\n%s%s", version, joinMatrix(rows), matrixSummary(rows))
+		t.Logf("the plan's clock on %s (heartbeat known), measured / predicted:\n| class | task-s measured | task-s predicted | error | all running again after, s | generations / rounds | ownership exact | note | other round times |\n%s%s", version, joinMatrix(rows), matrixSummary(rows))
 		checkMatrixBounds(t, rows)
 	}()
 	// need is how many workers run when a class starts: the fewest the
@@ -216,7 +221,14 @@ func (c *cluster) stateOf(snap string) plancluster.State {
 // planOf runs f on a state and returns the plan as its JSON reads.
 func (c *cluster) planOf(st plancluster.State, f func(plancluster.State, timeline.Options) (*whatif.PlanResult, error)) planJSON {
 	c.t.Helper()
-	res, err := f(st, c.matrixOptions())
+	c.replan = func(o timeline.Options) planJSON { return c.planWith(st, f, o) }
+	return c.planWith(st, f, c.matrixOptions())
+}
+
+// planWith runs f on a state with options o.
+func (c *cluster) planWith(st plancluster.State, f func(plancluster.State, timeline.Options) (*whatif.PlanResult, error), o timeline.Options) planJSON {
+	c.t.Helper()
+	res, err := f(st, o)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -245,6 +257,8 @@ func (c *cluster) compareClass(p planJSON, branch int, initial map[string][]stri
 	err = c.tryPredictAndCompare(p, branch, initial, workerOf, piecesExact)
 	m := c.measureClock(t0, killed)
 	row.taskMs, row.allRunning, row.genCount = m.taskMs, m.allRunning, len(c.generationsSince(t0))
+	row.variants = c.variantNote(branch)
+	c.logRoundParts(t0)
 	row.exact = err == nil
 	if err != nil {
 		c.t.Errorf("ownership differs from the plan: %v", err)

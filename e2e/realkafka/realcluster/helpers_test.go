@@ -19,6 +19,7 @@ import (
 	"github.com/connectscope/connectscope/e2e/realkafka"
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/source"
+	"github.com/connectscope/connectscope/plan/timeline"
 )
 
 // Timings of the test clusters: Connect's defaults. 6 s sessions left too
@@ -51,6 +52,9 @@ type cluster struct {
 	// group assigned it and its new owner's log showed it consuming), so
 	// a plan comparison logs a REST disagreement instead of failing.
 	restMayLag bool
+	// replan makes the last plan of planOf again with other options
+	// (the clock matrix's round-time variants).
+	replan func(timeline.Options) planJSON
 }
 
 // newCluster starts n workers of version with the given extra properties
