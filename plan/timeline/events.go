@@ -81,21 +81,8 @@ func (e *engine) apply(ev Event) error {
 		e.stopPieces(m, e.ownedOf(m))
 		e.mark(map[EventKind]string{EventStop: MarkStop, EventCrash: MarkCrash}[ev.Kind], ev.Worker)
 		m.dead = true
-		if ev.Kind == EventStop && e.model.LeaveGroupAfterMs() > 0 {
-			e.log(MarkStop, ev.Worker, "%s stops cleanly (its work stops; it sends LeaveGroup once stopped, about %d ms from now)", e.label(ev.Worker), e.model.LeaveGroupAfterMs())
-			e.awaitLeave(ev.Worker, e.model.LeaveGroupAfterMs(), eventLeaveGroup)
-		} else if ev.Kind == EventStop {
-			e.log(MarkStop, ev.Worker, "%s stops cleanly (its work stops, LeaveGroup)", e.label(ev.Worker))
-			if err := e.leave(ev.Worker); err != nil {
-				return err
-			}
-		} else {
-			if e.model.HeartbeatIntervalMs > 0 {
-				e.log(MarkCrash, ev.Worker, "%s crashes (its work stops; the broker expires it session.timeout.ms after its last heartbeat, about %d ms from now)", e.label(ev.Worker), e.model.CrashNoticeMs())
-			} else {
-				e.log(MarkCrash, ev.Worker, "%s crashes (its work stops; the group notices after session.timeout.ms = %d ms)", e.label(ev.Worker), e.model.SessionTimeoutMs)
-			}
-			e.awaitLeave(ev.Worker, e.model.CrashNoticeMs(), eventNotice)
+		if err := e.departs(ev.Kind, ev.Worker); err != nil {
+			return err
 		}
 	case eventNotice, eventLeaveGroup:
 		if ev.Kind == eventLeaveGroup && !e.leaving[ev.Worker] {

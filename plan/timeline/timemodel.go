@@ -269,3 +269,23 @@ func (e *engine) leftBeforeReturn(old string) error {
 	e.log(MarkStop, old, "%s sends LeaveGroup (before its restart is back)", e.label(old))
 	return e.leave(old)
 }
+
+// departs makes the group see a stopped or crashed worker go: a clean stop
+// at once or at its LeaveGroup, a crash when it is noticed.
+func (e *engine) departs(kind EventKind, w string) error {
+	switch {
+	case kind == EventStop && e.model.LeaveGroupAfterMs() > 0:
+		e.log(MarkStop, w, "%s stops cleanly (its work stops; it sends LeaveGroup once stopped, about %d ms from now)", e.label(w), e.model.LeaveGroupAfterMs())
+		e.awaitLeave(w, e.model.LeaveGroupAfterMs(), eventLeaveGroup)
+	case kind == EventStop:
+		e.log(MarkStop, w, "%s stops cleanly (its work stops, LeaveGroup)", e.label(w))
+		return e.leave(w)
+	case e.model.HeartbeatIntervalMs > 0:
+		e.log(MarkCrash, w, "%s crashes (its work stops; the broker expires it session.timeout.ms after its last heartbeat and the others learn it at their next heartbeat: taken as %d ms from now, then the join window)", e.label(w), e.model.CrashNoticeMs())
+		e.awaitLeave(w, e.model.CrashNoticeMs(), eventNotice)
+	default:
+		e.log(MarkCrash, w, "%s crashes (its work stops; the group notices after session.timeout.ms = %d ms)", e.label(w), e.model.SessionTimeoutMs)
+		e.awaitLeave(w, e.model.CrashNoticeMs(), eventNotice)
+	}
+	return nil
+}
