@@ -66,8 +66,7 @@ func (r *AllReport) NameSettings(n setting.Namer) {
 
 // AllReport is the result of `check all`: one list of findings, one summary.
 type AllReport struct {
-	Findings []Finding       `json:"findings"`
-	Summary  Summary         `json:"summary"`
+	Verdict
 	Checks   []CheckRun      `json:"checks"`
 	Timeouts *TimeoutsReport `json:"timeouts"`
 	Upgrade  *UpgradeReport  `json:"upgrade"`
@@ -163,8 +162,7 @@ func All(in AllInput) (*AllReport, error) {
 	} else {
 		skip("balance", noCluster(in, setting.Textf("no Connect group in the input")))
 	}
-	rep.Findings = dedupe(f.List())
-	rep.Summary = Summarize(rep.Findings)
+	rep.Verdict = verdictOf(dedupe(f.List()))
 	if in.ClusterErr != nil {
 		t := setting.Textf("the cluster of the worker files' bootstrap.servers could not be read, so topics and balance did not run: %v", wordedErr{in.ClusterErr})
 		rep.notes = map[int]setting.Text{len(rep.Notes): t}

@@ -52,8 +52,7 @@ type PieceStatus struct {
 
 // BalanceReport is the result of `check balance`.
 type BalanceReport struct {
-	Findings []Finding       `json:"findings"`
-	Summary  Summary         `json:"summary"`
+	Verdict
 	Workers  []WorkerBalance `json:"workers"`
 	Capacity *int            `json:"capacity"`
 }
@@ -127,8 +126,7 @@ func Balance(in BalanceInput) *BalanceReport {
 	if max := brokerValue(in.Broker, "group.max.size", kafkaversion.Version{}); n > 0 && int64(n) > max.N {
 		f.Add("K8", "group", fmt.Sprintf("%d workers but group.max.size is %d", n, max.N), map[string]any{"workers": n, "group.max.size": max.N})
 	}
-	rep.Findings = f.List()
-	rep.Summary = Summarize(rep.Findings)
+	rep.Verdict = verdictOf(f.List())
 	return rep
 }
 

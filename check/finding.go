@@ -35,6 +35,16 @@ type Summary struct {
 	Waived int `json:"waived"`
 }
 
+// Verdict is a check's findings and their summary, at the head of every
+// check's report.
+type Verdict struct {
+	Findings []Finding `json:"findings"`
+	Summary  Summary   `json:"summary"`
+}
+
+// verdictOf is the verdict of a check that found list.
+func verdictOf(list []Finding) Verdict { return Verdict{Findings: list, Summary: Summarize(list)} }
+
 // Findings collects findings while a check runs.
 type Findings struct{ list []Finding }
 

@@ -35,10 +35,9 @@ type ReleaseInput struct {
 
 // ReleaseReport is the release part of `check upgrade --to`.
 type ReleaseReport struct {
-	To       string          `json:"to"` // the release checked against, e.g. 4.4.0 for 4.x
-	Findings []Finding       `json:"findings"`
-	Summary  Summary         `json:"summary"`
-	Workers  []ReleaseWorker `json:"workers"`
+	To string `json:"to"` // the release checked against, e.g. 4.4.0 for 4.x
+	Verdict
+	Workers []ReleaseWorker `json:"workers"`
 }
 
 // ReleaseWorker is one worker as the release check saw it.
@@ -149,8 +148,7 @@ func Release(in ReleaseInput) (*ReleaseReport, error) {
 		rep.Workers = append(rep.Workers, rw)
 	}
 	sort.Slice(rep.Workers, func(i, j int) bool { return rep.Workers[i].Worker < rep.Workers[j].Worker })
-	rep.Findings = f.List()
-	rep.Summary = Summarize(rep.Findings)
+	rep.Verdict = verdictOf(f.List())
 	return rep, nil
 }
 

@@ -49,10 +49,9 @@ type ConnectorInfo struct {
 
 // TimeoutsReport is the result of `check timeouts`.
 type TimeoutsReport struct {
-	Findings []Finding        `json:"findings"`
-	Summary  Summary          `json:"summary"`
-	Workers  []WorkerSettings `json:"workers"`
-	Broker   []SettingValue   `json:"broker"`
+	Verdict
+	Workers []WorkerSettings `json:"workers"`
+	Broker  []SettingValue   `json:"broker"`
 }
 
 // WorkerSettings are one worker file's effective settings.
@@ -121,9 +120,9 @@ func Timeouts(in TimeoutsInput) (*TimeoutsReport, error) {
 		return nil, err
 	}
 	sort.SliceStable(rep.Workers, func(i, j int) bool { return rep.Workers[i].File < rep.Workers[j].File })
-	rep.Findings = append(foldFiles(f.List(), workerNames(in.Workers)), in.RESTFindings...)
-	SortFindings(rep.Findings)
-	rep.Summary = Summarize(rep.Findings)
+	found := append(foldFiles(f.List(), workerNames(in.Workers)), in.RESTFindings...)
+	SortFindings(found)
+	rep.Verdict = verdictOf(found)
 	return rep, nil
 }
 

@@ -47,9 +47,8 @@ type KeyRecord struct {
 
 // TopicsReport is the result of `check topics`.
 type TopicsReport struct {
-	Findings []Finding   `json:"findings"`
-	Summary  Summary     `json:"summary"`
-	Topics   []TopicView `json:"topics"`
+	Verdict
+	Topics []TopicView `json:"topics"`
 }
 
 // TopicView is one internal topic as described.
@@ -102,8 +101,7 @@ func Topics(in TopicsInput) *TopicsReport {
 	checkOrphans(&f, oin)
 	checkSinkGroupCollision(&f, in)
 	checkGroupHolder(&f, in)
-	rep.Findings = f.List()
-	rep.Summary = Summarize(rep.Findings)
+	rep.Verdict = verdictOf(f.List())
 	return rep
 }
 

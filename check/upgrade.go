@@ -38,8 +38,7 @@ type UpgradeMember struct {
 
 // UpgradeReport is the result of `check upgrade`.
 type UpgradeReport struct {
-	Findings      []Finding       `json:"findings"`
-	Summary       Summary         `json:"summary"`
+	Verdict
 	Target        string          `json:"target"`
 	ProtocolNow   string          `json:"protocol_now"`   // eager, compatible or sessioned
 	GroupProtocol *string         `json:"group_protocol"` // as DescribeGroups named it; null when not read
@@ -63,8 +62,7 @@ func (r *UpgradeReport) AddRelease(rel *ReleaseReport) {
 	var f Findings
 	f.Merge(r.Findings)
 	f.Merge(rel.Findings)
-	r.Findings = dedupe(f.List()) // U13 of a silent worker comes from both
-	r.Summary = Summarize(r.Findings)
+	r.Verdict = verdictOf(dedupe(f.List())) // U13 of a silent worker comes from both
 }
 
 // UpgradeWorker is a worker's protocol-relevant state.
@@ -173,8 +171,7 @@ func Upgrade(in UpgradeInput) (*UpgradeReport, error) {
 	rep.Steps = append(rep.Steps, rollingPlan(workers, target, eosTarget)...)
 	rep.ProtocolFinal = protocol.Setting(protocol.SelectProtocol(offersOf(workers)))
 	f.Merge(in.RESTFindings)
-	rep.Findings = f.List()
-	rep.Summary = Summarize(rep.Findings)
+	rep.Verdict = verdictOf(f.List())
 	return rep, nil
 }
 

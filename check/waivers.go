@@ -283,13 +283,12 @@ func waive(report any, fl *Filter, judge bool) {
 	if fl.Empty() {
 		return
 	}
-	if list, s := reportFindings(report); list != nil {
+	if v := reportVerdict(report); v != nil {
 		judged := *fl
 		if judge {
 			judged.ran = checksRan(report)
 		}
-		*list = judged.Apply(*list)
-		*s = Summarize(*list)
+		*v = verdictOf(judged.Apply(v.Findings))
 	}
 	if r, ok := report.(*AllReport); ok {
 		// The sections keep their own findings; expired and stale waivers
@@ -325,38 +324,38 @@ func checksRan(report any) map[string]bool {
 
 // FindingsOf is a check report's findings (nil for anything else).
 func FindingsOf(report any) []Finding {
-	if list, _ := reportFindings(report); list != nil {
-		return *list
+	if v := reportVerdict(report); v != nil {
+		return v.Findings
 	}
 	return nil
 }
 
-// reportFindings points at a report's findings and summary; nil for
-// anything else, a nil report included.
-func reportFindings(report any) (*[]Finding, *Summary) {
+// reportVerdict points at a check report's verdict; nil for anything else,
+// a nil report included.
+func reportVerdict(report any) *Verdict {
 	switch r := report.(type) {
 	case *TimeoutsReport:
 		if r != nil {
-			return &r.Findings, &r.Summary
+			return &r.Verdict
 		}
 	case *UpgradeReport:
 		if r != nil {
-			return &r.Findings, &r.Summary
+			return &r.Verdict
 		}
 	case *TopicsReport:
 		if r != nil {
-			return &r.Findings, &r.Summary
+			return &r.Verdict
 		}
 	case *BalanceReport:
 		if r != nil {
-			return &r.Findings, &r.Summary
+			return &r.Verdict
 		}
 	case *AllReport:
 		if r != nil {
-			return &r.Findings, &r.Summary
+			return &r.Verdict
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 // live are the waivers not expired at now.

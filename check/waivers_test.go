@@ -107,7 +107,7 @@ func TestIgnoreAndOnly(t *testing.T) {
 // Waived findings are listed as waived in every format: the table of
 // waived findings, and the waived object in JSON, JSONL and YAML.
 func TestWaivedInEveryFormat(t *testing.T) {
-	rep := &TopicsReport{Findings: waiverFindings(), Topics: []TopicView{}}
+	rep := &TopicsReport{Verdict: Verdict{Findings: waiverFindings()}, Topics: []TopicView{}}
 	rep.Summary = Summarize(rep.Findings)
 	Waive(rep, &Filter{Ignore: []string{"K2"}})
 	for _, o := range []string{"table", "json", "jsonl", "yaml"} {
@@ -201,7 +201,7 @@ func TestStaleWaiver(t *testing.T) {
 	fl := &Filter{Waivers: ws, Now: time.Date(2026, 12, 2, 6, 0, 0, 0, time.UTC)}
 	var f Findings
 	f.Add("K2", "topic connect-configs", "one partition", nil)
-	rep := &TopicsReport{Findings: f.List()}
+	rep := &TopicsReport{Verdict: Verdict{Findings: f.List()}}
 	Waive(rep, fl)
 	var stale []string
 	for _, fd := range rep.Findings {
@@ -220,7 +220,7 @@ func TestStaleWaiver(t *testing.T) {
 	}
 
 	all := &AllReport{Checks: []CheckRun{{Check: "topics", Ran: true}, {Check: "timeouts"}},
-		Findings: f.List(), Topics: &TopicsReport{Findings: f.List()}}
+		Verdict: Verdict{Findings: f.List()}, Topics: &TopicsReport{Verdict: Verdict{Findings: f.List()}}}
 	Waive(all, fl)
 	if n := len(ruleIDsOf(all.Findings, "W2")); n != 1 {
 		t.Errorf("check all: %d W2 findings, want 1: %v", n, ruleIDs(all.Findings))
