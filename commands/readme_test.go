@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/connectscope/connectscope/internal/golden"
-	"github.com/connectscope/connectscope/sandbox"
 )
 
 // readmeCommand is one connectscope command shown in README.md: a line of a
@@ -176,18 +175,7 @@ func TestREADMEWalkThrough(t *testing.T) {
 	if len(cmds) < 20 {
 		t.Fatalf("%d commands found in README.md: the parser lost them", len(cmds))
 	}
-	ctx, c := testSandbox(t)
-	for _, s := range []sandbox.ConnectorSpec{{Name: "orders-source", Tasks: 2}, {Name: "orders-sink", Kind: sandbox.KindSink, Tasks: 2}} {
-		if err := c.AddConnector(ctx, s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := c.AddWorkers(ctx, 3); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.WaitStable(ctx); err != nil {
-		t.Fatal(err)
-	}
+	c := readmeSandbox(t)
 	tmp := t.TempDir()
 	config := fmt.Sprintf("current-context: prod\ncontexts:\n  prod:\n    bootstrap-server: %s\n  staging:\n    bootstrap-server: %s\n", c.Bootstrap(), c.Bootstrap())
 	t.Chdir("..")
@@ -204,6 +192,10 @@ func TestREADMEWalkThrough(t *testing.T) {
 			continue
 		}
 		args := readmeArgs(cmd.args, c.Bootstrap(), tmp)
+		if readmeWatch(cmd, args) {
+			t.Logf("README.md:%d runs in TestREADMEWatches, beside the other tests: %s", cmd.line, cmd.text)
+			continue
+		}
 		// Each command gets the same named clusters, whatever the one
 		// before changed; a worker file alone reaches the sandbox through
 		// the environment, which a worker file's bootstrap.servers yields to.
