@@ -31,15 +31,5 @@ func runConfigs(e *cli.Env, o *ConfigsOptions) error {
 	if err != nil {
 		return err
 	}
-	res := d.Configs()
-	if o.Connector != "" && !knownConnector(d) {
-		return connectorNotFound(o.Connector, d.Topics.Config, d.Topics.Status)
-	}
-	f, err := o.Filter.spec(e, d)
-	if err != nil {
-		return err
-	}
-	f.Configs(res)
-	addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Config))
-	return e.Emit(res)
+	return show(e, o.Filter.query(e, cli.ConfigTopic), d.ConfigsView)
 }

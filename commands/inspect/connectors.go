@@ -32,15 +32,5 @@ func runConnectors(e *cli.Env, o *ConnectorsOptions) error {
 	if err != nil {
 		return err
 	}
-	res := d.Connectors() // only --connector's, when given
-	if o.Connector != "" && len(res.Connectors) == 0 {
-		return connectorNotFound(o.Connector, d.Topics.Config, d.Topics.Status)
-	}
-	f, err := o.Filter.spec(e, d)
-	if err != nil {
-		return err
-	}
-	f.Connectors(res)
-	addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Config, d.Topics.Status))
-	return e.Emit(res)
+	return show(e, o.Filter.query(e, cli.ConfigTopic), d.ConnectorsView)
 }

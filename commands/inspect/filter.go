@@ -1,12 +1,8 @@
 package inspect
 
 import (
-	"errors"
-
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect"
-	"github.com/connectscope/connectscope/inspect/field"
-	"github.com/connectscope/connectscope/inspect/filter"
 	"github.com/connectscope/connectscope/inspect/views"
 	urfave "github.com/urfave/cli/v2"
 )
@@ -46,36 +42,19 @@ var filterValues = map[string]cli.Candidates{
 	flagState: cli.Fixed("RUNNING", "FAILED", "PAUSED", "STOPPED", "UNASSIGNED", "RESTARTING"),
 }
 
-// spec parses the filters, worded with their flags when they are wrong.
-// The connectors' types come from d's configs, read on their own when a
-// live view did not read the config topic.
-func (f FilterOptions) spec(e *cli.Env, d *views.Dataset) (filter.Spec, error) {
-	s, err := filter.Parse(f.Pattern, f.Type, f.States.Value())
-	var fe *field.Error
-	if errors.As(err, &fe) {
-		flag := map[string]string{"Pattern": flagRegExp, "Type": flagType, "State": flagState}[fe.Name]
-		return s, cli.UsageErrorf("--%s%s", flag, fe.Detail)
-	}
-	if err != nil || s.Type == "" {
-		return s, err
-	}
-	var configs *views.ConfigsResult
-	if d != nil {
-		configs = d.Configs()
-	}
-	if configs == nil || len(configs.Connectors) == 0 {
-		read := e.Dataset
-		if e.Globals.Live() {
-			read = func() (*inspect.Dataset, error) {
-				return e.DatasetAs(cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true})
-			}
+// filterInputs name the filters' flags for the views' errors (filter.Parse's
+// inputs).
+var filterInputs = map[string]string{"Pattern": flagRegExp, "Type": flagType, "State": flagState}
+
+// query is what a view is asked: the filters as given and, live, a read of
+// the topics the view may need beside its own (others): the config topic
+// for the connectors' types, the status topic for a connector's existence.
+func (f FilterOptions) query(e *cli.Env, others cli.Topics) views.Query {
+	q := views.Query{Pattern: f.Pattern, Type: f.Type, States: f.States.Value()}
+	if e.Globals.Live() {
+		q.Others = func() (*inspect.Dataset, error) {
+			return e.DatasetAs(cli.ReadSpec{Topics: others, SkipSinkGroups: true})
 		}
-		ds, err := read()
-		if err != nil {
-			return s, err
-		}
-		configs = views.Decode(ds, views.Options{}).Configs()
 	}
-	s.Types = filter.Types(configs)
-	return s, nil
+	return q
 }

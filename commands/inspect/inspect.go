@@ -4,10 +4,11 @@
 package inspect
 
 import (
-	"strings"
+	"errors"
 
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/field"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/views"
 	urfave "github.com/urfave/cli/v2"
@@ -70,6 +71,7 @@ func viewSpec(topics cli.Topics, result any) cli.Spec {
 		Read:   cli.ReadSpec{Topics: topics, SkipSinkGroups: true},
 		Result: result,
 		Values: map[string]cli.Candidates{flagConnector: cli.Connectors, flagType: filterValues[flagType], flagState: filterValues[flagState]},
+		Inputs: filterInputs,
 	}
 }
 
@@ -102,45 +104,23 @@ func loadStatusStreaming(e *cli.Env, v ViewOptions) (*views.Dataset, error) {
 	})
 }
 
-func addProblems(counts *inspect.RecordCounts, problems *[]inspect.Problem, extra []inspect.Problem) {
-	counts.Read += len(extra)
-	counts.Problems += len(extra)
-	*problems = append(*problems, extra...)
-}
-
-// connectorNotFound is the error for --connector NAME when the input holds
-// no config, status or offsets record of NAME.
-func connectorNotFound(name string, where ...string) error {
-	return cli.NotFoundErrorf("connector %q not found in %s: `connectscope inspect connectors` lists the connectors", name, strings.Join(where, " or "))
-}
-
-// knownConnector says whether the records hold a config or a status of the
-// connector d was decoded for (its --connector).
-func knownConnector(d *views.Dataset) bool {
-	if len(d.Configs().Connectors) > 0 {
-		return true
+// show ends a view's run: the view asked q, printed. A connector the input
+// does not hold is not found (exit 4); a filter's value the filter refuses
+// is a usage error (exit 2), worded with its flag through Spec.Inputs.
+func show[R any](e *cli.Env, q views.Query, view func(views.Query) (R, error)) error {
+	res, err := view(q)
+	var coded *cli.ExitError
+	var nf *views.NotFoundError
+	var fe *field.Error
+	switch {
+	case err == nil:
+		return e.Emit(res)
+	case errors.As(err, &coded):
+		return err // reading the topics the view needed beside its own
+	case errors.As(err, &nf):
+		return cli.NotFound(err)
+	case errors.As(err, &fe):
+		return cli.Exit(cli.ExitUsage, err)
 	}
-	st := d.Status()
-	return len(st.Connectors) > 0 || len(st.Tasks) > 0
-}
-
-// connectorKind is the type (source, sink) of the connector d was decoded
-// for (its --connector), from its config; "" when the config does not say.
-func connectorKind(d *views.Dataset) string {
-	for _, c := range d.Configs().Connectors {
-		if t := views.ConnectorType(c.Config); t == "source" || t == "sink" {
-			return t
-		}
-	}
-	return ""
-}
-
-// wrongKind is the one line for a connector asked of a view that shows the
-// other kind: what it is, and the view that fits (exit 4: there is no
-// connector of that kind by the name).
-func wrongKind(name, kind string) error {
-	if kind == "source" {
-		return cli.NotFoundErrorf("%s is a source connector: inspect sinks shows sink connectors' consumer groups; its progress is its offsets, in `connectscope inspect offsets --connector %s`", name, name)
-	}
-	return cli.NotFoundErrorf("%s is a sink connector: inspect offsets shows source connectors' offsets; its progress is its consumer group's commits, in `connectscope inspect sinks --connector %s`", name, name)
+	return err
 }

@@ -29,104 +29,50 @@ connectscope -b broker:9092 inspect offsets -o json`,
 	})
 }
 
-// runOffsets goes through loadOffsets, which streams a live offsets topic
+// runOffsets goes through loadOffsets, which streams the offsets topic
 // into the decoder instead of holding every record first.
 func runOffsets(e *cli.Env, o *OffsetsOptions) error {
-	res, err := loadOffsets(e, o.ViewOptions)
+	d, err := loadOffsets(e, o.ViewOptions)
 	if err != nil {
 		return err
 	}
-	if o.Filter.Pattern != "" || o.Filter.Type != "" {
-		f, err := o.Filter.spec(e, nil)
-		if err != nil {
-			return err
-		}
-		f.Offsets(res)
-	}
-	return e.Emit(res)
+	return show(e, o.Filter.query(e, cli.ConfigTopic|cli.StatusTopic), d.OffsetsView)
 }
 
-// readConfigsAndStatus tells whether a connector exists (offsets of a
-// connector that has none).
-var readConfigsAndStatus = cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true}
-
-// loadOffsets gives `inspect offsets` its decoded result. From a file the
-// dataset's offsets records are decoded as usual; live, the offsets topic is
-// streamed into the decoder as it is read, so its records are never all
-// held at once (a million small records cost more as Record structs than
-// as bytes).
-func loadOffsets(e *cli.Env, v ViewOptions) (*views.OffsetsResult, error) {
+// loadOffsets reads `inspect offsets`' input with the offsets topic decoded
+// as it is read: live, and from a kcat dump, its records are never all held
+// at once (a million small records cost more as Record structs than as
+// bytes; memory follows the distinct keys). A snapshot is read whole.
+func loadOffsets(e *cli.Env, v ViewOptions) (*views.Dataset, error) {
 	g := e.Globals
-	if g.Live() {
-		return streamLiveOffsets(e, v)
-	}
-	// A kcat dump streams through the decoder: memory follows the distinct
-	// keys, not the file. A snapshot is read whole.
 	opts := v.decodeOptions(e)
 	opts.Topic = g.Topics.Offset
-	d, err := views.StreamOffsets(opts, func(add func(inspect.Record)) (*inspect.Dataset, bool, error) {
-		if g.From == "" {
-			ds, err := e.Dataset() // a dataset handed in, or the error saying what is missing
-			return ds, false, err
+	return views.StreamOffsets(opts, func(add func(inspect.Record)) (*inspect.Dataset, bool, error) {
+		switch {
+		case g.Live():
+			return streamLiveOffsets(e, add)
+		case g.From != "":
+			return streamFrom(e, g.Topics.Offset, func(r *inspect.Record) { add(*r) })
 		}
-		return streamFrom(e, g.Topics.Offset, func(r *inspect.Record) { add(*r) })
+		ds, err := e.Dataset() // a dataset handed in, or the error saying what is missing
+		return ds, false, err
 	})
-	if err != nil {
-		return nil, err
-	}
-	res := d.Offsets()
-	if v.Connector != "" && len(res.Offsets) == 0 {
-		if !knownConnector(d) {
-			return nil, connectorNotFound(v.Connector, d.Topics.Config, d.Topics.Status, d.Topics.Offset)
-		}
-		if connectorKind(d) == "sink" {
-			return nil, wrongKind(v.Connector, "sink")
-		}
-	}
-	addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Offset))
-	return res, nil
 }
 
-// streamLiveOffsets streams the live offsets topic into the decoder.
-func streamLiveOffsets(e *cli.Env, v ViewOptions) (*views.OffsetsResult, error) {
+// streamLiveOffsets reads the live offsets topic, handing add its records.
+func streamLiveOffsets(e *cli.Env, add func(inspect.Record)) (*inspect.Dataset, bool, error) {
 	g := e.Globals
-	opts := v.decodeOptions(e)
-	opts.Topic = g.Topics.Offset
 	liveOpts, err := e.LiveOptions()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	liveOpts.Read, liveOpts.SkipSinkGroups = []string{g.Topics.Offset}, true
-	liveOpts.StreamTopic = g.Topics.Offset
-	d, err := views.StreamOffsets(opts, func(add func(inspect.Record)) (*inspect.Dataset, bool, error) {
-		liveOpts.Stream = add
-		ds, err := live.Read(e.Ctx, liveOpts)
-		if err != nil {
-			return nil, false, cli.InputError(err)
-		}
-		return ds, true, nil
-	})
+	liveOpts.StreamTopic, liveOpts.Stream = g.Topics.Offset, add
+	ds, err := live.Read(e.Ctx, liveOpts)
 	if err != nil {
-		return nil, err
+		return nil, false, cli.InputError(err)
 	}
-	res := d.Offsets()
-	if opts.Connector != "" && len(res.Offsets) == 0 {
-		// No offsets of it (a sink, a source that never committed, or one
-		// whose offsets were reset): it is known when the config or status
-		// topic names it, which only then is read.
-		ds, err := e.DatasetAs(readConfigsAndStatus)
-		if err != nil {
-			return nil, err
-		}
-		d := views.Decode(ds, opts)
-		if !knownConnector(d) {
-			return nil, connectorNotFound(opts.Connector, g.Topics.Config, g.Topics.Status, g.Topics.Offset)
-		}
-		if connectorKind(d) == "sink" {
-			return nil, wrongKind(opts.Connector, "sink")
-		}
-	}
-	return res, nil
+	return ds, true, nil
 }
 
 // streamFrom reads g.From with topic's records streamed into add (a kcat

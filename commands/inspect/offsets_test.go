@@ -34,11 +34,11 @@ func TestLoadOffsetsStreams(t *testing.T) {
 	}
 	c.ProduceKeyed(t, recs...)
 	e := liveEnv(c)
-	res, err := loadOffsets(e, ViewOptions{})
+	d, err := loadOffsets(e, ViewOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	streamed, _ := json.Marshal(res)
+	streamed, _ := json.Marshal(d.Offsets())
 	ds, err := e.DatasetAs(cli.ReadSpec{})
 	if err != nil {
 		t.Fatal(err)

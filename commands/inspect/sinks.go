@@ -30,30 +30,16 @@ connectscope inspect sinks --from cluster.snapshot.json -o json --jq '.sinks[] |
 				Read:   cli.ReadSpec{Topics: cli.ConfigTopic}, // sink connectors are found in their configs
 				Result: (*views.SinksResult)(nil),
 				Values: map[string]cli.Candidates{flagConnector: cli.Connectors, flagType: filterValues[flagType]},
+				Inputs: filterInputs,
 			},
 		}
 	})
 }
 
 func runSinks(e *cli.Env, o *SinksOptions) error {
-	ds, err := e.Dataset()
+	d, err := loadDecoded(e, ViewOptions{Connector: o.Connector})
 	if err != nil {
 		return err
 	}
-	d := views.Decode(ds, ViewOptions{Connector: o.Connector}.decodeOptions(e))
-	res := d.Sinks()
-	if o.Connector != "" && len(res.Sinks) == 0 {
-		if !knownConnector(d) {
-			return connectorNotFound(o.Connector, e.Globals.Topics.Config, e.Globals.Topics.Status)
-		}
-		if connectorKind(d) == "source" {
-			return wrongKind(o.Connector, "source")
-		}
-	}
-	f, err := o.Filter.spec(e, d)
-	if err != nil {
-		return err
-	}
-	f.Sinks(&res)
-	return e.Emit(res)
+	return show(e, o.Filter.query(e, cli.ConfigTopic), d.SinksView)
 }

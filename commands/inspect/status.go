@@ -31,15 +31,5 @@ func runStatus(e *cli.Env, o *StatusOptions) error {
 	if err != nil {
 		return err
 	}
-	res := d.Status()
-	if o.Connector != "" && !knownConnector(d) {
-		return connectorNotFound(o.Connector, d.Topics.Config, d.Topics.Status)
-	}
-	f, err := o.Filter.spec(e, d)
-	if err != nil {
-		return err
-	}
-	f.Status(res)
-	addProblems(&res.Records, &res.Problems, d.ExtraProblems(d.Topics.Status))
-	return e.Emit(res)
+	return show(e, o.Filter.query(e, cli.ConfigTopic), d.StatusView)
 }
