@@ -3,7 +3,6 @@ package inspect
 import (
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/views"
-	urfave "github.com/urfave/cli/v2"
 )
 
 // ConfigsOptions are `inspect configs`' inputs.
@@ -20,7 +19,7 @@ func NewCmdConfigs(run func(*cli.Env, *ConfigsOptions) error) *cli.Command {
 			Examples: `
 connectscope inspect configs --from cluster.snapshot.json
 connectscope -b broker:9092 inspect configs --connector orders -o yaml`,
-			Flags: append([]urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)}, filterFlags(&o.Filter, true)...),
+			Flags: o.flags(),
 			Spec:  viewSpec(cli.ConfigTopic, (*views.ConfigsResult)(nil)),
 		}
 	})

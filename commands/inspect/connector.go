@@ -1,8 +1,6 @@
 package inspect
 
 import (
-	"errors"
-
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/detail"
 	"github.com/connectscope/connectscope/inspect/views"
@@ -44,12 +42,5 @@ func runConnector(e *cli.Env, o *ConnectorOptions) error {
 		return err
 	}
 	res, err := detail.Describe(views.Decode(ds, views.Options{ShowSecrets: e.Globals.ShowSecrets}), o.Name)
-	var nf *detail.NotFoundError
-	if errors.As(err, &nf) {
-		return cli.NotFound(err)
-	}
-	if err != nil {
-		return cli.InputError(err)
-	}
-	return e.Emit(res)
+	return emit(e, res, err) // a name the input does not hold: exit 4
 }

@@ -3,7 +3,6 @@ package inspect
 import (
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/views"
-	urfave "github.com/urfave/cli/v2"
 )
 
 // ConnectorsOptions are `inspect connectors`' inputs.
@@ -21,7 +20,7 @@ func NewCmdConnectors(run func(*cli.Env, *ConnectorsOptions) error) *cli.Command
 			Examples: `
 connectscope inspect connectors --from examples/cluster.snapshot.json
 connectscope -b broker:9092 inspect connectors -o wide`,
-			Flags: append([]urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)}, filterFlags(&o.Filter, true)...),
+			Flags: o.flags(),
 			Spec:  viewSpec(cli.ConfigTopic|cli.StatusTopic, (*views.ConnectorsResult)(nil)),
 		}
 	})

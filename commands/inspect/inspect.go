@@ -54,6 +54,12 @@ type ViewOptions struct {
 	Filter       FilterOptions
 }
 
+// flags binds the flags the views of connectors and their states share:
+// --connector, --kafka-version and the filters.
+func (v *ViewOptions) flags() []urfave.Flag {
+	return append([]urfave.Flag{connectorFlag(&v.Connector), kafkaVersionFlag(&v.KafkaVersion)}, filterFlags(&v.Filter, true)...)
+}
+
 func connectorFlag(dest *string) urfave.Flag {
 	return &urfave.StringFlag{Name: flagConnector, Destination: dest,
 		Usage: "only this connector `NAME` (records of all are still read and counted)"}
@@ -104,20 +110,25 @@ func loadStatusStreaming(e *cli.Env, v ViewOptions) (*views.Dataset, error) {
 	})
 }
 
-// show ends a view's run: the view asked q, printed. A connector the input
-// does not hold is not found (exit 4); a filter's value the filter refuses
-// is a usage error (exit 2), worded with its flag through Spec.Inputs.
+// show ends a listing view's run: the view asked q, printed (emit).
 func show[R any](e *cli.Env, q views.Query, view func(views.Query) (R, error)) error {
 	res, err := view(q)
+	return emit(e, res, err)
+}
+
+// emit prints a view's result, or gives its error its exit status: a name
+// the input does not hold is not found (exit 4); a filter's value the
+// filter refuses is a usage error (exit 2), worded with its flag through
+// Spec.Inputs; the reads' errors keep theirs.
+func emit(e *cli.Env, res any, err error) error {
 	var coded *cli.ExitError
-	var nf *views.NotFoundError
 	var fe *field.Error
 	switch {
 	case err == nil:
 		return e.Emit(res)
 	case errors.As(err, &coded):
-		return err // reading the topics the view needed beside its own
-	case errors.As(err, &nf):
+		return err
+	case errors.Is(err, views.ErrNotFound):
 		return cli.NotFound(err)
 	case errors.As(err, &fe):
 		return cli.Exit(cli.ExitUsage, err)

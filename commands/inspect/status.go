@@ -3,7 +3,6 @@ package inspect
 import (
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/views"
-	urfave "github.com/urfave/cli/v2"
 )
 
 // StatusOptions are `inspect status`' inputs.
@@ -20,7 +19,7 @@ func NewCmdStatus(run func(*cli.Env, *StatusOptions) error) *cli.Command {
 			Examples: `
 connectscope inspect status --from cluster.snapshot.json -o wide
 connectscope -b broker:9092 inspect status -o jsonl --jq 'select(.state=="FAILED") | .name'`,
-			Flags: append([]urfave.Flag{connectorFlag(&o.Connector), kafkaVersionFlag(&o.KafkaVersion)}, filterFlags(&o.Filter, true)...),
+			Flags: o.flags(),
 			Spec:  viewSpec(cli.StatusTopic, (*views.StatusResult)(nil)),
 		}
 	})

@@ -1,8 +1,6 @@
 package inspect
 
 import (
-	"errors"
-
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/detail"
 	"github.com/connectscope/connectscope/inspect/views"
@@ -44,12 +42,5 @@ func runWorker(e *cli.Env, o *WorkerOptions) error {
 		return err
 	}
 	res, err := detail.DescribeWorker(views.Of(ds), o.Name)
-	var nf *detail.WorkerNotFoundError
-	if errors.As(err, &nf) {
-		return cli.NotFound(err)
-	}
-	if err != nil {
-		return cli.InputError(err)
-	}
-	return e.Emit(res)
+	return emit(e, res, err) // a name the input does not hold: exit 4
 }

@@ -70,6 +70,9 @@ type NotFoundError struct {
 	Known []string // connectors the input does know, sorted
 }
 
+// Is makes the error a views.ErrNotFound.
+func (e *NotFoundError) Is(target error) bool { return target == views.ErrNotFound }
+
 func (e *NotFoundError) Error() string {
 	if len(e.Known) == 0 {
 		return fmt.Sprintf("connector %q not found: the input holds no connector", e.Name)

@@ -76,7 +76,7 @@ func TestDescribeSinkAndInconsistent(t *testing.T) {
 func TestDescribeNotFound(t *testing.T) {
 	_, err := Describe(example(t, false), "nosuch")
 	var nf *NotFoundError
-	if !errors.As(err, &nf) || len(nf.Known) != 6 || !strings.Contains(err.Error(), "debezium-inventory, es-orders-sink") {
+	if !errors.As(err, &nf) || !errors.Is(err, views.ErrNotFound) || len(nf.Known) != 6 || !strings.Contains(err.Error(), "debezium-inventory, es-orders-sink") {
 		t.Fatalf("%v", err)
 	}
 	_, err = Describe(views.Decode(&inspect.Dataset{}, store.DecodeOptions{}), "x")

@@ -58,6 +58,9 @@ type WorkerNotFoundError struct {
 	Known []string
 }
 
+// Is makes the error a views.ErrNotFound.
+func (e *WorkerNotFoundError) Is(target error) bool { return target == views.ErrNotFound }
+
 func (e *WorkerNotFoundError) Error() string {
 	if len(e.Known) == 0 {
 		return fmt.Sprintf("worker %q not found: the input names no worker", e.Name)

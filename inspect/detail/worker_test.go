@@ -67,7 +67,7 @@ func TestDescribeWorker(t *testing.T) {
 	}
 	_, err = DescribeWorker(ds, "10.9.9.9:8083")
 	var nf *WorkerNotFoundError
-	if !errors.As(err, &nf) || !strings.Contains(err.Error(), "10.0.1.12:8083") {
+	if !errors.As(err, &nf) || !errors.Is(err, views.ErrNotFound) || !strings.Contains(err.Error(), "10.0.1.12:8083") {
 		t.Errorf("unknown worker: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -26,6 +27,10 @@ type Query struct {
 	Others func() (*inspect.Dataset, error)
 }
 
+// ErrNotFound is what every error of a name the input does not hold (a
+// connector, a worker) is (errors.Is), whatever its words.
+var ErrNotFound = errors.New("not found")
+
 // NotFoundError is a connector asked of a view that the input does not
 // hold: no record of it in Topics, or (Kind) one of the kind the view does
 // not show.
@@ -34,6 +39,9 @@ type NotFoundError struct {
 	Topics []string // where it was looked for
 	Kind   string   // "source" or "sink" when it is there but of that kind
 }
+
+// Is makes the error an ErrNotFound.
+func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
 
 func (e *NotFoundError) Error() string {
 	switch e.Kind {

@@ -75,7 +75,7 @@ func TestViewsConnectorNotFound(t *testing.T) {
 	} {
 		_, err := ask(ds, c.view, c.connector, Query{})
 		var nf *NotFoundError
-		if !errors.As(err, &nf) || nf.Name != c.connector || nf.Kind != c.kind {
+		if !errors.As(err, &nf) || !errors.Is(err, ErrNotFound) || nf.Name != c.connector || nf.Kind != c.kind {
 			t.Errorf("%s --connector %s: %v (%#v), want not found of kind %q", c.view, c.connector, err, nf, c.kind)
 			continue
 		}
