@@ -50,21 +50,25 @@ import "fmt"
 // interval is known: the join windows and the stops carry the waits, and
 // the round is what remains, from the members' JoinGroup to the assigned
 // work started (join, sync, start). Measured per round from the workers'
-// logs (README, "Calibration").
+// logs (README, "Calibration"): the last JoinGroup to the assignment,
+// median 16 ms (load 6) and 97 ms (load 15); the assignment to each
+// "Creating task", median 19 and 54 ms.
 const DefaultRoundTimeWithHeartbeatMs int64 = 100
 
 // StopWorkMs is how long a worker takes to stop the work it gives up
 // before it rejoins (cooperative: the revoked pieces; eager: all its
 // work), from its "Rebalance started" to "Finished stopping tasks in
-// preparation for rebalance" in the workers' logs. With the heartbeat
+// preparation for rebalance" in the workers' logs: 109 ms to 2.1 s,
+// median 577 ms, over 11 rounds on 4.4.0 and 3.9.2. With the heartbeat
 // interval known only.
 const StopWorkMs int64 = 600
 
 // LeaveGroupAfterMsDefault is how long after a clean stop the worker
 // sends LeaveGroup: it stops all its work first (its tasks stop within
-// task.shutdown.graceful.timeout.ms). With the heartbeat interval known
-// only.
-const LeaveGroupAfterMsDefault int64 = 2500
+// task.shutdown.graceful.timeout.ms). Measured from the worker's first
+// "Stopping" line to its LeaveGroup: 0.9 to 4.0 s, median 1.6 s, over 16
+// stops on 4.4.0 and 3.9.2. With the heartbeat interval known only.
+const LeaveGroupAfterMsDefault int64 = 1600
 
 // DefaultRoundTime is the round time a plan takes when none is given:
 // DefaultRoundTimeMs, or DefaultRoundTimeWithHeartbeatMs with the
