@@ -2,7 +2,6 @@ package inspect
 
 import (
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/inspect/rest"
 	"github.com/connectscope/connectscope/inspect/workers"
 )
 
@@ -32,10 +31,9 @@ func runPlugins(e *cli.Env, o *PluginsOptions) error {
 		return err
 	}
 	defer client.Close()
-	targets, _ := workers.Targets(m)
-	infos := client.Workers(e.Ctx, targets, rest.Calls{Plugins: true})
+	res := workers.AskPlugins(e.Ctx, client, m, d.Configs())
 	if err := e.Ctx.Err(); err != nil {
 		return err
 	}
-	return e.Emit(workers.BuildMatrix(infos, d.Configs(), m))
+	return e.Emit(res)
 }

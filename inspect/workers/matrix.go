@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -110,6 +111,13 @@ type Gap struct {
 	// connectors and tasks by count only, never by installed plugins.
 	Now       []string `json:"now"`
 	CouldLand []string `json:"could_land"`
+}
+
+// AskPlugins asks every member of the group for its plugins and builds the
+// plugin matrix against the config topic's connectors.
+func AskPlugins(ctx context.Context, c *rest.Client, members *group.MembersResult, configs *store.ConfigsResult) *Matrix {
+	targets, _ := Targets(members)
+	return BuildMatrix(c.Workers(ctx, targets, rest.Calls{Plugins: true}), configs, members)
 }
 
 // BuildMatrix compares the plugins each worker answered with the classes

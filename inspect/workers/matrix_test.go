@@ -2,7 +2,11 @@ package workers
 
 import (
 	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/connectscope/connectscope/format"
@@ -91,5 +95,34 @@ func TestTargetsWithoutMetadata(t *testing.T) {
 	if len(ts) != 3 || ids[1] != "b" || ts[0].URL != u || ts[0].Guessed ||
 		ts[1].URL != "http://w2:8083/" || !ts[1].Guessed || ts[1].Worker != "w2:8083" || ts[2].URL != "" {
 		t.Errorf("%+v", ts)
+	}
+}
+
+// AskPlugins asks each member for its plugins (not its health), and the worker that
+// lacks the class a connector uses is a gap.
+func TestAskPlugins(t *testing.T) {
+	var paths sync.Map
+	serve := func(plugins string) string {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			paths.Store(r.URL.Path, true)
+			answer := plugins
+			if r.URL.Path == "/" {
+				answer = `{"version":"4.1.0"}`
+			}
+			w.Write([]byte(answer))
+		}))
+		t.Cleanup(srv.Close)
+		return srv.URL + "/"
+	}
+	with := serve(`[{"class":"org.apache.kafka.connect.file.FileStreamSourceConnector","type":"source","version":"4.1.0"}]`)
+	without := serve(`[]`)
+	members := &group.MembersResult{Members: []group.MemberView{{MemberID: "a", URL: &with}, {MemberID: "b", URL: &without}}}
+	cfgs := &store.ConfigsResult{Connectors: []store.ConnectorConfig{{Name: "src", Config: map[string]any{"connector.class": "FileStreamSource"}}}}
+	m := AskPlugins(context.Background(), rest.New(rest.Options{}), members, cfgs)
+	if len(m.Workers) != 2 || len(m.Gaps) != 1 || !strings.Contains(without, m.Gaps[0].Worker) || m.Gaps[0].Connector != "src" {
+		t.Errorf("matrix %+v", m)
+	}
+	if _, asked := paths.Load("/health"); asked {
+		t.Error("asked /health: only the plugins were wanted")
 	}
 }
