@@ -358,6 +358,25 @@ func (c *cluster) members() membersJSON {
 	return m
 }
 
+// membersUnlessRebalancing is members, or an error while the group is
+// rebalancing (exit 3: ownership unknown until it completes), which a
+// group with a long heartbeat interval stays in for seconds.
+func (c *cluster) membersUnlessRebalancing() (membersJSON, error) {
+	c.t.Helper()
+	var m membersJSON
+	stdout, stderr, code := run(append(c.csArgs(), "inspect", "members", "-o", "json")...)
+	if code == 3 && strings.Contains(stderr, "rebalancing") {
+		return m, fmt.Errorf("group is rebalancing")
+	}
+	if code != 0 {
+		c.t.Fatalf("connectscope inspect members -o json: exit %d\n%s", code, stderr)
+	}
+	if err := json.Unmarshal([]byte(stdout), &m); err != nil {
+		c.t.Fatalf("connectscope inspect members -o json: output is not JSON: %v\n%s", err, stdout)
+	}
+	return m, nil
+}
+
 // ownership maps a worker id (127.0.0.1:PORT) to what it owns: connector
 // names as "c:NAME", tasks as "t:NAME-N", sorted.
 type ownership map[string][]string
@@ -522,8 +541,12 @@ func (c *cluster) settleUnless(d, quiet time.Duration, want func(ownership) erro
 	var last ownership
 	var m membersJSON
 	err := c.eventually(d, "the group to settle", func() error {
-		m = c.members()
-		err := c.settledNow(m)
+		var err error
+		if m, err = c.membersUnlessRebalancing(); err != nil {
+			last = nil
+			return err
+		}
+		err = c.settledNow(m)
 		o := m.owned()
 		if err != nil || last == nil || !o.equal(last) {
 			last, stableSince = o, time.Now()

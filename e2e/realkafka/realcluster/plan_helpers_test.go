@@ -11,7 +11,8 @@ import (
 // planJSON is the part of a what-if plan's -o json output the comparisons
 // read.
 type planJSON struct {
-	Protocol string `json:"protocol"`
+	Protocol string   `json:"protocol"`
+	Notes    []string `json:"notes"`
 	Branches []struct {
 		Name        string        `json:"name"`
 		Cooperative *planTimeline `json:"cooperative"`
@@ -22,6 +23,7 @@ type planJSON struct {
 type planTimeline struct {
 	Protocol string `json:"protocol"`
 	Rounds   []struct {
+		Trigger string `json:"trigger"`
 		Workers []struct {
 			Worker             string   `json:"worker"`
 			RevokedConnectors  []string `json:"revoked_connectors"`
