@@ -14,6 +14,9 @@ type coopState struct {
 	revokedInPrevious  bool
 	successive         int64
 	canRevoke          bool
+	// stamp: which engine round left this memory (0: set from outside,
+	// as a new leader or a given state; the engine then walks it whole).
+	stamp uint64
 }
 
 func freshCoopState() coopState { return coopState{prevGen: -1, canRevoke: true} }
@@ -36,6 +39,8 @@ func (st *coopState) resetDelay() {
 }
 
 // roundMember is one member as the leader decoded it: held order, no repeats.
+// The lists are never written to once given to a round: the engine keeps
+// them and takes a list with the same start and length as unchanged.
 type roundMember struct {
 	id           string
 	hash         int32
@@ -47,6 +52,9 @@ type roundIn struct {
 	cfgConns, cfgTasks []int32       // configured pieces
 	now                int64
 	gen, lastCompleted int
+	// cfgVer names the configuration (cfgConns, cfgTasks): a round with
+	// the last round's non-zero cfgVer has the same configuration.
+	cfgVer int
 }
 
 // memberOut is what the leader sends one member. assigned* are in the
@@ -67,6 +75,10 @@ type load struct {
 	id           string
 	conns, tasks []int32
 	baseC, baseT int // leading pieces that the member already held
+	// ownC, ownT: the load's own buffers, reused between rounds. conns and
+	// tasks are either in them or the member's lists cut to their length
+	// (nothing dropped: appending copies, nothing writes into the member's).
+	ownC, ownT   []int32
 	revC, revT   []int32
 	trimC, trimT int // load-balancing revocations computed this round
 }
@@ -74,8 +86,7 @@ type load struct {
 func (l *load) empty() bool { return len(l.conns) == 0 && len(l.tasks) == 0 }
 
 const (
-	fCfg uint8 = 1 << iota
-	fDeleted
+	fDeleted uint8 = 1 << iota
 	fDup
 	fMark
 )
@@ -90,15 +101,29 @@ type coopEngine struct {
 	delayRead bool
 
 	// scratch reused between rounds
-	cflag, tflag   []uint8
-	ccount, tcount []int32
-	loads          []load
-	order          []int32
-	hashes         []int32
-	sortIdx        []int32
-	lostC, lostT   []int32
-	newC, newT     []int32
-	outs           []memberOut // the round's answer, valid until the next round
+	cflag, tflag []uint8
+	bc, bt       pieceBook // connectors' and tasks' books (coop_incr.go)
+	inc          incState
+	stamps       uint64 // rounds computed, naming the memory each leaves
+	// ccount, tcount count the members holding each piece, and activeC,
+	// activeT the pieces some member holds, for the members of counted
+	// (the last round's, their lists kept): a round recounts only the
+	// members that came, went or hold other lists (countMembers).
+	ccount, tcount   []int32
+	activeC, activeT int
+	counted, recount []roundMember
+	// dropC, dropT: pieces flagged deleted or duplicated this round (the
+	// loads copy the members' lists only when some are).
+	dropC, dropT int
+	moved        int // pieces assigned or revoked this round (fillAssignments)
+	loads        []load
+	order        []int32
+	orderOf      []int32 // the members' hashes order was computed from
+	hashes       []int32
+	sortIdx      []int32
+	lostC, lostT []int32
+	newC, newT   []int32
+	outs         []memberOut // the round's answer, valid until the next round
 }
 
 func newCoopEngine(feat features, maxDelay int64) *coopEngine {
@@ -122,11 +147,13 @@ func growTo[T any](s []T, n int) []T {
 // IncrementalCooperativeAssignor.performTaskAssignment does it; each step is
 // named after the Java code it follows (assignor.md).
 func (e *coopEngine) round(ix *interner, in *roundIn) roundOut {
-	e.resetScratch(ix)
-	e.checkPreviousGeneration(in)
+	e.resetScratch(ix, in)
+	bulk := e.checkPreviousGeneration(in)
 	activeC, activeT := e.configuredAndActive(in)
-	e.checkPreviousRevocation()
-	e.derivedSets(ix, in, activeC, activeT)
+	bulk = e.checkPreviousRevocation() || bulk
+	// same: the memory is as the last round left it, so the books hold.
+	same := !bulk && e.inc.ready && e.st.stamp == e.inc.stamp
+	e.derivedSets(ix, in, activeC, activeT, same && e.inc.flipsKnown)
 	loads := e.workerAssignment(in)
 	if !e.feat.newRevocation {
 		e.oldMandatoryRevocations(in, loads)
@@ -140,12 +167,12 @@ func (e *coopEngine) round(ix *interner, in *roundIn) roundOut {
 	}
 	e.assignNewWork(loads)
 	out := e.fillAssignments(loads)
-	e.computePreviousAssignment(in, loads)
+	e.computePreviousAssignment(in, loads, same)
 	return out
 }
 
 // resetScratch sizes and clears the per-piece tables for this round.
-func (e *coopEngine) resetScratch(ix *interner) {
+func (e *coopEngine) resetScratch(ix *interner, in *roundIn) {
 	ix.ensureSorted()
 	nc, nt := ix.nConns(), ix.nTasks()
 	st := &e.st
@@ -153,59 +180,43 @@ func (e *coopEngine) resetScratch(ix *interner) {
 	st.prevTask = growTo(st.prevTask, nt)
 	e.cflag = growTo(e.cflag, nc)
 	e.tflag = growTo(e.tflag, nt)
-	e.ccount = growTo(e.ccount, nc)
+	e.ccount = growTo(e.ccount, nc) // kept: countMembers updates them
 	e.tcount = growTo(e.tcount, nt)
 	clear(e.cflag)
 	clear(e.tflag)
-	clear(e.ccount)
-	clear(e.tcount)
+	e.bc.dirty, e.bt.dirty = e.bc.dirty[:0], e.bt.dirty[:0]
+	e.markConfigured(in, nc, nt)
 }
 
 // checkPreviousGeneration forgets the previous assignment when the group's
 // last completed generation is not the one this leader assigned (Java: the
 // previousGenerationId check, 2.5.1+).
-func (e *coopEngine) checkPreviousGeneration(in *roundIn) {
+// It reports whether it did.
+func (e *coopEngine) checkPreviousGeneration(in *roundIn) bool {
 	if e.feat.generationCheck && e.st.prevGen != in.lastCompleted {
 		clear(e.st.prevConn)
 		clear(e.st.prevTask)
+		return true
 	}
+	return false
 }
 
-// configuredAndActive marks the configured pieces and counts who reports
-// each piece (Java: configured, activeAssignments); it returns how many
+// configuredAndActive counts who reports each piece (the configured ones
+// are marked by markConfigured) (Java: configured, activeAssignments); it returns how many
 // distinct pieces some member reports.
 func (e *coopEngine) configuredAndActive(in *roundIn) (activeC, activeT int) {
-	for _, c := range in.cfgConns {
-		e.cflag[c] |= fCfg
-	}
-	for _, t := range in.cfgTasks {
-		e.tflag[t] |= fCfg
-	}
-	for i := range in.members {
-		m := &in.members[i]
-		for _, c := range m.conns {
-			if e.ccount[c] == 0 {
-				activeC++
-			}
-			e.ccount[c]++
-		}
-		for _, t := range m.tasks {
-			if e.tcount[t] == 0 {
-				activeT++
-			}
-			e.tcount[t]++
-		}
-	}
-	return activeC, activeT
+	e.countMembers(in.members)
+	return e.activeC, e.activeT
 }
 
 // checkPreviousRevocation handles a revocation that did not take effect: the
 // previous assignment becomes what is active and revoking is allowed again
-// (Java: "a previous revocation did not take effect").
-func (e *coopEngine) checkPreviousRevocation() {
+// (Java: "a previous revocation did not take effect"). It reports whether
+// it rewrote the previous assignment.
+func (e *coopEngine) checkPreviousRevocation() bool {
 	st := &e.st
 	if len(st.revConns)+len(st.revTasks) == 0 {
-		return
+		return false
 	}
 	failed := false
 	for _, c := range st.revConns {
@@ -225,13 +236,14 @@ func (e *coopEngine) checkPreviousRevocation() {
 	}
 	st.revConns = st.revConns[:0]
 	st.revTasks = st.revTasks[:0]
+	return failed
 }
 
 // derivedSets computes, in Java's sorted order, the deleted, lost and new
 // pieces and marks the duplicated ones (Java: deleted, lostAssignments,
-// newSubmissions, duplicatedAssignments).
-func (e *coopEngine) derivedSets(ix *interner, in *roundIn, activeC, activeT int) {
-	st, f := &e.st, e.feat
+// newSubmissions, duplicatedAssignments); some: from the books alone.
+func (e *coopEngine) derivedSets(ix *interner, in *roundIn, activeC, activeT int, some bool) {
+	st := &e.st
 	e.lostC, e.lostT, e.newC, e.newT = e.lostC[:0], e.lostT[:0], e.newC[:0], e.newT[:0]
 	// Room for the created pieces at once (at most the configured ones no
 	// member reports) rather than by repeated doubling.
@@ -241,38 +253,11 @@ func (e *coopEngine) derivedSets(ix *interner, in *roundIn, activeC, activeT int
 	if n := len(in.cfgTasks) - activeT; n > cap(e.newT) {
 		e.newT = make([]int32, 0, n)
 	}
-	e.lostC, e.newC = derivedSet(ix.javaRank, st.prevConn, e.cflag, e.ccount, f.duplicates, e.lostC, e.newC)
-	e.lostT, e.newT = derivedSet(ix.taskOrdered, st.prevTask, e.tflag, e.tcount, f.duplicates, e.lostT, e.newT)
-}
-
-// derivedSet sorts one kind of piece (connectors or tasks) into deleted
-// (flagged), lost and new, in Java's order (rank: id -> place in it), and
-// flags the duplicated ones when the version does. It reads the pieces in
-// id order, which walks the tables straight through, and puts the few it
-// lists in Java's order after.
-func derivedSet(rank []int32, prev []bool, flag []uint8, count []int32, duplicates bool, lost, created []int32) ([]int32, []int32) {
-	l0, c0 := len(lost), len(created)
-	count = count[:len(prev)]
-	flag = flag[:len(prev)]
-	for i, was := range prev {
-		p := int32(i)
-		cfg, active := flag[i]&fCfg != 0, count[i] > 0
-		switch {
-		case was && !cfg:
-			flag[i] |= fDeleted
-		case was && !active:
-			lost = append(lost, p)
-		case !was && !active && cfg:
-			created = append(created, p)
-		}
-		if duplicates && count[i] > 1 {
-			flag[i] |= fDup
-		}
+	if some {
+		e.inc.rounds++
 	}
-	byRank := func(a, b int32) int { return int(rank[a]) - int(rank[b]) }
-	slices.SortFunc(lost[l0:], byRank)
-	slices.SortFunc(created[c0:], byRank)
-	return lost, created
+	e.lostC, e.newC, e.dropC = e.derive(&e.bc, ix.javaRank, st.prevConn, e.cflag, e.ccount, some, e.lostC, e.newC)
+	e.lostT, e.newT, e.dropT = e.derive(&e.bt, ix.taskOrdered, st.prevTask, e.tflag, e.tcount, some, e.lostT, e.newT)
 }
 
 // workerAssignment builds the members' loads in member-map order without
@@ -286,36 +271,50 @@ func (e *coopEngine) workerAssignment(in *roundIn) []load {
 	for i := range in.members {
 		e.hashes = append(e.hashes, in.members[i].hash)
 	}
-	e.order = hashOrder(e.hashes, insertionCap(n), e.order)
-	e.loads = growTo(e.loads, n)
-	drop := fDeleted | fDup
-	if !f.newRevocation {
-		drop = fDeleted // before 3.4 duplicates stay in the leader's view of the load
+	// The members' order changes only with who the members are.
+	if !slices.Equal(e.hashes, e.orderOf) {
+		e.order = hashOrder(e.hashes, insertionCap(n), e.order)
+		e.orderOf = append(e.orderOf[:0], e.hashes...)
 	}
+	e.loads = growTo(e.loads, n)
+	drop := e.dropMask()
 	for k, mi := range e.order {
 		m := &in.members[mi]
 		l := &e.loads[k]
 		l.mi, l.id = int(mi), m.id
-		l.conns, l.tasks = l.conns[:0], l.tasks[:0]
 		l.revC, l.revT = l.revC[:0], l.revT[:0]
 		l.trimC, l.trimT = 0, 0
-		for _, c := range m.conns {
-			if e.cflag[c]&drop == 0 {
-				l.conns = append(l.conns, c)
-			} else if f.newRevocation {
-				l.revC = append(l.revC, c)
-			}
-		}
-		for _, t := range m.tasks {
-			if e.tflag[t]&drop == 0 {
-				l.tasks = append(l.tasks, t)
-			} else if f.newRevocation {
-				l.revT = append(l.revT, t)
-			}
-		}
+		l.conns, l.ownC, l.revC = keepOrDrop(m.conns, l.ownC, l.revC, e.cflag, drop, e.dropC == 0, f.newRevocation)
+		l.tasks, l.ownT, l.revT = keepOrDrop(m.tasks, l.ownT, l.revT, e.tflag, drop, e.dropT == 0, f.newRevocation)
 		l.baseC, l.baseT = len(l.conns), len(l.tasks)
 	}
 	return e.loads[:n]
+}
+
+// dropMask is the flags of the pieces left out of the loads.
+func (e *coopEngine) dropMask() uint8 {
+	if !e.feat.newRevocation {
+		return fDeleted // before 3.4 duplicates stay in the leader's view of the load
+	}
+	return fDeleted | fDup
+}
+
+// keepOrDrop is a member's list in its load without the dropped pieces,
+// which go to rev when revoke: the list itself cut to its length when no
+// piece is flagged, else a copy in own (returned for reuse).
+func keepOrDrop(held, own, rev []int32, flag []uint8, drop uint8, none, revoke bool) (kept, ownOut, revOut []int32) {
+	if none {
+		return held[:len(held):len(held)], own, rev
+	}
+	kept = own[:0]
+	for _, p := range held {
+		if flag[p]&drop == 0 {
+			kept = append(kept, p)
+		} else if revoke {
+			rev = append(rev, p)
+		}
+	}
+	return kept, kept, rev
 }
 
 // assignNewWork deals the new pieces (Java: assignConnectors, assignTasks).
@@ -340,6 +339,11 @@ func (e *coopEngine) fillAssignments(loads []load) roundOut {
 		l := &loads[k]
 		total += len(l.conns) - l.baseC + len(l.tasks) - l.baseT + len(l.revC) + len(l.revT)
 	}
+	e.moved = total
+	if total == 0 { // most rounds of a big group: nobody is told anything
+		clear(out.members)
+		return out
+	}
 	// One allocation for every member's lists; each list's capacity is cut to its length.
 	buf := make([]int32, 0, total)
 	carve := func(ids []int32) []int32 {
@@ -362,35 +366,49 @@ func (e *coopEngine) fillAssignments(loads []load) roundOut {
 // computePreviousAssignment is the leader's memory for the next round: what
 // it assigned minus what it revoked, plus this round's lost pieces, and the
 // revocations to check (Java: computePreviousAssignment, previousGenerationId,
-// previousMembers).
-func (e *coopEngine) computePreviousAssignment(in *roundIn, loads []load) {
+// previousMembers). same: the books hold, only the pieces they name change.
+func (e *coopEngine) computePreviousAssignment(in *roundIn, loads []load, same bool) {
 	st := &e.st
-	clear(st.prevConn)
-	clear(st.prevTask)
-	for k := range loads {
-		l := &loads[k]
-		setAll(st.prevConn, l.conns, true)
-		setAll(st.prevTask, l.tasks, true)
+	e.markRound(loads)
+	if same {
+		e.refreshPrevious(loads, e.dropMask())
+	} else {
+		e.fullPrevious(st.prevConn, st.prevTask, loads)
 	}
-	for k := range loads {
+	e.bc.spec, e.bc.next = e.bc.next, e.bc.spec
+	e.bt.spec, e.bt.next = e.bt.next, e.bt.spec
+	e.stamps++
+	st.stamp = e.stamps
+	e.inc.ready, e.inc.flipsKnown, e.inc.stamp = true, same, st.stamp
+	for k := 0; k < len(loads) && e.moved > 0; k++ {
 		l := &loads[k]
-		setAll(st.prevConn, l.revC, false)
-		setAll(st.prevTask, l.revT, false)
 		st.revConns = append(st.revConns, l.revC...)
 		st.revTasks = append(st.revTasks, l.revT...)
-	}
-	// The lost pieces of this round (dealt, reassigned or still held back).
-	for _, c := range e.lostC {
-		st.prevConn[c] = true
-	}
-	for _, t := range e.lostT {
-		st.prevTask[t] = true
 	}
 	st.prevGen = in.gen
 	st.prevMembers = st.prevMembers[:0]
 	for i := range in.members {
 		st.prevMembers = append(st.prevMembers, in.members[i].id)
 	}
+}
+
+// fullPrevious computes the memory from every load into prevC and prevT.
+func (e *coopEngine) fullPrevious(prevC, prevT []bool, loads []load) {
+	clear(prevC)
+	clear(prevT)
+	for k := range loads {
+		l := &loads[k]
+		setAll(prevC, l.conns, true)
+		setAll(prevT, l.tasks, true)
+	}
+	for k := range loads {
+		l := &loads[k]
+		setAll(prevC, l.revC, false)
+		setAll(prevT, l.revT, false)
+	}
+	// The lost pieces of this round (dealt, reassigned or still held back).
+	setAll(prevC, e.lostC, true)
+	setAll(prevT, e.lostT, true)
 }
 
 // setAll sets the flags of ids to v.

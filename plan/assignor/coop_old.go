@@ -7,6 +7,9 @@ package assignor
 // 2.5.1/2.6.0 a member holding duplicated pieces is told to revoke those,
 // which replaces its deleted-piece revocations (fixed in 3.4.0).
 func (e *coopEngine) oldMandatoryRevocations(in *roundIn, loads []load) {
+	if e.dropC+e.dropT == 0 {
+		return // nothing deleted or duplicated: nothing to revoke
+	}
 	ownerC := map[int32]int{}
 	ownerT := map[int32]int{}
 	for k := range loads {
@@ -68,17 +71,7 @@ func (e *coopEngine) oldRevocations(in *roundIn, loads []load) {
 	revoked := false
 	// Totals are the active (reported) pieces; loads are the members' current
 	// pieces (reported minus deleted, before any dealt lost pieces).
-	activeC, activeT := 0, 0
-	for _, n := range e.ccount {
-		if n > 0 {
-			activeC++
-		}
-	}
-	for _, n := range e.tcount {
-		if n > 0 {
-			activeT++
-		}
-	}
+	activeC, activeT := e.activeC, e.activeT
 	existing := 0
 	for k := range loads {
 		if loads[k].baseC+loads[k].baseT > 0 {

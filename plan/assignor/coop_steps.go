@@ -236,13 +236,13 @@ func applyTrims(loads []load) {
 		l := &loads[k]
 		if l.trimC > 0 {
 			l.revC = append(l.revC, l.conns[:l.trimC]...)
-			l.conns = append(l.conns[:0], l.conns[l.trimC:]...)
+			l.conns = l.conns[l.trimC:] // not in place: it may be the member's list
 			l.baseC = max(0, l.baseC-l.trimC)
 			l.trimC = 0
 		}
 		if l.trimT > 0 {
 			l.revT = append(l.revT, l.tasks[:l.trimT]...)
-			l.tasks = append(l.tasks[:0], l.tasks[l.trimT:]...)
+			l.tasks = l.tasks[l.trimT:]
 			l.baseT = max(0, l.baseT-l.trimT)
 			l.trimT = 0
 		}

@@ -41,6 +41,7 @@ type Sim struct {
 	connectors []ConnectorSpec // sorted by name
 	cfgConns   []int32
 	cfgTasks   []int32
+	cfgVer     int               // counts SetConnectors calls (roundIn.cfgVer)
 	taskIDsOf  map[int32][]int32 // configured task ids per connector
 
 	workers []*simWorker // join order
@@ -131,6 +132,7 @@ func (s *Sim) SetConnectors(c []ConnectorSpec) {
 		s.taskIDsOf[id] = s.cfgTasks[start:len(s.cfgTasks):len(s.cfgTasks)]
 	}
 	s.deck = nil
+	s.cfgVer++
 }
 
 // Connectors returns the configured connectors sorted by name.
@@ -366,6 +368,7 @@ func (s *Sim) step(generationMismatch bool) ([]memberOut, int64) {
 		members:       members,
 		cfgConns:      s.cfgConns,
 		cfgTasks:      s.cfgTasks,
+		cfgVer:        s.cfgVer,
 		now:           s.now,
 		gen:           s.gen,
 		lastCompleted: last,
