@@ -73,3 +73,35 @@ func incrementalScenario(t *testing.T, s *Sim) {
 	must(s.Join(worker(9), Pieces{}))
 	s.Settle(20)
 }
+
+// TestAllPresent holds allPresent's quick answers (members in join order)
+// to a plain lookup, with members left, joined and reordered.
+func TestAllPresent(t *testing.T) {
+	members := func(ids ...string) []roundMember {
+		out := make([]roundMember, len(ids))
+		for i, id := range ids {
+			out[i] = roundMember{id: id}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		prev []string
+		now  []roundMember
+		want bool
+	}{
+		{nil, members("a"), true},
+		{[]string{"a", "b", "c"}, members("a", "b", "c", "d"), true},
+		{[]string{"a", "b", "c"}, members("a", "c", "d"), false},
+		{[]string{"a", "b", "c"}, members("c", "b", "a"), true},
+		{[]string{"a", "b", "c"}, members("c", "a", "x"), false},
+		{[]string{"a", "b"}, members(), false},
+	} {
+		loads := make([]load, len(c.now))
+		for i, m := range c.now {
+			loads[i].id = m.id
+		}
+		if got := allPresent(c.prev, c.now, loads); got != c.want {
+			t.Errorf("allPresent(%v, %v) = %v, want %v", c.prev, c.now, got, c.want)
+		}
+	}
+}

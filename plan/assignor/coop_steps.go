@@ -15,7 +15,7 @@ func (e *coopEngine) handleLost(in *roundIn, loads []load) {
 	}
 	now := in.now
 	// Rule 2: nobody left, the pieces were lost by a failed sync.
-	if f.generationCheck && st.scheduled <= 0 && allPresent(st.prevMembers, loads) {
+	if f.generationCheck && st.scheduled <= 0 && allPresent(st.prevMembers, in.members, loads) {
 		e.reassignLost()
 		return
 	}
@@ -65,9 +65,12 @@ func (e *coopEngine) reassignLost() {
 	e.newT = append(e.newT, e.lostT...)
 }
 
-func allPresent(prev []string, loads []load) bool {
+func allPresent(prev []string, members []roundMember, loads []load) bool {
 	if len(prev) == 0 {
 		return true
+	}
+	if present, known := inOrder(prev, members); known {
+		return present
 	}
 	if len(prev)*len(loads) <= 4096 {
 		for _, p := range prev {
@@ -96,14 +99,43 @@ func allPresent(prev []string, loads []load) bool {
 	return true
 }
 
+// inOrder tells whether prev are all members the quick way: present when
+// they come in the members' order (join order, kept from round to round as
+// members leave and join at the end), absent when the first one out of
+// order is not a member at all; known false when it cannot tell.
+func inOrder(prev []string, members []roundMember) (present, known bool) {
+	j := 0
+	for _, p := range prev {
+		for j < len(members) && members[j].id != p {
+			j++
+		}
+		if j == len(members) {
+			return false, !slices.ContainsFunc(members, func(m roundMember) bool { return m.id == p })
+		}
+		j++
+	}
+	return true, true
+}
+
 // presentCandidates returns the candidate workers still in the group, in the
 // candidate set's order.
 func (e *coopEngine) presentCandidates(loads []load) []*load {
+	var out []*load
+	if len(e.st.candidates)*len(loads) <= 1<<14 { // a few candidates, as in a roll
+		for _, c := range e.st.candidates {
+			for k := range loads {
+				if loads[k].id == c {
+					out = append(out, &loads[k])
+					break
+				}
+			}
+		}
+		return out
+	}
 	byID := make(map[string]*load, len(loads))
 	for k := range loads {
 		byID[loads[k].id] = &loads[k]
 	}
-	var out []*load
 	for _, c := range e.st.candidates {
 		if l, ok := byID[c]; ok {
 			out = append(out, l)
