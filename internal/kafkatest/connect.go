@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -106,6 +107,7 @@ func (c *Cluster) SinkConsumer(t testing.TB, group, connector string, task int, 
 		}),
 		kgo.DisableAutoCommit(), kgo.SessionTimeout(3*time.Second), kgo.HeartbeatInterval(100*time.Millisecond))
 	deadline := time.Now().Add(20 * time.Second)
+	ends := endOffsets(t, cl, topics)
 	joined := false
 	for time.Now().Before(deadline) {
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
@@ -121,12 +123,15 @@ func (c *Cluster) SinkConsumer(t testing.TB, group, connector string, task int, 
 			joined = true
 		default:
 		}
-		if joined && fs.NumRecords() == 0 {
+		if joined && fs.NumRecords() == 0 && caughtUp(cl, ends) {
 			break
 		}
 	}
 	if !joined {
 		t.Fatalf("sink consumer %s did not join", group)
+	}
+	if !caughtUp(cl, ends) {
+		t.Fatalf("sink consumer %s did not read its topics to their end offsets %v within 20s", group, ends)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -134,4 +139,42 @@ func (c *Cluster) SinkConsumer(t testing.TB, group, connector string, task int, 
 		t.Fatalf("sink consumer %s commit: %v", group, err)
 	}
 	return cl
+}
+
+// endOffsets lists the end offset of each partition of topics that has
+// data.
+func endOffsets(t testing.TB, cl *kgo.Client, topics []string) map[string]map[int32]int64 {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	listed, err := kadm.NewClient(cl).ListEndOffsets(ctx, topics...)
+	if err == nil {
+		err = listed.Error()
+	}
+	if err != nil {
+		t.Fatalf("end offsets of %v: %v", topics, err)
+	}
+	out := map[string]map[int32]int64{}
+	listed.Each(func(o kadm.ListedOffset) {
+		if o.Offset > 0 {
+			if out[o.Topic] == nil {
+				out[o.Topic] = map[int32]int64{}
+			}
+			out[o.Topic][o.Partition] = o.Offset
+		}
+	})
+	return out
+}
+
+// caughtUp says whether cl has consumed every partition in ends to its end.
+func caughtUp(cl *kgo.Client, ends map[string]map[int32]int64) bool {
+	read := cl.UncommittedOffsets()
+	for topic, ps := range ends {
+		for p, end := range ps {
+			if read[topic][p].Offset < end {
+				return false
+			}
+		}
+	}
+	return true
 }
