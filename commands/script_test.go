@@ -12,9 +12,11 @@ import (
 )
 
 // TestMain lets the test binary act as connectscope inside scripts, and
-// runs more parallel tests at once: most wait on the network.
+// runs three parallel tests at once per CPU: most wait on the network (2 s
+// timeouts, silent listeners, watches), and the package uses about 10
+// CPU-seconds in 65 s of tests.
 func TestMain(m *testing.M) {
-	testscript.Main(kafkatest.WaitingTests{M: m}, map[string]func(){
+	testscript.Main(kafkatest.WaitingTests{M: m, PerCPU: 3}, map[string]func(){
 		"connectscope": func() {
 			os.Exit(Main(os.Args, StdStreams(), BuildInfo{Version: "v0.0.0-script"}))
 		},
