@@ -293,3 +293,16 @@ func (e *engine) departs(kind EventKind, w string) error {
 	}
 	return nil
 }
+
+// Statements are the model's rules in words for a plan: ModelStatements,
+// with the heartbeat interval known corrected where the calibrated clock
+// differs, then ClockStatements.
+func (m TimeModel) Statements() []string {
+	s := ModelStatements()
+	if m.HeartbeatIntervalMs > 0 {
+		s[0] = "a clean stop stops the worker's work at once and sends LeaveGroup once it stopped; a crash stops the work at once but is noticed only after session.timeout.ms"
+		s[2] = "a round takes round_time_ms: eager members first stop all their work, so every piece is down for that stop and the round; cooperative stops only the revoked ones; assigned pieces run from the round's end"
+		s[3] = "after a round that revoked anything the next round follows when the members have rejoined (see below); after a delay, when the delay (counted from the round's start) ends"
+	}
+	return append(s, m.ClockStatements()...)
+}

@@ -115,6 +115,9 @@ func TestDelayedRoundHasNoJoinWindow(t *testing.T) {
 	if len(rs) != 2 || rs[0].TimeMs != leave || rs[1].TimeMs != leave+1500+15000 {
 		t.Fatalf("rounds at %d and %d, want the LeaveGroup at %d (told at its close, 1500 later) and the deadline 15000 after that", rs[0].TimeMs, rs[len(rs)-1].TimeMs, leave)
 	}
+	if m := strings.Join(res.Assumptions.Model, "\n"); !strings.Contains(m, "sends LeaveGroup once it stopped") || strings.Contains(m, "rebalances at once") {
+		t.Errorf("the model's words for a clean stop with the interval known: %q", m)
+	}
 }
 
 // With the heartbeat interval known the round time defaults to the

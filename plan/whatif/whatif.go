@@ -405,7 +405,7 @@ func NewResult(plan string, state cluster.State, opts timeline.Options, event st
 			Plan: plan, Source: state.Source, Event: event, Protocol: group,
 			Assumptions: Assumptions{
 				RoundTimeMs: model.RoundTimeMs, SessionTimeoutMs: model.SessionTimeoutMs, MaxDelayMs: opts.MaxDelayMs,
-				KafkaVersion: version, JDK: jdk, Leader: state.LeaderID(), LeaderName: state.Name(state.LeaderID()), Model: append(timeline.ModelStatements(), model.ClockStatements()...),
+				KafkaVersion: version, JDK: jdk, Leader: state.LeaderID(), LeaderName: state.Name(state.LeaderID()), Model: model.Statements(),
 				CrashNoticedAfterMs: model.CrashNoticeMs(), JoinWindowMs: model.JoinWindowMs(),
 				Pending: state.Pending.View(opts.MaxDelayMs),
 			},
