@@ -28,6 +28,7 @@ type pieceBook struct {
 	// duplicated. flips: pieces whose memory changed in the last round's
 	// refresh. spec: the last round's odd, assigned and revoked pieces.
 	odd, flips, spec, next []int32
+	oddBuf                 []int32 // derive's list before it becomes odd
 }
 
 // incState says what the books describe.
@@ -166,7 +167,7 @@ func (d *deriver) visit(i int32) {
 // Java's order (rank) and how many pieces it flagged.
 func (e *coopEngine) derive(b *pieceBook, rank []int32, prev []bool, flag []uint8, count []int32, some bool, lost, created []int32) ([]int32, []int32, int) {
 	d := deriver{prev: prev, cfg: b.cfg, flag: flag, count: count[:len(prev)], duplicates: e.feat.duplicates,
-		lost: lost, created: created, odd: b.next[:0]}
+		lost: lost, created: created, odd: b.oddBuf[:0]}
 	if some {
 		for _, ids := range [][]int32{b.odd, b.flips, b.dirty} {
 			for _, p := range ids {
@@ -181,7 +182,7 @@ func (e *coopEngine) derive(b *pieceBook, rank []int32, prev []bool, flag []uint
 			d.visit(int32(i))
 		}
 	}
-	b.next, b.odd = b.odd, d.odd
+	b.oddBuf, b.odd = b.odd, d.odd
 	byRank := func(a, b int32) int { return int(rank[a]) - int(rank[b]) }
 	slices.SortFunc(d.lost[len(lost):], byRank)
 	slices.SortFunc(d.created[len(created):], byRank)
@@ -207,23 +208,21 @@ func (e *coopEngine) markRound(loads []load) {
 	bt.next = append(bt.next[:0], bt.odd...)
 	for k := 0; k < len(loads) && e.moved > 0; k++ { // moved: fillAssignments
 		l := &loads[k]
-		bc.next = markAll(e.cflag, l.conns[l.baseC:], fApp, bc.next)
-		bt.next = markAll(e.tflag, l.tasks[l.baseT:], fApp, bt.next)
-		bc.next = markAll(e.cflag, l.revC, fRev, bc.next)
-		bt.next = markAll(e.tflag, l.revT, fRev, bt.next)
+		bc.next = append(bc.next, markAll(e.cflag, l.conns[l.baseC:], fApp)...)
+		bt.next = append(bt.next, markAll(e.tflag, l.tasks[l.baseT:], fApp)...)
+		bc.next = append(bc.next, markAll(e.cflag, l.revC, fRev)...)
+		bt.next = append(bt.next, markAll(e.tflag, l.revT, fRev)...)
 	}
-	markAll(e.cflag, e.lostC, fLost, nil)
-	markAll(e.tflag, e.lostT, fLost, nil)
+	markAll(e.cflag, e.lostC, fLost)
+	markAll(e.tflag, e.lostT, fLost)
 }
 
-func markAll(flag []uint8, ids []int32, f uint8, list []int32) []int32 {
+// markAll flags ids with f and returns them.
+func markAll(flag []uint8, ids []int32, f uint8) []int32 {
 	for _, p := range ids {
 		flag[p] |= f
 	}
-	if list == nil {
-		return nil
-	}
-	return append(list, ids...)
+	return ids
 }
 
 // refreshPrevious is computePreviousAssignment's memory on the pieces that

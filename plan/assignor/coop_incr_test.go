@@ -48,6 +48,10 @@ func incrementalScenario(t *testing.T, s *Sim) {
 		must(s.Join(worker(i), Pieces{}))
 	}
 	s.Settle(20)
+	for i := 5; i < 8; i++ { // load-balancing revocations in a group where nothing is lost or new
+		must(s.Join(worker(i), Pieces{}))
+		s.Settle(20)
+	}
 	for i := 0; i < 5; i++ { // a rolling restart, each back before and after the delay
 		must(s.Leave(worker(i)))
 		s.Rebalance(false)
@@ -103,5 +107,53 @@ func TestAllPresent(t *testing.T) {
 		if got := allPresent(c.prev, c.now, loads); got != c.want {
 			t.Errorf("allPresent(%v, %v) = %v, want %v", c.prev, c.now, got, c.want)
 		}
+	}
+}
+
+// TestIncrementalAfterNewLeader is the generated scenario gen-20261201-0353
+// of the differential suite (e2e/assignordiff), on which a first version
+// of the incremental rounds lost a revocation from the leader's memory: a
+// new leader, generation mismatches, then joins and leaves that revoke
+// while nothing is lost or new.
+func TestIncrementalAfterNewLeader(t *testing.T) {
+	for _, v := range []string{"2.3.0", "3.9.2"} {
+		t.Run(v, func(t *testing.T) {
+			s := mustSim(t, SimConfig{Protocol: "compatible", KafkaVersion: mustVersion(t, v), MaxDelayMs: 30000})
+			s.eng.inc.check = true
+			cfg := []ConnectorSpec{{"cdc-sink", 1}, {"cdc-source-96", 0}, {"clicks-source-34", 1}, {"events-sink", 5},
+				{"inventory-source", 7}, {"logs-source-32", 1}, {"logs-source-88", 11}, {"orders-sink", 6}, {"users-sink-89", 10}}
+			must := func(err error) {
+				t.Helper()
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			s.SetConnectors(cfg)
+			for i := 1; i <= 6; i++ {
+				must(s.Join(fmt.Sprintf("worker-%d", i), Pieces{}))
+			}
+			s.Settle(0)
+			s.SetConnectors(append(cfg, ConnectorSpec{"events-sink-32", 0}))
+			s.Rebalance(false)
+			s.Rebalance(true)
+			s.NewLeader()
+			s.Settle(1)
+			s.Rebalance(true)
+			must(s.Join("worker-7", Pieces{}))
+			s.Rebalance(false)
+			must(s.Leave("worker-1"))
+			s.Rebalance(false)
+			must(s.Join("worker-8", Pieces{}))
+			s.Rebalance(false)
+			must(s.Leave("worker-4"))
+			must(s.Join("worker-9", Pieces{}))
+			s.Rebalance(false)
+			s.Sleep(2462)
+			s.Settle(0)
+			s.Settle(0)
+			if err := s.eng.inc.checkErr; err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
