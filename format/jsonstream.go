@@ -15,7 +15,7 @@ import (
 // streamJSON writes v as marshalJSON(v, true) does, byte for byte, without
 // holding the whole text: structs and slices are walked and written as they
 // go, and only their leaves (and anything the walk does not mirror exactly:
-// maps, embedded fields, tag options, custom marshalers) go through
+// maps, tag options, custom marshalers, embeds it cannot promote) go through
 // encoding/json, indented into place. A plan of a thousand workers prints
 // hundreds of megabytes; marshalling it whole held all of them at once.
 func streamJSON(w io.Writer, v any) error {
@@ -116,7 +116,7 @@ func (s *jsonStream) value(v reflect.Value, depth int) {
 			}
 			s.newline(depth + 1)
 			s.raw(f.key)
-			s.value(v.Field(f.index), depth+1)
+			s.value(v.FieldByIndex(f.index), depth+1)
 		}
 		s.newline(depth)
 		s.raw("}")
@@ -191,52 +191,34 @@ func (s *jsonStream) leaf(v reflect.Value, depth int) {
 }
 
 type streamField struct {
-	index int
+	index []int  // the path to the field, through embedded structs
 	key   string // `"name": `
 }
 
 var fieldCache sync.Map // reflect.Type -> []streamField, or nil when the walk would not match encoding/json
 
 // structFields lists the fields encoding/json writes for t, in order, with
-// ok false when t has anything the walk does not mirror (embedded fields,
-// tag options such as omitempty or string): such structs go to
-// encoding/json whole.
+// ok false when t has anything the walk does not mirror (tag options such as
+// omitempty or string, embedded pointers or tagged embeds, one name twice):
+// such structs go to encoding/json whole. An untagged embedded struct's
+// fields are promoted in place, as encoding/json orders them (by index
+// path); a plan result embeds its head, and writing it whole held the
+// whole plan.
 func structFields(t reflect.Type) ([]streamField, bool) {
 	if c, ok := fieldCache.Load(t); ok {
 		fs := c.([]streamField)
 		return fs, fs != nil
 	}
-	var fs []streamField
-	ok := true
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if f.Anonymous {
-			ok = false
-			break
-		}
-		if !f.IsExported() {
-			continue
-		}
-		name := f.Name
-		if tag, has := f.Tag.Lookup("json"); has {
-			if tag == "-" {
-				continue
-			}
-			n, opts, _ := strings.Cut(tag, ",")
-			if opts != "" || !validTagName(n) {
-				ok = false
+	fs, ok := appendFields(nil, t, nil)
+	if ok {
+		seen := make(map[string]bool, len(fs))
+		for _, f := range fs {
+			if seen[f.key] {
+				ok = false // Go's promotion rules decide; leave it to encoding/json
 				break
 			}
-			if n != "" {
-				name = n
-			}
+			seen[f.key] = true
 		}
-		k, err := json.Marshal(name)
-		if err != nil {
-			ok = false
-			break
-		}
-		fs = append(fs, streamField{index: i, key: string(k) + ": "})
 	}
 	if !ok {
 		fs = nil
@@ -245,6 +227,49 @@ func structFields(t reflect.Type) ([]streamField, bool) {
 	}
 	fieldCache.Store(t, fs)
 	return fs, ok
+}
+
+// appendFields adds t's written fields, below the index path at, to fs.
+func appendFields(fs []streamField, t reflect.Type, at []int) ([]streamField, bool) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag, hasTag := f.Tag.Lookup("json")
+		if tag == "-" {
+			continue
+		}
+		path := append(append([]int(nil), at...), i)
+		if f.Anonymous {
+			if hasTag || f.Type.Kind() != reflect.Struct || len(at) > 8 ||
+				f.Type.Implements(jsonMarshaler) || f.Type.Implements(textMarshaler) ||
+				reflect.PointerTo(f.Type).Implements(jsonMarshaler) || reflect.PointerTo(f.Type).Implements(textMarshaler) {
+				return nil, false
+			}
+			var ok bool
+			if fs, ok = appendFields(fs, f.Type, path); !ok {
+				return nil, false
+			}
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		name := f.Name
+		if hasTag {
+			n, opts, _ := strings.Cut(tag, ",")
+			if opts != "" || !validTagName(n) {
+				return nil, false
+			}
+			if n != "" {
+				name = n
+			}
+		}
+		k, err := json.Marshal(name)
+		if err != nil {
+			return nil, false
+		}
+		fs = append(fs, streamField{index: path, key: string(k) + ": "})
+	}
+	return fs, true
 }
 
 // validTagName is a tag name encoding/json takes as given: letters, digits

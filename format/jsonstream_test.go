@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -48,6 +49,52 @@ type streamOuter struct {
 type streamWithEmbed struct {
 	streamEmbedded
 	Own string `json:"own"`
+}
+
+type streamDeep struct {
+	streamWithEmbed
+	streamEmbedded2
+	Last []int `json:"last"`
+}
+
+type streamEmbedded2 struct {
+	B string `json:"b"`
+}
+
+type streamConflict struct {
+	streamEmbedded
+	Extra int `json:"Extra"` // the embedded field's name: the outer one wins
+}
+
+type streamPtrEmbed struct {
+	*streamEmbedded
+	Own string `json:"own"`
+}
+
+type streamTaggedEmbed struct {
+	streamEmbedded `json:"inner"`
+}
+
+// TestStreamJSONPromotesEmbeds: a struct that embeds another is walked, its
+// promoted fields in place, not handed to encoding/json whole (a plan result
+// embeds its head; whole, a 1,000-worker plan was held in memory), and the
+// embeds the walk leaves to encoding/json still come out the same.
+func TestStreamJSONPromotesEmbeds(t *testing.T) {
+	for _, v := range []any{streamWithEmbed{}, streamDeep{}} {
+		if _, ok := structFields(reflect.TypeOf(v)); !ok {
+			t.Errorf("%T is written whole by encoding/json, not walked", v)
+		}
+	}
+	for _, v := range []any{streamConflict{}, streamPtrEmbed{}, streamTaggedEmbed{}} {
+		if _, ok := structFields(reflect.TypeOf(v)); ok {
+			t.Errorf("%T is walked, though encoding/json's own rules decide it", v)
+		}
+	}
+	deep := streamDeep{streamWithEmbed{streamEmbedded{1}, "own"}, streamEmbedded2{"<b>"}, []int{1, 2}}
+	for i, v := range []any{deep, []streamDeep{deep, {}}, streamConflict{streamEmbedded{1}, 2},
+		streamPtrEmbed{&streamEmbedded{5}, "o"}, streamPtrEmbed{}, streamTaggedEmbed{streamEmbedded{7}}} {
+		checkStream(t, fmt.Sprint("embed ", i), v)
+	}
 }
 
 func TestStreamJSONMatchesEncoder(t *testing.T) {
