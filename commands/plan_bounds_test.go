@@ -30,7 +30,7 @@ func TestPlanBoundsRefusedAtOnce(t *testing.T) {
 		{[]string{"plan", "rolling-restart", "--restart-time", "9223372036854775807", "--synthetic", "workers=3,connectors=3"}, "a century"},
 		{[]string{"plan", "replay", twoMaxSleeps}, "a century"},
 		{[]string{"plan", "replay", centuries}, "clock would pass a century"},
-		{[]string{"plan", "advise", "--restart-time", "90s", "--synthetic", "workers=1000,connectors=10000,tasks=2"}, "sweep fewer settings"},
+		{[]string{"plan", "advise", "--restart-time", "90s", "--synthetic", "workers=1500,connectors=10000,tasks=2"}, "sweep fewer settings"},
 		{[]string{"plan", "advise", "--restart-time", "90s", "--delays", "0,3153600000001", "--synthetic", "workers=3,connectors=3"}, "a century"},
 	}
 	for _, tc := range cases {

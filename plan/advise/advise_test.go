@@ -174,12 +174,12 @@ func TestAdviseStopsOnCancel(t *testing.T) {
 // A sweep beyond MaxAdviseWork is refused before any simulation runs; one
 // within it reports its progress, one simulation at a time, up to the total.
 func TestAdviseBoundAndProgress(t *testing.T) {
-	big := cluster.SyntheticState(cluster.SyntheticSpec{Workers: 1000, Connectors: 10000, Tasks: 2})
+	big := cluster.SyntheticState(cluster.SyntheticSpec{Workers: 1500, Connectors: 10000, Tasks: 2})
 	ran := 0
 	_, err := Advise(context.Background(), big, classicOpts(), AdviseOptions{RestartMs: 90000, MaxMoves: -1, Progress: func(int, int) { ran++ }})
 	var be *bounds.Error
 	if !errors.As(err, &be) || ran != 0 {
-		t.Fatalf("1,000 workers x 30,000 pieces, default sweep: %v after %d simulations, want a bounds.Error before any", err, ran)
+		t.Fatalf("1,500 workers x 30,000 pieces, default sweep: %v after %d simulations, want a bounds.Error before any", err, ran)
 	}
 	if !strings.Contains(be.Msg, "--delays") {
 		t.Errorf("the refusal does not say how to narrow the sweep: %s", be.Msg)
@@ -202,6 +202,9 @@ func TestAdviseBoundAndProgress(t *testing.T) {
 	}
 	if err := checkAdviseBounds(grid, classicOpts(), ao, settings); err != nil {
 		t.Errorf("default sweep of 1,000 workers, 10,000 pieces refused: %v", err)
+	}
+	if err := checkAdviseBounds(cluster.SyntheticState(cluster.SyntheticSpec{Workers: 1000, Connectors: 10000, Tasks: 2}), classicOpts(), ao, settings); err != nil {
+		t.Errorf("default sweep of 1,000 workers, 30,000 pieces (1.5 billion) refused: %v", err)
 	}
 	// A delay pending when the cluster was read makes every roll its own.
 	grid.Pending = &cluster.Pending{DelayMs: 60000}

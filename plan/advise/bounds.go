@@ -15,10 +15,12 @@ import (
 // leader's, whose successor remembers no delay, so the sweep runs them once
 // for every delay (sweeprun.go; not when the cluster was read with a delay
 // pending, whose end depends on the delay). The default sweep of 1,000
-// workers and 10,000 connectors and tasks simulates 48 rolls, 0.53 × 10⁹,
-// and took 74 s of CPU, under a minute on 2 cores
-// (BENCHMARKS.md, "plan advise at 1,000 workers").
-const MaxAdviseWork = 6e8
+// workers simulates 48 rolls: with 10,000 connectors and tasks 0.53 × 10⁹,
+// 26 s of CPU; with 30,000, 1.5 × 10⁹, 33 s of CPU and 254 MiB (since the
+// cooperative rounds walk only what changed; BENCHMARKS.md, "Issue 20's
+// goals at the end of the session"). 2 × 10⁹ keeps a sweep near a minute
+// of CPU.
+const MaxAdviseWork = 2e9
 
 // adviseRolls is how many rolls of the settings the sweep simulates.
 func adviseRolls(state cluster.State, settings []Setting) int {
