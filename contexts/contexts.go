@@ -11,11 +11,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -308,12 +308,7 @@ func (c *Context) resolvePaths(dir string) {
 
 // Names lists the contexts, sorted.
 func (f *File) Names() []string {
-	out := make([]string, 0, len(f.Contexts))
-	for n := range f.Contexts {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(f.Contexts))
 }
 
 // NotFoundError is a context name the file does not have.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"slices"
 	"sync"
@@ -186,12 +187,7 @@ func (c *Cluster) StopAll(ctx context.Context) error {
 func (c *Cluster) Workers() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	names := make([]string, 0, len(c.workers))
-	for n := range c.workers {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+	return c.workerNamesLocked()
 }
 
 // AddWorker starts a worker. An empty name picks the next free
@@ -247,12 +243,7 @@ func (c *Cluster) takeWorker(name string) (*worker, error) {
 }
 
 func (c *Cluster) workerNamesLocked() []string {
-	names := make([]string, 0, len(c.workers))
-	for n := range c.workers {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+	return slices.Sorted(maps.Keys(c.workers))
 }
 
 // StopWorker shuts a worker down cleanly: it stops its connectors and tasks
