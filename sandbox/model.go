@@ -105,24 +105,24 @@ type connectorState struct {
 	tasksPending bool
 }
 
-func (c *connectorState) class() string {
-	if c.kind == KindSink {
-		return "org.apache.kafka.connect.file.FileStreamSinkConnector"
-	}
-	if c.multiFile {
-		return "io.connectscope.sandbox.MultiFileSourceConnector"
-	}
-	return "org.apache.kafka.connect.file.FileStreamSourceConnector"
-}
+// classNames are a connector's class and its tasks' class, as its config
+// records name them.
+type classNames struct{ connector, task string }
 
-func (c *connectorState) taskClass() string {
-	if c.kind == KindSink {
-		return "org.apache.kafka.connect.file.FileStreamSinkTask"
+var (
+	fileSinkClasses   = classNames{"org.apache.kafka.connect.file.FileStreamSinkConnector", "org.apache.kafka.connect.file.FileStreamSinkTask"}
+	fileSourceClasses = classNames{"org.apache.kafka.connect.file.FileStreamSourceConnector", "org.apache.kafka.connect.file.FileStreamSourceTask"}
+	multiFileClasses  = classNames{"io.connectscope.sandbox.MultiFileSourceConnector", "io.connectscope.sandbox.MultiFileSourceTask"}
+)
+
+func (c *connectorState) classes() classNames {
+	switch {
+	case c.kind == KindSink:
+		return fileSinkClasses
+	case c.multiFile:
+		return multiFileClasses
 	}
-	if c.multiFile {
-		return "io.connectscope.sandbox.MultiFileSourceTask"
-	}
-	return "org.apache.kafka.connect.file.FileStreamSourceTask"
+	return fileSourceClasses
 }
 
 // ConnectorInfo describes a configured connector (for status output).

@@ -60,7 +60,7 @@ func (p orderedProps) MarshalJSON() ([]byte, error) {
 // connectorProps is a connector's config as connect-file's connectors take
 // it: class, tasks.max, the topic(s), the file, and the name Connect adds.
 func connectorProps(c *connectorState) orderedProps {
-	props := orderedProps{{"connector.class", c.class()}, {"tasks.max", strconv.Itoa(c.tasksMax)}}
+	props := orderedProps{{"connector.class", c.classes().connector}, {"tasks.max", strconv.Itoa(c.tasksMax)}}
 	switch {
 	case c.kind == KindSink:
 		props = append(props, [2]string{"topics", c.topic}, [2]string{"file", "/data/" + c.name + "/out.txt"})
@@ -82,7 +82,7 @@ func connectorConfigValue(c *connectorState) []byte {
 // workers): the connector's whole config plus task.class. The sandbox's
 // multi-file source adds each task's own file.
 func taskConfigValue(c *connectorState, n int) []byte {
-	props := append(connectorProps(c), [2]string{"task.class", c.taskClass()})
+	props := append(connectorProps(c), [2]string{"task.class", c.classes().task})
 	if c.multiFile {
 		props = append(props, [2]string{"file", sourceFile(c.name, n)})
 	}
