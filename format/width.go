@@ -265,18 +265,22 @@ func droppedNote(width int, columns []string) string {
 func visibleIndexes(cols []int, hidden map[int]bool) []int {
 	var out []int
 	for _, c := range cols {
-		if hidden[c] {
-			continue
+		if !hidden[c] {
+			out = append(out, renumbered(c, hidden))
 		}
-		v := c
-		for h := range hidden {
-			if h < c {
-				v--
-			}
-		}
-		out = append(out, v)
 	}
 	return out
+}
+
+// renumbered is column c's index once the columns gone are removed.
+func renumbered(c int, gone map[int]bool) int {
+	v := c
+	for g := range gone {
+		if g < c {
+			v--
+		}
+	}
+	return v
 }
 
 func setOf(cols []int) map[int]bool {
@@ -345,16 +349,9 @@ func pack(parts []string, sep, indent string, width int) []string {
 func shiftSet(set, gone map[int]bool) map[int]bool {
 	out := map[int]bool{}
 	for c := range set {
-		if gone[c] {
-			continue
+		if !gone[c] {
+			out[renumbered(c, gone)] = true
 		}
-		v := c
-		for g := range gone {
-			if g < c {
-				v--
-			}
-		}
-		out[v] = true
 	}
 	return out
 }
