@@ -111,57 +111,45 @@ func UpgradeFor(workers []*workerconfig.Config, d *Decoded, o Options) UpgradeIn
 // All runs every check whose inputs exist.
 func All(in AllInput) (*AllReport, error) {
 	rep := &AllReport{Checks: []CheckRun{}, Notes: []string{}}
-	skip := func(name string, why setting.Text) {
-		s := why.String()
-		rep.Checks = append(rep.Checks, CheckRun{Check: name, Reason: &s, reason: why})
-	}
-	ran := func(name string) { rep.Checks = append(rep.Checks, CheckRun{Check: name, Ran: true}) }
-	var f Findings
+	var err error
 	if len(in.Workers) > 0 {
-		t, err := Timeouts(TimeoutsFor(in.Workers, in.Data, in.Options))
-		if err != nil {
+		if rep.Timeouts, err = Timeouts(TimeoutsFor(in.Workers, in.Data, in.Options)); err != nil {
 			return nil, err
 		}
-		rep.Timeouts = t
-		f.Merge(t.Findings)
-		ran("timeouts")
-	} else {
-		skip("timeouts", setting.Textf("no worker files given (%v)", setting.WorkerConfig))
 	}
 	if len(in.Workers) > 0 || in.Data.HasGroup() {
-		u, err := Upgrade(UpgradeFor(in.Workers, in.Data, in.Options))
-		if err != nil {
+		if rep.Upgrade, err = Upgrade(UpgradeFor(in.Workers, in.Data, in.Options)); err != nil {
 			return nil, err
 		}
-		rep.Upgrade = u
-		f.Merge(u.Findings)
-		ran("upgrade")
-	} else {
-		skip("upgrade", setting.Textf("neither worker files nor the group"))
 	}
 	if in.Data != nil && in.Data.Loaded() {
 		ti := in.Data.TopicsInput(in.Options.Group)
 		ti.Workers = in.Workers
-		t := Topics(ti)
-		rep.Topics = t
-		f.Merge(t.Findings)
-		ran("topics")
+		rep.Topics = Topics(ti)
 		if len(ti.Descriptions) == 0 {
 			rep.Notes = append(rep.Notes, "topics: no topic descriptions in the input (read live or from a live snapshot for K1, K2, K5, K12–K15)")
 		}
-	} else {
-		skip("topics", noCluster(in, setting.Textf("no dataset (%v or a live cluster)", setting.InputFile)))
 	}
 	if in.Data.HasGroup() {
 		bi := in.Data.BalanceInput()
 		bi.Capacity, bi.Zones = in.Options.Capacity, in.Options.Zones
-		b := Balance(bi)
-		rep.Balance = b
-		f.Merge(b.Findings)
-		ran("balance")
-	} else {
-		skip("balance", noCluster(in, setting.Textf("no Connect group in the input")))
+		rep.Balance = Balance(bi)
 	}
+	// Each check in order: ran (its findings merged), or why not.
+	var f Findings
+	section := func(name string, v *Verdict, why setting.Text) {
+		if v == nil {
+			s := why.String()
+			rep.Checks = append(rep.Checks, CheckRun{Check: name, Reason: &s, reason: why})
+			return
+		}
+		f.Merge(v.Findings)
+		rep.Checks = append(rep.Checks, CheckRun{Check: name, Ran: true})
+	}
+	section("timeouts", verdictIn(rep.Timeouts), setting.Textf("no worker files given (%v)", setting.WorkerConfig))
+	section("upgrade", verdictIn(rep.Upgrade), setting.Textf("neither worker files nor the group"))
+	section("topics", verdictIn(rep.Topics), noCluster(in, setting.Textf("no dataset (%v or a live cluster)", setting.InputFile)))
+	section("balance", verdictIn(rep.Balance), noCluster(in, setting.Textf("no Connect group in the input")))
 	rep.Verdict = verdictOf(dedupe(f.List()))
 	if in.ClusterErr != nil {
 		t := setting.Textf("the cluster of the worker files' bootstrap.servers could not be read, so topics and balance did not run: %v", wordedErr{in.ClusterErr})

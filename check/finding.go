@@ -45,6 +45,21 @@ type Verdict struct {
 // verdictOf is the verdict of a check that found list.
 func verdictOf(list []Finding) Verdict { return Verdict{Findings: list, Summary: Summarize(list)} }
 
+// verdictIn points at the verdict a report embeds; nil for a nil report (a
+// section check all did not run).
+func verdictIn[R any, P interface {
+	*R
+	own() *Verdict
+}](r P) *Verdict {
+	if r == nil {
+		return nil
+	}
+	return r.own()
+}
+
+// own is the verdict itself, reached through the reports that embed it.
+func (v *Verdict) own() *Verdict { return v }
+
 // Findings collects findings while a check runs.
 type Findings struct{ list []Finding }
 

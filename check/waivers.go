@@ -335,25 +335,15 @@ func FindingsOf(report any) []Finding {
 func reportVerdict(report any) *Verdict {
 	switch r := report.(type) {
 	case *TimeoutsReport:
-		if r != nil {
-			return &r.Verdict
-		}
+		return verdictIn(r)
 	case *UpgradeReport:
-		if r != nil {
-			return &r.Verdict
-		}
+		return verdictIn(r)
 	case *TopicsReport:
-		if r != nil {
-			return &r.Verdict
-		}
+		return verdictIn(r)
 	case *BalanceReport:
-		if r != nil {
-			return &r.Verdict
-		}
+		return verdictIn(r)
 	case *AllReport:
-		if r != nil {
-			return &r.Verdict
-		}
+		return verdictIn(r)
 	}
 	return nil
 }
