@@ -27,16 +27,13 @@ connectscope check balance --from cluster.snapshot.json --zones zones.txt`,
 }
 
 func runBalance(e *cli.Env, o *BalanceCheckOptions) error {
-	opts, failOn, d, err := o.CheckOptions.read(e, true, o.BalanceOptions.options)
-	if err != nil {
-		return err
-	}
-	if !d.HasGroup() {
-		// As plan and inspect members: input of the wrong kind is a usage error.
-		return cli.UsageErrorf("check balance needs the Connect group's members: the input has none (read live with the workers' --group, or a snapshot with the group)")
-	}
-	in := d.BalanceInput()
-	in.Capacity, in.Zones = opts.Capacity, opts.Zones
-	rep := check.Balance(in)
-	return finish(e, o.CheckOptions, rep, failOn)
+	return audit(e, &o.CheckOptions, true, func(opts check.Options, d *check.Decoded) (any, error) {
+		if !d.HasGroup() {
+			// As plan and inspect members: input of the wrong kind is a usage error.
+			return nil, cli.UsageErrorf("check balance needs the Connect group's members: the input has none (read live with the workers' --group, or a snapshot with the group)")
+		}
+		in := d.BalanceInput()
+		in.Capacity, in.Zones = opts.Capacity, opts.Zones
+		return check.Balance(in), nil
+	}, o.BalanceOptions.options)
 }

@@ -8,9 +8,89 @@ import (
 
 	"github.com/connectscope/connectscope/check"
 	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/source/boundedfile"
 	urfave "github.com/urfave/cli/v2"
 )
+
+// Flag names of the check verbs.
+const (
+	flagFailOn      = "fail-on"
+	flagRestartTime = "restart-time"
+	flagMaxDowntime = "max-downtime"
+	flagMaxPutTime  = "max-put-time"
+	flagTarget      = "target"
+	flagExactlyOnce = "exactly-once"
+	flagCapacity    = "capacity"
+	flagZones       = "zones"
+	flagIgnore      = "ignore"
+	flagOnly        = "only"
+	flagWaivers     = "waivers"
+)
+
+// CheckOptions are the flags every check takes.
+type CheckOptions struct {
+	FailOn       check.Severity // read at the flag: error unless given
+	KafkaVersion kafkaversion.Version
+	Ignore       urfave.StringSlice
+	Only         urfave.StringSlice
+	Waivers      string
+	filter       *check.Filter // from Ignore, Only and Waivers, read by options
+}
+
+func (o *CheckOptions) flags() []urfave.Flag {
+	o.FailOn = check.Error
+	return []urfave.Flag{
+		&urfave.StringFlag{Name: flagFailOn, Value: string(check.Error), Usage: "exit 1 when a finding of this `SEVERITY` or worse exists: error|warn|info",
+			Action: func(c *urfave.Context, s string) error {
+				sev, ok := check.ParseSeverity(s)
+				if !ok {
+					return cli.ActionFailed(c, cli.UsageErrorf("--fail-on %q: use error, warn or info", s))
+				}
+				o.FailOn = sev
+				return nil
+			}},
+		cli.KafkaVersionFlag(&o.KafkaVersion, "Kafka `VERSION` of the workers (and brokers) for version-dependent rules; live, each worker's REST root is asked"),
+		&urfave.StringSliceFlag{Name: flagIgnore, Destination: &o.Ignore, Usage: "waive every finding of these `RULES` (comma-separated or repeated): listed as waived, not counted for the exit status"},
+		&urfave.StringSliceFlag{Name: flagOnly, Destination: &o.Only, Usage: "count only findings of these `RULES`; the others are listed as waived"},
+		&urfave.StringFlag{Name: flagWaivers, Destination: &o.Waivers, Usage: "waiver `FILE` (YAML or JSON): rule, subject pattern, reason, expires; an expired waiver is finding W1"},
+	}
+}
+
+// targetFlag is --target, the protocol the group should run, read once
+// into dest: sessioned unless given.
+func targetFlag(dest *check.Protocol, usage string) urfave.Flag {
+	*dest = "sessioned"
+	f := cli.ValueFlag(flagTarget, dest, check.ParseProtocol, usage)
+	f.Value = "sessioned"
+	return f
+}
+
+// inputs are package check's named inputs and the flags that give them.
+var inputs = map[string]string{
+	"Target":      flagTarget,
+	"ExactlyOnce": flagExactlyOnce,
+	"Ignore":      flagIgnore,
+	"Only":        flagOnly,
+	"Waivers":     flagWaivers,
+	"To":          flagTo,
+}
+
+// checkSpec is the spec the checks share: every topic and group when they
+// read a cluster, the named inputs, the values of their flags.
+func checkSpec(result any) cli.Spec {
+	return cli.Spec{
+		Result: result,
+		Inputs: inputs,
+		Values: map[string]cli.Candidates{
+			flagFailOn: cli.Fixed("error", "warn", "info"),
+			flagTarget: cli.Fixed("eager", "compatible", "sessioned"),
+			flagTo:     cli.Fixed("4.x", "4.0", "4.1", "4.2", "4.3", "4.4", "5.0"),
+			flagIgnore: ruleIDs,
+			flagOnly:   ruleIDs,
+		},
+	}
+}
 
 // TimingOptions are the time flags of timeouts and all.
 type TimingOptions struct {

@@ -37,16 +37,10 @@ func timeoutsArgs(e *cli.Env) error {
 }
 
 func runTimeouts(e *cli.Env, o *TimeoutsOptions) error {
-	opts, failOn, d, err := o.CheckOptions.read(e, false, o.TimingOptions.options)
-	if err != nil {
-		return err
-	}
-	if err := workerVersions(e, d, &opts); err != nil {
-		return err
-	}
-	rep, err := check.Timeouts(check.TimeoutsFor(e.Globals.WorkerConfigs, d, opts))
-	if err != nil {
-		return cli.Exit(cli.ExitUsage, err)
-	}
-	return finish(e, o.CheckOptions, rep, failOn)
+	return audit(e, &o.CheckOptions, false, func(opts check.Options, d *check.Decoded) (any, error) {
+		if err := workerVersions(e, d, &opts); err != nil {
+			return nil, err
+		}
+		return usageRefused(check.Timeouts(check.TimeoutsFor(e.Globals.WorkerConfigs, d, opts)))
+	}, o.TimingOptions.options)
 }

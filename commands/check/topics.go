@@ -26,12 +26,9 @@ connectscope check topics --from cluster.snapshot.json -o json`,
 }
 
 func runTopics(e *cli.Env, o *TopicsOptions) error {
-	opts, failOn, d, err := o.CheckOptions.read(e, true)
-	if err != nil {
-		return err
-	}
-	in := d.TopicsInput(opts.Group)
-	in.Workers = e.Globals.WorkerConfigs
-	rep := check.Topics(in)
-	return finish(e, o.CheckOptions, rep, failOn)
+	return audit(e, &o.CheckOptions, true, func(opts check.Options, d *check.Decoded) (any, error) {
+		in := d.TopicsInput(opts.Group)
+		in.Workers = e.Globals.WorkerConfigs
+		return check.Topics(in), nil
+	})
 }

@@ -57,32 +57,30 @@ func (o *UpgradeOptions) upgradeOptions(opts *check.Options) error {
 }
 
 func runUpgrade(e *cli.Env, o *UpgradeOptions) error {
-	opts, failOn, d, err := o.CheckOptions.read(e, o.To.Known, o.upgradeOptions)
-	if err != nil {
-		return err
-	}
-	g := e.Globals
-	if !o.To.Known && len(g.WorkerConfigs) == 0 && !d.HasGroup() {
-		return cli.UsageErrorf("check upgrade needs --worker-config files and/or the group (--from FILE or -b HOST:PORT)")
-	}
-	var rel *check.ReleaseReport
-	if o.To.Known {
-		if rel, err = releaseReport(e, o, d, &opts); err != nil {
-			return err
+	return audit(e, &o.CheckOptions, o.To.Known, func(opts check.Options, d *check.Decoded) (any, error) {
+		g := e.Globals
+		if !o.To.Known && len(g.WorkerConfigs) == 0 && !d.HasGroup() {
+			return nil, cli.UsageErrorf("check upgrade needs --worker-config files and/or the group (--from FILE or -b HOST:PORT)")
 		}
-	} else {
-		if err := workerVersions(e, d, &opts); err != nil {
-			return err
+		var rel *check.ReleaseReport
+		var err error
+		if o.To.Known {
+			rel, err = releaseReport(e, o, d, &opts)
+		} else {
+			err = workerVersions(e, d, &opts)
 		}
-	}
-	rep, err := check.Upgrade(check.UpgradeFor(g.WorkerConfigs, d, opts))
-	if err != nil {
-		return cli.Exit(cli.ExitUsage, err)
-	}
-	if rel != nil {
-		rep.AddRelease(rel)
-	}
-	return finish(e, o.CheckOptions, rep, failOn)
+		if err != nil {
+			return nil, err
+		}
+		rep, err := check.Upgrade(check.UpgradeFor(g.WorkerConfigs, d, opts))
+		if err != nil {
+			return nil, cli.Exit(cli.ExitUsage, err)
+		}
+		if rel != nil {
+			rep.AddRelease(rel)
+		}
+		return rep, nil
+	}, o.upgradeOptions)
 }
 
 // releaseReport asks every member's REST API (versions, health, plugins)

@@ -1,16 +1,35 @@
 package cli
 
-// Verb builds a verb from bind, which returns its command with the flags
-// bound into a fresh options value: Run calls run with those options, or
-// the verb's own run function, own, when run is nil (as the tree builds
-// it; tests hand in a run that keeps the options). A verb takes no
-// positional argument unless its Command.Args reads them.
+import urfave "github.com/urfave/cli/v2"
+
+// Flagged is a verb's options type that binds its own flags into itself: a
+// verb's flags are what its options' Flags returns (flags a noun's verbs
+// share come with the options struct they embed).
+type Flagged interface{ Flags() []urfave.Flag }
+
+// NewVerb builds a verb from what it says of itself, c (Name, Usage,
+// Examples, Spec, the rest of its help): its flags are bound by its options
+// (Flagged) and Run calls run with them, or the verb's own run function,
+// own, when run is nil (as the tree builds it; tests hand in a run that
+// keeps the options). A verb takes no positional argument unless its
+// Command.Args or Arg reads them.
+func NewVerb[O any](run, own func(*Env, *O) error, c Command) *Command {
+	return Verb(run, own, func(*O) *Command { return &c })
+}
+
+// Verb is NewVerb for a verb whose facts bind into its options (its
+// argument, its own checks): bind returns the command of a fresh options
+// value.
 func Verb[O any](run, own func(*Env, *O) error, bind func(o *O) *Command) *Command {
 	o := new(O)
 	if run == nil {
 		run = own
 	}
 	c := bind(o)
+	if f, ok := any(o).(Flagged); ok && c.Flags == nil {
+		c.Flags = f.Flags()
+	}
+	c.Arg.derive(c)
 	args := c.Args
 	if args == nil {
 		args = NoArgs
@@ -61,5 +80,30 @@ func OneArgCounted(dest *string, what string) func(*Env) error {
 			return UsageErrorf("%s, got %d arguments", what, len(e.Args))
 		}
 		return OneArg(dest, what)(e)
+	}
+}
+
+// Arg is a verb's one positional argument, said once: the kit derives the
+// USAGE line's ArgsUsage, the reading (OneArg, or OneArgCounted when
+// Counted) and the completion (Spec.Args) from it.
+type Arg struct {
+	Into    *string    // where the argument goes: a field of the options
+	Name    string     // as USAGE shows it (NAME, RULE)
+	Missing string     // the usage line when there is not exactly one
+	Counted bool       // the usage line says how many came
+	Values  Candidates // completion of the argument
+}
+
+// derive fills c's ArgsUsage, Args and Spec.Args from the argument a.
+func (a *Arg) derive(c *Command) {
+	if a == nil {
+		return
+	}
+	c.ArgsUsage, c.Args = a.Name, OneArg(a.Into, a.Missing)
+	if a.Counted {
+		c.Args = OneArgCounted(a.Into, a.Missing)
+	}
+	if a.Values != nil {
+		c.Spec.Args = FirstArg(a.Values)
 	}
 }

@@ -2,10 +2,7 @@
 // config file, one file per verb. The file itself is package contexts'.
 package config
 
-import (
-	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/contexts"
-)
+import "github.com/connectscope/connectscope/commands/cli"
 
 // NewCmdConfig is the `config` noun with its verbs.
 func NewCmdConfig() *cli.Command {
@@ -30,22 +27,4 @@ connectscope --context staging inspect connectors`,
 			NewCmdUseContext(nil),
 		},
 	}
-}
-
-// spec is what the config verbs share: they read the config file only, and
-// themselves (no named cluster is laid under their flags).
-func spec(args cli.Candidates) cli.Spec {
-	return cli.Spec{Offline: true, NoContext: true, Args: args}
-}
-
-func loadContexts() (*contexts.File, error) {
-	path, err := contexts.DefaultPath()
-	if err != nil {
-		return nil, cli.Exit(cli.ExitUsage, err)
-	}
-	f, err := contexts.Load(path)
-	if err != nil {
-		return nil, cli.Exit(cli.ExitUsage, err)
-	}
-	return f, nil
 }

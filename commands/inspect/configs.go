@@ -12,23 +12,16 @@ type ConfigsOptions struct {
 
 // NewCmdConfigs is `inspect configs`; run replaces the run function in tests.
 func NewCmdConfigs(run func(*cli.Env, *ConfigsOptions) error) *cli.Command {
-	return cli.Verb(run, runConfigs, func(o *ConfigsOptions) *cli.Command {
-		return &cli.Command{
-			Name:  "configs",
-			Usage: "connector and task configs, target states, commits and consistency (config topic)",
-			Examples: `
+	return cli.NewVerb(run, runConfigs, cli.Command{
+		Name:  "configs",
+		Usage: "connector and task configs, target states, commits and consistency (config topic)",
+		Examples: `
 connectscope inspect configs --from cluster.snapshot.json
 connectscope -b broker:9092 inspect configs --connector orders -o yaml`,
-			Flags: o.flags(),
-			Spec:  viewSpec(cli.ConfigTopic, (*views.ConfigsResult)(nil)),
-		}
+		Spec: viewSpec(cli.ConfigTopic, (*views.ConfigsResult)(nil)),
 	})
 }
 
 func runConfigs(e *cli.Env, o *ConfigsOptions) error {
-	d, err := loadDecoded(e, o.ViewOptions)
-	if err != nil {
-		return err
-	}
-	return show(e, o.Filter.query(e, cli.ConfigTopic), d.ConfigsView)
+	return showView(e, o.ViewOptions, loadDecoded, cli.ConfigTopic, (*views.Dataset).ConfigsView)
 }

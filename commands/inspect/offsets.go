@@ -14,29 +14,28 @@ type OffsetsOptions struct {
 	ViewOptions
 }
 
+// Flags binds --connector and the filters but --state: offsets have no
+// state, and the decoding no rule that changed between releases.
+func (o *OffsetsOptions) Flags() []urfave.Flag {
+	return append([]urfave.Flag{connectorFlag(&o.Connector)}, filterFlags(&o.Filter, false)...)
+}
+
 // NewCmdOffsets is `inspect offsets`; run replaces the run function in tests.
 func NewCmdOffsets(run func(*cli.Env, *OffsetsOptions) error) *cli.Command {
-	return cli.Verb(run, runOffsets, func(o *OffsetsOptions) *cli.Command {
-		return &cli.Command{
-			Name:  "offsets",
-			Usage: "source connector offsets (offsets topic)",
-			Examples: `
+	return cli.NewVerb(run, runOffsets, cli.Command{
+		Name:  "offsets",
+		Usage: "source connector offsets (offsets topic)",
+		Examples: `
 connectscope inspect offsets --from cluster.snapshot.json --connector orders
 connectscope -b broker:9092 inspect offsets -o json`,
-			Flags: append([]urfave.Flag{connectorFlag(&o.Connector)}, filterFlags(&o.Filter, false)...),
-			Spec:  viewSpec(cli.OffsetTopic, (*views.OffsetsResult)(nil)),
-		}
+		Spec: viewSpec(cli.OffsetTopic, (*views.OffsetsResult)(nil)),
 	})
 }
 
 // runOffsets goes through loadOffsets, which streams the offsets topic
 // into the decoder instead of holding every record first.
 func runOffsets(e *cli.Env, o *OffsetsOptions) error {
-	d, err := loadOffsets(e, o.ViewOptions)
-	if err != nil {
-		return err
-	}
-	return show(e, o.Filter.query(e, cli.ConfigTopic|cli.StatusTopic), d.OffsetsView)
+	return showView(e, o.ViewOptions, loadOffsets, cli.ConfigTopic|cli.StatusTopic, (*views.Dataset).OffsetsView)
 }
 
 // loadOffsets reads `inspect offsets`' input with the offsets topic decoded

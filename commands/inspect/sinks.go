@@ -12,34 +12,32 @@ type SinksOptions struct {
 	Filter    FilterOptions
 }
 
+// Flags binds --connector and the filters but --state.
+func (o *SinksOptions) Flags() []urfave.Flag {
+	return append([]urfave.Flag{connectorFlag(&o.Connector)}, filterFlags(&o.Filter, false)...)
+}
+
 // NewCmdSinks is `inspect sinks`; run replaces the run function in tests.
 func NewCmdSinks(run func(*cli.Env, *SinksOptions) error) *cli.Command {
-	return cli.Verb(run, runSinks, func(o *SinksOptions) *cli.Command {
-		return &cli.Command{
-			Name:  "sinks",
-			Usage: "sink connectors' consumer groups: state, assignor, which task holds which partition, lag",
-			Description: `
+	return cli.NewVerb(run, runSinks, cli.Command{
+		Name:  "sinks",
+		Usage: "sink connectors' consumer groups: state, assignor, which task holds which partition, lag",
+		Description: `
 Each sink connector's tasks consume as the group connect-NAME (or the connector's
 consumer.override.group.id). Lag is the partition's end offset minus the group's commit.`,
-			Examples: `
+		Examples: `
 connectscope -b broker:9092 inspect sinks
 connectscope -b broker:9092 inspect sinks --connector orders-sink -o wide
 connectscope inspect sinks --from cluster.snapshot.json -o json --jq '.sinks[] | select(.lag > 1000) | .connector'`,
-			Flags: append([]urfave.Flag{connectorFlag(&o.Connector)}, filterFlags(&o.Filter, false)...),
-			Spec: cli.Spec{
-				Read:   cli.ReadSpec{Topics: cli.ConfigTopic}, // sink connectors are found in their configs
-				Result: (*views.SinksResult)(nil),
-				Values: map[string]cli.Candidates{flagConnector: cli.Connectors, flagType: filterValues[flagType]},
-				Inputs: filterInputs,
-			},
-		}
+		Spec: cli.Spec{
+			Read:   cli.ReadSpec{Topics: cli.ConfigTopic}, // sink connectors are found in their configs
+			Result: (*views.SinksResult)(nil),
+			Values: map[string]cli.Candidates{flagConnector: cli.Connectors, flagType: filterValues[flagType]},
+			Inputs: filterInputs,
+		},
 	})
 }
 
 func runSinks(e *cli.Env, o *SinksOptions) error {
-	d, err := loadDecoded(e, ViewOptions{Connector: o.Connector})
-	if err != nil {
-		return err
-	}
-	return show(e, o.Filter.query(e, cli.ConfigTopic), d.SinksView)
+	return showView(e, ViewOptions{Connector: o.Connector, Filter: o.Filter}, loadDecoded, cli.ConfigTopic, (*views.Dataset).SinksView)
 }

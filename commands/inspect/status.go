@@ -12,23 +12,16 @@ type StatusOptions struct {
 
 // NewCmdStatus is `inspect status`; run replaces the run function in tests.
 func NewCmdStatus(run func(*cli.Env, *StatusOptions) error) *cli.Command {
-	return cli.Verb(run, runStatus, func(o *StatusOptions) *cli.Command {
-		return &cli.Command{
-			Name:  "status",
-			Usage: "connector, task and topic statuses (status topic)",
-			Examples: `
+	return cli.NewVerb(run, runStatus, cli.Command{
+		Name:  "status",
+		Usage: "connector, task and topic statuses (status topic)",
+		Examples: `
 connectscope inspect status --from cluster.snapshot.json -o wide
 connectscope -b broker:9092 inspect status -o jsonl --jq 'select(.state=="FAILED") | .name'`,
-			Flags: o.flags(),
-			Spec:  viewSpec(cli.StatusTopic, (*views.StatusResult)(nil)),
-		}
+		Spec: viewSpec(cli.StatusTopic, (*views.StatusResult)(nil)),
 	})
 }
 
 func runStatus(e *cli.Env, o *StatusOptions) error {
-	d, err := loadStatusStreaming(e, o.ViewOptions)
-	if err != nil {
-		return err
-	}
-	return show(e, o.Filter.query(e, cli.ConfigTopic), d.StatusView)
+	return showView(e, o.ViewOptions, loadStatusStreaming, cli.ConfigTopic, (*views.Dataset).StatusView)
 }

@@ -10,7 +10,7 @@ import (
 
 // NewCmdCompletion is `completion SHELL`: the shell's completion script.
 func NewCmdCompletion() *cli.Command {
-	return &cli.Command{
+	return cli.Plain(nil, runCompletion, &cli.Command{
 		Name:      "completion",
 		Usage:     "print the shell completion script for bash, zsh, fish or powershell",
 		ArgsUsage: strings.Join(completions.Shells(), "|"),
@@ -26,17 +26,19 @@ connectscope completion powershell | Out-String | Invoke-Expression`,
 				io.WriteString(out, s+"\n")
 			}
 		},
-		Run: func(e *cli.Env) error {
-			shells := strings.Join(completions.Shells(), ", ")
-			if len(e.Args) != 1 {
-				return cli.UsageErrorf("completion needs one shell: %s", shells)
-			}
-			script, err := completions.Script(e.Args[0])
-			if err != nil {
-				return cli.UsageErrorf("unknown shell %q: use one of %s", e.Args[0], shells)
-			}
-			_, err = e.IO.Out.Write(script)
-			return err
-		},
+		Args: cli.ArgsOfRun, // the shell, read by runCompletion
+	})
+}
+
+func runCompletion(e *cli.Env) error {
+	shells := strings.Join(completions.Shells(), ", ")
+	if len(e.Args) != 1 {
+		return cli.UsageErrorf("completion needs one shell: %s", shells)
 	}
+	script, err := completions.Script(e.Args[0])
+	if err != nil {
+		return cli.UsageErrorf("unknown shell %q: use one of %s", e.Args[0], shells)
+	}
+	_, err = e.IO.Out.Write(script)
+	return err
 }

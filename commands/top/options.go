@@ -8,7 +8,7 @@ import (
 
 // NewCmdOptions is `options`: the global flags, by category (`kubectl options`).
 func NewCmdOptions() *cli.Command {
-	return &cli.Command{
+	return cli.Plain(nil, runOptions, &cli.Command{
 		Name:  "options",
 		Usage: "print the global flags every command takes (input, connection, output)",
 		Description: `
@@ -19,12 +19,10 @@ variable shown, then the --worker-config file, then the default.`,
 connectscope options
 connectscope inspect members -b broker:9092 --timeout 10s -o wide`,
 		Spec: cli.Spec{Offline: true, NoFormat: true, NoGlobals: true},
-		Run: func(e *cli.Env) error {
-			if err := e.NoArgs(); err != nil {
-				return err
-			}
-			_, err := io.WriteString(e.IO.Out, cli.GlobalOptionsText())
-			return err
-		},
-	}
+	})
+}
+
+func runOptions(e *cli.Env) error {
+	_, err := io.WriteString(e.IO.Out, cli.GlobalOptionsText())
+	return err
 }
