@@ -122,9 +122,94 @@ func TestPlanClockAgainstWorkers(t *testing.T) {
 	}
 }
 
+// matrixClass is one class of the matrix: its name, how many workers run
+// when it starts (the fewest it needs, so that few JVMs start between
+// classes: a start took 20 to 60 s on a loaded machine) and what it does;
+// run nil is the fast roll, which has a group of its own.
+type matrixClass struct {
+	name string
+	need int
+	run  func(c *cluster) matrixRow
+}
+
+// matrixClasses are the classes in the order they run.
+func matrixClasses() []matrixClass {
+	return []matrixClass{
+		{"join", matrixWorkers - 1, matrixJoin(false)},
+		{"clean leave", 3, matrixLeave(false)},
+		{"crash", 3, matrixLeave(true)},
+		{"bounce within the delay", 2, matrixBounce},
+		{"two crash at once", 3, matrixTwoAtOnce},
+		{"tasks raised while work is held", 2, matrixTasksRaisedMidDelay},
+		{"second crash during the delay", 3, matrixSecondCrash},
+		{"leader crashes", 2, matrixLeaderLoss},
+		{"rolling restart, slow (each away longer than the heartbeat)", 2, matrixRoll(heartbeatMs + 1000)},
+		{"rolling restart, fast (restarts faster than the heartbeat)", 0, nil},
+		{"paced scale-in (2 workers, 5 s apart)", 3, matrixScaleIn},
+		// Last: one worker restarted with connect.protocol=eager makes
+		// the whole group eager.
+		{"eager join", 1, matrixJoin(true)},
+	}
+}
+
+// matrixChosen says whether the class named name runs: every class, or
+// those whose names contain one of CONNECTSCOPE_CLOCK_CLASSES's
+// comma-separated words (case-insensitive; e.g. "fast,bounce"), so that a
+// run of a few classes takes minutes, not a quarter of an hour.
+func matrixChosen(name string) bool {
+	v := os.Getenv("CONNECTSCOPE_CLOCK_CLASSES")
+	if strings.TrimSpace(v) == "" {
+		return true
+	}
+	for _, w := range strings.Split(v, ",") {
+		if w = strings.TrimSpace(w); w != "" && strings.Contains(strings.ToLower(name), strings.ToLower(w)) {
+			return true
+		}
+	}
+	return false
+}
+
 func runClockMatrix(t *testing.T, version string) {
-	// One worker fewer: the join adds it (JVMs starting at once on a
-	// loaded 2-core machine took longer than the harness waits).
+	var rows []matrixRow
+	var mu sync.Mutex
+	add := func(row matrixRow) {
+		mu.Lock()
+		rows = append(rows, row)
+		mu.Unlock()
+	}
+	var c *cluster // the matrix cluster, started for the first class that needs it
+	defer func() {
+		mu.Lock()
+		defer mu.Unlock()
+		t.Logf("the plan's clock on %s (heartbeat known), measured / predicted:\n| class | task-s measured | task-s predicted | error | all running again after, s | generations / rounds | ownership exact | note | other round times |\n%s%s", version, joinMatrix(rows), matrixSummary(rows))
+		checkMatrixBounds(t, rows)
+	}()
+	for _, k := range matrixClasses() {
+		if !matrixChosen(k.name) {
+			continue
+		}
+		if k.run == nil {
+			t.Run(k.name, func(t *testing.T) { add(fastRoll(t, version)) })
+			continue
+		}
+		if c == nil {
+			c = matrixCluster(t, version)
+		}
+		t.Run(k.name, func(t *testing.T) {
+			c.t = t
+			defer func() { c.t = c.root }()
+			c.restore(k.need)
+			row := k.run(c)
+			row.class = fmt.Sprintf("%s (%d workers)", k.name, k.need)
+			add(row)
+		})
+	}
+}
+
+// matrixCluster starts the matrix's cluster with one worker fewer than it
+// keeps (the join adds it: JVMs starting at once on a loaded 2-core
+// machine took longer than the harness waits) and its connectors.
+func matrixCluster(t *testing.T, version string) *cluster {
 	c := newCluster(t, version, version, matrixWorkers-1, matrixProps(nil))
 	tasks := c.standardConnectors()
 	if n := matrixExtraSinkTasks(c); n > 0 {
@@ -133,48 +218,7 @@ func runClockMatrix(t *testing.T, version string) {
 		c.waitRunning(tasks)
 	}
 	c.settle(2*time.Minute, 3*time.Second, nil)
-	var rows []matrixRow
-	var mu sync.Mutex
-	defer func() {
-		mu.Lock()
-		defer mu.Unlock()
-		t.Logf("the plan's clock on %s (heartbeat known), measured / predicted:\n| class | task-s measured | task-s predicted | error | all running again after, s | generations / rounds | ownership exact | note | other round times |\n%s%s", version, joinMatrix(rows), matrixSummary(rows))
-		checkMatrixBounds(t, rows)
-	}()
-	// need is how many workers run when a class starts: the fewest the
-	// class needs, so that few JVMs start between classes (a start took 20
-	// to 60 s on a loaded machine).
-	class := func(name string, need int, f func(c *cluster) matrixRow) {
-		t.Run(name, func(t *testing.T) {
-			c.t = t
-			defer func() { c.t = c.root }()
-			c.restore(need)
-			row := f(c)
-			row.class = fmt.Sprintf("%s (%d workers)", name, need)
-			mu.Lock()
-			rows = append(rows, row)
-			mu.Unlock()
-		})
-	}
-	class("join", matrixWorkers-1, matrixJoin(false))
-	class("clean leave", 3, matrixLeave(false))
-	class("crash", 3, matrixLeave(true))
-	class("bounce within the delay", 2, matrixBounce)
-	class("two crash at once", 3, matrixTwoAtOnce)
-	class("tasks raised while work is held", 2, matrixTasksRaisedMidDelay)
-	class("second crash during the delay", 3, matrixSecondCrash)
-	class("leader crashes", 2, matrixLeaderLoss)
-	class("rolling restart, slow (each away longer than the heartbeat)", 2, matrixRoll(heartbeatMs+1000))
-	t.Run("rolling restart, fast (restarts faster than the heartbeat)", func(t *testing.T) {
-		row := fastRoll(t, version)
-		mu.Lock()
-		rows = append(rows, row)
-		mu.Unlock()
-	})
-	class("paced scale-in (2 workers, 5 s apart)", 3, matrixScaleIn)
-	// Last: one worker restarted with connect.protocol=eager makes the
-	// whole group eager.
-	class("eager join", 1, matrixJoin(true))
+	return c
 }
 
 // restore starts stopped workers until n run, one at a time, and waits
