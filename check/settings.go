@@ -20,15 +20,24 @@ func always(n int64) func(kafkaversion.Version) (int64, bool) {
 	return func(kafkaversion.Version) (int64, bool) { return n, true }
 }
 
+// before is a default that changed: old for known versions older than
+// release, then what later gives.
+func before(release kafkaversion.Version, old int64, later func(kafkaversion.Version) (int64, bool)) func(kafkaversion.Version) (int64, bool) {
+	return func(v kafkaversion.Version) (int64, bool) {
+		if v.Known && v.Less(release) {
+			return old, true
+		}
+		return later(v)
+	}
+}
+
+// noDefault is a setting's default when Kafka's is null.
+func noDefault(kafkaversion.Version) (int64, bool) { return 0, false }
+
 // workerNumeric are the worker's own (top-level) settings the checks read
 // (configs.md §1).
 var workerNumeric = []numericSetting{
-	{"session.timeout.ms", 32, func(v kafkaversion.Version) (int64, bool) {
-		if v.Known && v.Less(ver(0, 10, 1)) {
-			return 30000, true
-		}
-		return 10000, true
-	}},
+	{"session.timeout.ms", 32, before(ver(0, 10, 1), 30000, always(10000))},
 	{"heartbeat.interval.ms", 32, always(3000)},
 	{"rebalance.timeout.ms", 32, always(60000)},
 	{"scheduled.rebalance.max.delay.ms", 32, always(300000)},
@@ -40,7 +49,7 @@ var workerNumeric = []numericSetting{
 	{"request.timeout.ms", 32, always(40000)},
 	{"connections.max.idle.ms", 64, always(540000)},
 	{"inter.worker.key.ttl.ms", 32, always(3600000)},
-	{"inter.worker.key.size", 32, func(kafkaversion.Version) (int64, bool) { return 0, false }},
+	{"inter.worker.key.size", 32, noDefault},
 	{"transaction.timeout.ms", 32, always(60000)},
 	{"config.storage.replication.factor", 16, always(3)},
 	{"offset.storage.partitions", 32, always(25)},
@@ -52,12 +61,7 @@ var workerNumeric = []numericSetting{
 // consumerNumeric are sink-task consumer settings (configs.md §2), read from
 // the worker's consumer.* and a connector's consumer.override.*.
 var consumerNumeric = []numericSetting{
-	{"session.timeout.ms", 32, func(v kafkaversion.Version) (int64, bool) {
-		if v.Known && v.Less(ver(3, 0, 0)) {
-			return 10000, true
-		}
-		return 45000, true
-	}},
+	{"session.timeout.ms", 32, before(ver(3, 0, 0), 10000, always(45000))},
 	{"heartbeat.interval.ms", 32, always(3000)},
 	{"max.poll.interval.ms", 32, always(300000)},
 	{"request.timeout.ms", 32, always(30000)},
@@ -71,15 +75,7 @@ var producerNumeric = []numericSetting{
 // brokerNumeric are the broker settings of configs.md §4.
 var brokerNumeric = []numericSetting{
 	{"group.min.session.timeout.ms", 32, always(6000)},
-	{"group.max.session.timeout.ms", 32, func(v kafkaversion.Version) (int64, bool) {
-		switch {
-		case v.Known && v.Less(ver(0, 10, 0)):
-			return 30000, true
-		case v.Known && v.Less(ver(2, 3, 0)):
-			return 300000, true
-		}
-		return 1800000, true
-	}},
+	{"group.max.session.timeout.ms", 32, before(ver(0, 10, 0), 30000, before(ver(2, 3, 0), 300000, always(1800000)))},
 	{"group.initial.rebalance.delay.ms", 32, always(3000)},
 	{"group.max.size", 32, always(2147483647)},
 	{"transaction.max.timeout.ms", 32, always(900000)},
@@ -92,7 +88,7 @@ func lookup(list []numericSetting, key string) numericSetting {
 			return s
 		}
 	}
-	return numericSetting{Key: key, Bits: 64, Default: func(kafkaversion.Version) (int64, bool) { return 0, false }}
+	return numericSetting{Key: key, Bits: 64, Default: noDefault}
 }
 
 // Value is an effective numeric setting and where it came from.
