@@ -155,12 +155,8 @@ func decodeAssignment(b []byte, blob string) (*Assignment, error) {
 
 func readAssignment(r *wireReader, a *Assignment) error {
 	var err error
-	if a.Version, err = r.int16("version"); err != nil {
+	if a.Version, err = r.version(); err != nil {
 		return err
-	}
-	if a.Version < 0 {
-		r.pos -= 2
-		return r.fail("version", "negative version %d", a.Version)
 	}
 	if a.Error, err = r.int16("error"); err != nil {
 		return err

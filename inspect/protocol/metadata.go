@@ -28,12 +28,8 @@ func DecodeMetadata(b []byte) (*MemberMetadata, error) {
 
 func readMetadata(r *wireReader, m *MemberMetadata) error {
 	var err error
-	if m.Version, err = r.int16("version"); err != nil {
+	if m.Version, err = r.version(); err != nil {
 		return err
-	}
-	if m.Version < 0 {
-		r.pos -= 2
-		return r.fail("version", "negative version %d", m.Version)
 	}
 	if m.URL, err = r.str("url"); err != nil {
 		return err

@@ -50,31 +50,33 @@ func (r *wireReader) need(field string, n int) error {
 	return nil
 }
 
-func (r *wireReader) int16(field string) (int16, error) {
-	if err := r.need(field, 2); err != nil {
+func (r *wireReader) int16(field string) (int16, error) { return readInt[int16](r, field, 2) }
+func (r *wireReader) int32(field string) (int32, error) { return readInt[int32](r, field, 4) }
+func (r *wireReader) int64(field string) (int64, error) { return readInt[int64](r, field, 8) }
+
+// readInt reads Kafka's INT16, INT32 or INT64: size bytes, big-endian,
+// two's complement.
+func readInt[T int16 | int32 | int64](r *wireReader, field string, size int) (T, error) {
+	if err := r.need(field, size); err != nil {
 		return 0, err
 	}
-	v := int16(binary.BigEndian.Uint16(r.buf[r.pos:]))
-	r.pos += 2
-	return v, nil
+	var v uint64
+	for _, b := range r.buf[r.pos : r.pos+size] {
+		v = v<<8 | uint64(b)
+	}
+	r.pos += size
+	return T(v), nil
 }
 
-func (r *wireReader) int32(field string) (int32, error) {
-	if err := r.need(field, 4); err != nil {
-		return 0, err
+// version reads a blob's leading int16 version. A negative one is an
+// error at its offset, returned with it.
+func (r *wireReader) version() (int16, error) {
+	v, err := r.int16("version")
+	if err == nil && v < 0 {
+		r.pos -= 2
+		err = r.fail("version", "negative version %d", v)
 	}
-	v := int32(binary.BigEndian.Uint32(r.buf[r.pos:]))
-	r.pos += 4
-	return v, nil
-}
-
-func (r *wireReader) int64(field string) (int64, error) {
-	if err := r.need(field, 8); err != nil {
-		return 0, err
-	}
-	v := int64(binary.BigEndian.Uint64(r.buf[r.pos:]))
-	r.pos += 8
-	return v, nil
+	return v, err
 }
 
 // str reads an int16-length string. Invalid UTF-8 is not an error in Kafka
@@ -127,37 +129,36 @@ func JavaUTF8(b []byte) (string, bool) {
 // b[0] (Unicode's "maximal subpart" rule): a valid lead byte plus as many
 // valid continuation bytes as follow it, or 1.
 func maximalSubpart(b []byte) int {
-	lead := b[0]
-	var want int
-	lo, hi := byte(0x80), byte(0xBF)
-	switch {
-	case lead >= 0xC2 && lead <= 0xDF:
-		want = 1
-	case lead == 0xE0:
-		want, lo = 2, 0xA0
-	case lead == 0xED:
-		want, hi = 2, 0x9F
-	case lead >= 0xE1 && lead <= 0xEF:
-		want = 2
-	case lead == 0xF0:
-		want, lo = 3, 0x90
-	case lead == 0xF4:
-		want, hi = 3, 0x8F
-	case lead >= 0xF1 && lead <= 0xF3:
-		want = 3
-	default:
-		return 1
-	}
-	n := 1
-	for k := 0; k < want && n < len(b); k++ {
-		c := b[n]
-		if c < lo || c > hi {
-			break
+	for _, l := range utf8Leads {
+		if b[0] < l.first || b[0] > l.last {
+			continue
 		}
-		n++
-		lo, hi = 0x80, 0xBF
+		n, lo, hi := 1, l.lo, l.hi
+		for k := 0; k < l.follow && n < len(b) && b[n] >= lo && b[n] <= hi; k++ {
+			n++
+			lo, hi = 0x80, 0xBF
+		}
+		return n
 	}
-	return n
+	return 1
+}
+
+// utf8Leads is Unicode's table 3-7 of well-formed UTF-8 by lead byte: how
+// many continuation bytes follow it and the range of the first of them
+// (the others are 0x80 to 0xBF). Other lead bytes start no sequence.
+var utf8Leads = [...]struct {
+	first, last byte // the lead bytes
+	follow      int
+	lo, hi      byte
+}{
+	{0xC2, 0xDF, 1, 0x80, 0xBF},
+	{0xE0, 0xE0, 2, 0xA0, 0xBF},
+	{0xE1, 0xEC, 2, 0x80, 0xBF},
+	{0xED, 0xED, 2, 0x80, 0x9F},
+	{0xEE, 0xEF, 2, 0x80, 0xBF},
+	{0xF0, 0xF0, 3, 0x90, 0xBF},
+	{0xF1, 0xF3, 3, 0x80, 0xBF},
+	{0xF4, 0xF4, 3, 0x80, 0x8F},
 }
 
 // wireWriter appends Kafka's classic struct encoding.
