@@ -1,21 +1,19 @@
 package realkafka
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"fmt"
-	"math/big"
 	"net"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/connectscope/connectscope/internal/kafkatest"
 )
 
 // SASL mechanisms the SASL listeners enable.
@@ -50,37 +48,17 @@ func (p *PKI) ClientTLS(cert bool) (*tls.Config, error) {
 }
 
 func newPKI(dir string) (*PKI, error) {
-	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ca, err := kafkatest.NewCA("realkafka test CA", 7*24*time.Hour)
 	if err != nil {
-		return nil, fmt.Errorf("generating the test CA key: %w", err)
-	}
-	caTmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "realkafka test CA"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(7 * 24 * time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
-	}
-	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
-	if err != nil {
-		return nil, fmt.Errorf("creating the test CA: %w", err)
-	}
-	ca, err := x509.ParseCertificate(caDER)
-	if err != nil {
-		return nil, fmt.Errorf("parsing the test CA: %w", err)
+		return nil, err
 	}
 	issue := func(serial int64, tmpl *x509.Certificate) ([]byte, []byte, error) {
-		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		c, err := ca.Issue(serial, tmpl)
 		if err != nil {
 			return nil, nil, err
 		}
-		tmpl.SerialNumber = big.NewInt(serial)
-		tmpl.NotBefore, tmpl.NotAfter = time.Now().Add(-time.Hour), time.Now().Add(7*24*time.Hour)
-		tmpl.KeyUsage = x509.KeyUsageDigitalSignature
-		der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
-		if err != nil {
-			return nil, nil, err
-		}
-		keyDER, err := x509.MarshalPKCS8PrivateKey(key)
-		return der, keyDER, err
+		keyDER, err := x509.MarshalPKCS8PrivateKey(c.PrivateKey)
+		return c.Certificate[0], keyDER, err
 	}
 	serverDER, serverKey, err := issue(2, &x509.Certificate{
 		Subject: pkix.Name{CommonName: "localhost"}, DNSNames: []string{"localhost"},
@@ -104,9 +82,9 @@ func newPKI(dir string) (*PKI, error) {
 		ClientKeyFile:  filepath.Join(dir, "client.key"),
 		pool:           x509.NewCertPool(),
 	}
-	p.pool.AddCert(ca)
+	p.pool.AddCert(ca.Cert)
 	files := map[string][]byte{
-		p.CAFile:         block("CERTIFICATE", caDER),
+		p.CAFile:         block("CERTIFICATE", ca.Cert.Raw),
 		p.ServerFile:     append(block("PRIVATE KEY", serverKey), block("CERTIFICATE", serverDER)...),
 		p.ClientCertFile: block("CERTIFICATE", clientDER),
 		p.ClientKeyFile:  block("PRIVATE KEY", clientKey),

@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"fmt"
 	"math/big"
 	"net"
 	"os"
@@ -32,21 +33,33 @@ type TLSMaterial struct {
 func NewTLS(t testing.TB) *TLSMaterial {
 	t.Helper()
 	dir := t.TempDir()
-	ca, caKey := newCA(t, "kafkatest CA")
-	wrong, _ := newCA(t, "unrelated CA")
-	serverCert := issue(t, ca, caKey, &x509.Certificate{
+	ca, err := NewCA("kafkatest CA", 24*time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong, err := NewCA("unrelated CA", 24*time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serverCert, err := ca.Issue(time.Now().UnixNano(), &x509.Certificate{
 		Subject:     pkix.Name{CommonName: "localhost"},
 		DNSNames:    []string{"localhost"},
 		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")},
 		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 	})
-	clientCert := issue(t, ca, caKey, &x509.Certificate{
+	if err != nil {
+		t.Fatal(err)
+	}
+	clientCert, err := ca.Issue(time.Now().UnixNano(), &x509.Certificate{
 		Subject:     pkix.Name{CommonName: "connectscope-test"},
 		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	m := &TLSMaterial{
-		CAFile:         writePEM(t, dir, "ca.pem", "CERTIFICATE", ca.Raw),
-		WrongCAFile:    writePEM(t, dir, "wrong-ca.pem", "CERTIFICATE", wrong.Raw),
+		CAFile:         writePEM(t, dir, "ca.pem", "CERTIFICATE", ca.Cert.Raw),
+		WrongCAFile:    writePEM(t, dir, "wrong-ca.pem", "CERTIFICATE", wrong.Cert.Raw),
 		ClientCertFile: writePEM(t, dir, "client.pem", "CERTIFICATE", clientCert.Certificate[0]),
 	}
 	keyDER, err := x509.MarshalPKCS8PrivateKey(clientCert.PrivateKey)
@@ -55,49 +68,61 @@ func NewTLS(t testing.TB) *TLSMaterial {
 	}
 	m.ClientKeyFile = writePEM(t, dir, "client.key", "PRIVATE KEY", keyDER)
 	pool := x509.NewCertPool()
-	pool.AddCert(ca)
+	pool.AddCert(ca.Cert)
 	m.Server = &tls.Config{Certificates: []tls.Certificate{serverCert}, MinVersion: tls.VersionTLS12}
 	m.Mutual = &tls.Config{Certificates: []tls.Certificate{serverCert}, MinVersion: tls.VersionTLS12,
 		ClientCAs: pool, ClientAuth: tls.RequireAndVerifyClientCert}
 	return m
 }
 
-func newCA(t testing.TB, name string) (*x509.Certificate, *ecdsa.PrivateKey) {
-	t.Helper()
+// CA is a throwaway certificate authority with an ECDSA P-256 key: the one
+// issuer of the TLS material of the kfake brokers here and of the real
+// brokers of e2e/realkafka.
+type CA struct {
+	Cert     *x509.Certificate
+	key      *ecdsa.PrivateKey
+	validFor time.Duration
+}
+
+// NewCA makes a self-signed CA named name, valid from an hour ago for
+// validFor; the certificates it issues are valid as long.
+func NewCA(name string, validFor time.Duration) (*CA, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
-		t.Fatal(err)
+		return nil, fmt.Errorf("generating the key of the test CA %q: %w", name, err)
 	}
 	tmpl := &x509.Certificate{
 		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: name},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(validFor),
 		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
-		t.Fatal(err)
+		return nil, fmt.Errorf("creating the test CA %q: %w", name, err)
 	}
 	cert, err := x509.ParseCertificate(der)
 	if err != nil {
-		t.Fatal(err)
+		return nil, fmt.Errorf("parsing the test CA %q: %w", name, err)
 	}
-	return cert, key
+	return &CA{Cert: cert, key: key, validFor: validFor}, nil
 }
 
-func issue(t testing.TB, ca *x509.Certificate, caKey *ecdsa.PrivateKey, tmpl *x509.Certificate) tls.Certificate {
-	t.Helper()
+// Issue signs a certificate for a fresh key: tmpl gives its subject, names
+// and extended key usages; Issue sets the serial number, the CA's validity
+// and the digital-signature key usage.
+func (ca *CA) Issue(serial int64, tmpl *x509.Certificate) (tls.Certificate, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
-		t.Fatal(err)
+		return tls.Certificate{}, fmt.Errorf("generating the key of %q: %w", tmpl.Subject.CommonName, err)
 	}
-	tmpl.SerialNumber = big.NewInt(time.Now().UnixNano())
-	tmpl.NotBefore, tmpl.NotAfter = time.Now().Add(-time.Hour), time.Now().Add(24*time.Hour)
+	tmpl.SerialNumber = big.NewInt(serial)
+	tmpl.NotBefore, tmpl.NotAfter = time.Now().Add(-time.Hour), time.Now().Add(ca.validFor)
 	tmpl.KeyUsage = x509.KeyUsageDigitalSignature
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.Cert, &key.PublicKey, ca.key)
 	if err != nil {
-		t.Fatal(err)
+		return tls.Certificate{}, fmt.Errorf("issuing %q: %w", tmpl.Subject.CommonName, err)
 	}
-	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, nil
 }
 
 func writePEM(t testing.TB, dir, name, typ string, der []byte) string {
