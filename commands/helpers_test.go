@@ -11,6 +11,16 @@ import (
 	urfave "github.com/urfave/cli/v2"
 )
 
+// The exit statuses the tests expect of Main, as the README documents
+// them (the kit's).
+const (
+	ExitFindings    = cli.ExitFindings
+	ExitUsage       = cli.ExitUsage
+	ExitInput       = cli.ExitInput
+	ExitNotFound    = cli.ExitNotFound
+	ExitInterrupted = cli.ExitInterrupted
+)
+
 // Globals are the resolved global flags the probe command sees.
 type Globals = cli.Globals
 

@@ -42,16 +42,11 @@ type BuildInfo = cli.BuildInfo
 // StdStreams are the process's standard streams.
 func StdStreams() Streams { return cli.StdStreams() }
 
-// Exit statuses, as the README documents them (cli's, named here for
-// package main and the tests that run connectscope).
-const (
-	ExitOK          = cli.ExitOK
-	ExitFindings    = cli.ExitFindings
-	ExitUsage       = cli.ExitUsage
-	ExitInput       = cli.ExitInput
-	ExitNotFound    = cli.ExitNotFound
-	ExitInterrupted = cli.ExitInterrupted
-)
+// ExitOK is Main's status of a run that went through, as the README
+// documents it (cli's, named here for the tests that run connectscope; the
+// other statuses are cli's ExitFindings, ExitUsage, ExitInput, ExitNotFound
+// and ExitInterrupted).
+const ExitOK = cli.ExitOK
 
 // NewApp builds the connectscope application on streams s.
 func NewApp(info BuildInfo, s Streams) *urfave.App {

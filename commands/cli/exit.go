@@ -101,23 +101,22 @@ func oneLine(msg string) string {
 
 // settingFlags are the flags behind the settings the deep packages' messages
 // name (setting.Text, setting.Worded): they name the setting, commands the
-// flag.
+// flag (FlagName words it).
 var settingFlags = map[setting.Setting]string{
-	setting.BootstrapServers: "-b/--" + FlagBootstrap,
-	setting.WorkerConfig:     "--" + FlagWorkerConfig,
-	setting.GroupID:          "-g/--" + FlagGroup,
-	setting.ConfigTopic:      "--" + FlagConfigTopic,
-	setting.OffsetTopic:      "--" + FlagOffsetTopic,
-	setting.StatusTopic:      "--" + FlagStatusTopic,
-	setting.Timeout:          "--" + FlagTimeout,
-	setting.TLS:              "--" + FlagTLS,
-	setting.TLSCA:            "--" + FlagTLSCA,
-	setting.TLSServerName:    "--" + FlagTLSServerName,
-	setting.SASLMechanism:    "--" + FlagSASLMechanism,
-	setting.SASLUser:         "--" + FlagSASLUser,
-	setting.SASLPassword:     "--" + FlagSASLPassword,
-	setting.Connection:       "the connection flags",
-	setting.InputFile:        "--" + FlagFrom,
+	setting.BootstrapServers: FlagBootstrap,
+	setting.WorkerConfig:     FlagWorkerConfig,
+	setting.GroupID:          FlagGroup,
+	setting.ConfigTopic:      FlagConfigTopic,
+	setting.OffsetTopic:      FlagOffsetTopic,
+	setting.StatusTopic:      FlagStatusTopic,
+	setting.Timeout:          FlagTimeout,
+	setting.TLS:              FlagTLS,
+	setting.TLSCA:            FlagTLSCA,
+	setting.TLSServerName:    FlagTLSServerName,
+	setting.SASLMechanism:    FlagSASLMechanism,
+	setting.SASLUser:         FlagSASLUser,
+	setting.SASLPassword:     FlagSASLPassword,
+	setting.InputFile:        FlagFrom,
 }
 
 // ErrorLine is the one line Main prints for err, the settings its deep
@@ -153,8 +152,23 @@ func inFlagTerms(err error, inputs map[string]string) error {
 }
 
 // FlagName is the setting.Namer of the command line: the flag that sets a
-// connection setting.
-func FlagName(s setting.Setting) string { return settingFlags[s] }
+// connection setting, after its short form when it has one
+// (-b/--bootstrap-server); the connection as a whole is the connection flags.
+func FlagName(s setting.Setting) string {
+	name, ok := settingFlags[s]
+	switch {
+	case s == setting.Connection:
+		return "the connection flags"
+	case !ok:
+		return ""
+	}
+	for _, f := range globalFlagsHelpOnly() {
+		if names := f.Names(); names[0] == name && len(names) > 1 {
+			return "-" + names[1] + "/--" + name
+		}
+	}
+	return "--" + name
+}
 
 // NotFound carries a not-found error with its exit status.
 func NotFound(err error) error { return Exit(ExitNotFound, err) }

@@ -24,7 +24,7 @@ func TestEverySettingHasAFlag(t *testing.T) {
 		}
 	}
 	for _, s := range setting.All {
-		words := settingFlags[s]
+		words := FlagName(s)
 		if words == "" {
 			t.Errorf("setting %q has no flag words", s)
 			continue

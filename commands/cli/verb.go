@@ -12,7 +12,7 @@ type Flagged interface{ Flags() []urfave.Flag }
 // (Flagged) and Run calls run with them, or the verb's own run function,
 // own, when run is nil (as the tree builds it; tests hand in a run that
 // keeps the options). A verb takes no positional argument unless its
-// Command.Args or Arg reads them.
+// Command.Args reads them.
 func NewVerb[O any](run, own func(*Env, *O) error, c Command) *Command {
 	return Verb(run, own, func(*O) *Command { return &c })
 }
@@ -29,7 +29,6 @@ func Verb[O any](run, own func(*Env, *O) error, bind func(o *O) *Command) *Comma
 	if f, ok := any(o).(Flagged); ok && c.Flags == nil {
 		c.Flags = f.Flags()
 	}
-	c.Arg.derive(c)
 	args := c.Args
 	if args == nil {
 		args = NoArgs
@@ -80,30 +79,5 @@ func OneArgCounted(dest *string, what string) func(*Env) error {
 			return UsageErrorf("%s, got %d arguments", what, len(e.Args))
 		}
 		return OneArg(dest, what)(e)
-	}
-}
-
-// Arg is a verb's one positional argument, said once: the kit derives the
-// USAGE line's ArgsUsage, the reading (OneArg, or OneArgCounted when
-// Counted) and the completion (Spec.Args) from it.
-type Arg struct {
-	Into    *string    // where the argument goes: a field of the options
-	Name    string     // as USAGE shows it (NAME, RULE)
-	Missing string     // the usage line when there is not exactly one
-	Counted bool       // the usage line says how many came
-	Values  Candidates // completion of the argument
-}
-
-// derive fills c's ArgsUsage, Args and Spec.Args from the argument a.
-func (a *Arg) derive(c *Command) {
-	if a == nil {
-		return
-	}
-	c.ArgsUsage, c.Args = a.Name, OneArg(a.Into, a.Missing)
-	if a.Counted {
-		c.Args = OneArgCounted(a.Into, a.Missing)
-	}
-	if a.Values != nil {
-		c.Spec.Args = FirstArg(a.Values)
 	}
 }
