@@ -2,6 +2,8 @@ package inspect
 
 import (
 	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/inspect/rest"
+	"github.com/connectscope/connectscope/inspect/views"
 	"github.com/connectscope/connectscope/inspect/workers"
 )
 
@@ -26,14 +28,7 @@ connectscope -b broker:9092 inspect plugins -o json --jq '.gaps[] | "\(.connecto
 }
 
 func runPlugins(e *cli.Env, o *PluginsOptions) error {
-	client, m, d, err := membersToAsk(e, &o.RESTOptions)
-	if err != nil {
-		return err
-	}
-	defer client.Close()
-	res := workers.AskPlugins(e.Ctx, client, m, d.Configs())
-	if err := e.Ctx.Err(); err != nil {
-		return err
-	}
-	return e.Emit(res)
+	return ask(e, &o.RESTOptions, func(client *rest.Client, m *views.MembersResult, d *views.Dataset) error {
+		return answered(e, workers.AskPlugins(e.Ctx, client, m, d.Configs()))
+	})
 }

@@ -50,55 +50,19 @@ connectscope -b broker:9092 inspect workers --restarts 30m -o json > restart-tim
 }
 
 func runWorkers(e *cli.Env, o *WorkersOptions) error {
-	client, m, _, err := membersToAsk(e, &o.RESTOptions)
-	if err != nil {
-		return err
-	}
-	defer client.Close()
-	if e.Given(flagRestarts) {
-		return watchRestarts(e, o, client)
-	}
-	res := workers.Ask(e.Ctx, client, m, rest.Calls{Health: true, Plugins: true})
-	if err := e.Ctx.Err(); err != nil {
-		return err
-	}
-	if err := e.Emit(res); err != nil {
-		return err
-	}
-	if err := res.NoneAnswered(); err != nil {
-		return cli.InputError(err) // the rows above hold each worker's error
-	}
-	return nil
-}
-
-// askSpec is the spec of the verbs that ask the group's members through
-// their REST URLs: they read the settled group and the config topic.
-func askSpec(result any) cli.Spec {
-	return cli.Spec{Read: cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true}, Result: result}
-}
-
-// membersToAsk reads the group and the config topic; no member to ask is a
-// usage error, as for the other views of the group.
-func membersToAsk(e *cli.Env, ro *cli.RESTOptions) (*rest.Client, *views.MembersResult, *views.Dataset, error) {
-	client, err := ro.Client(e)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	ds, err := e.Dataset()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	d := views.Decode(ds, ViewOptions{}.decodeOptions(e))
-	m := d.Members()
-	if m == nil || len(m.Members) == 0 {
-		if m != nil {
-			if err := groupNotFound(*m); err != nil {
-				return nil, nil, nil, err
-			}
+	return ask(e, &o.RESTOptions, func(client *rest.Client, m *views.MembersResult, _ *views.Dataset) error {
+		if e.Given(flagRestarts) {
+			return watchRestarts(e, o, client)
 		}
-		return nil, nil, nil, cli.UsageErrorf("the input has no Connect group members to ask (read live with the workers' --group, or a snapshot with the group)")
-	}
-	return client, m, d, nil
+		res := workers.Ask(e.Ctx, client, m, rest.Calls{Health: true, Plugins: true})
+		if err := answered(e, res); err != nil {
+			return err
+		}
+		if err := res.NoneAnswered(); err != nil {
+			return cli.InputError(err) // the rows above hold each worker's error
+		}
+		return nil
+	})
 }
 
 // watchRestarts measures restarts live until --restarts ends or Ctrl-C,

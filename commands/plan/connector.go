@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/plan/cluster"
-	"github.com/connectscope/connectscope/plan/timeline"
 	"github.com/connectscope/connectscope/plan/whatif"
 	urfave "github.com/urfave/cli/v2"
 )
@@ -46,8 +44,8 @@ func runConnector(e *cli.Env, o *ConnectorOptions) error {
 		return err
 	}
 	change := whatif.ConnectorChange{Set: set, Add: add, Remove: cli.SplitList(o.Remove.Value())}
-	return whatIf(e, &o.WhatIfOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
-		return planned(whatif.ConnectorPlan(state, opts, change))
+	return whatIf(e, &o.WhatIfOptions, func(s start) (*whatif.PlanResult, error) {
+		return whatif.ConnectorPlan(s.state, s.opts, change)
 	})
 }
 

@@ -2,8 +2,6 @@ package plan
 
 import (
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/plan/cluster"
-	"github.com/connectscope/connectscope/plan/timeline"
 	"github.com/connectscope/connectscope/plan/whatif"
 	urfave "github.com/urfave/cli/v2"
 )
@@ -35,11 +33,11 @@ connectscope plan join --synthetic workers=4,connectors=20,tasks=3 --add 2 -o me
 }
 
 func runJoin(e *cli.Env, o *JoinOptions) error {
-	return whatIf(e, &o.WhatIfOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
-		names, err := whatif.Joiners(state, o.Add.Value())
+	return whatIf(e, &o.WhatIfOptions, func(s start) (*whatif.PlanResult, error) {
+		names, err := whatif.Joiners(s.state, o.Add.Value())
 		if err != nil {
-			return nil, planFailed(err)
+			return nil, err
 		}
-		return planned(whatif.JoinWorkersPlan(state, opts, whatif.JoinOptions{Workers: names, PaceMs: o.PaceMs}))
+		return whatif.JoinWorkersPlan(s.state, s.opts, whatif.JoinOptions{Workers: names, PaceMs: o.PaceMs})
 	})
 }

@@ -2,8 +2,6 @@ package plan
 
 import (
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/plan/cluster"
-	"github.com/connectscope/connectscope/plan/timeline"
 	"github.com/connectscope/connectscope/plan/whatif"
 	urfave "github.com/urfave/cli/v2"
 )
@@ -52,8 +50,8 @@ func runLeave(e *cli.Env, o *LeaveOptions) error {
 	} else if o.RestartFile != "" {
 		return cli.UsageErrorf("--%s is read with --returns-after %s; give that, or drop the file", flagRestartTimes, restartAuto)
 	}
-	return whatIf(e, &o.WhatIfOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
+	return whatIf(e, &o.WhatIfOptions, func(s start) (*whatif.PlanResult, error) {
 		lo := whatif.LeaveOptions{Workers: o.Workers.Value(), Stop: o.Stop, ReturnsAfterMs: back, PaceMs: o.PaceMs}
-		return planned(whatif.LeaveWorkersPlan(state, opts, lo))
+		return whatif.LeaveWorkersPlan(s.state, s.opts, lo)
 	})
 }

@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/plan/cluster"
-	"github.com/connectscope/connectscope/plan/timeline"
 	"github.com/connectscope/connectscope/plan/whatif"
 	urfave "github.com/urfave/cli/v2"
 )
@@ -48,8 +46,8 @@ func runRollingRestart(e *cli.Env, o *RollingRestartOptions) error {
 		return err
 	}
 	o.PlanOptions.restart = &restart
-	return whatIf(e, &o.WhatIfOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
-		return planned(whatif.RollingRestartPlan(state, opts, restart.ms, o.Stop, cli.SplitList([]string{o.Order})))
+	return whatIf(e, &o.WhatIfOptions, func(s start) (*whatif.PlanResult, error) {
+		return whatif.RollingRestartPlan(s.state, s.opts, restart.ms, o.Stop, cli.SplitList([]string{o.Order}))
 	})
 }
 

@@ -2,8 +2,6 @@ package plan
 
 import (
 	"github.com/connectscope/connectscope/commands/cli"
-	"github.com/connectscope/connectscope/plan/cluster"
-	"github.com/connectscope/connectscope/plan/timeline"
 	"github.com/connectscope/connectscope/plan/whatif"
 	urfave "github.com/urfave/cli/v2"
 )
@@ -42,14 +40,14 @@ connectscope plan scale --from cluster.snapshot.json --to 2 --step 1 --pace 20s 
 }
 
 func runScale(e *cli.Env, o *ScaleOptions) error {
-	return whatIf(e, &o.WhatIfOptions, func(state cluster.State, opts timeline.Options) (*whatif.PlanResult, error) {
+	return whatIf(e, &o.WhatIfOptions, func(s start) (*whatif.PlanResult, error) {
 		so := whatif.ScaleOptions{To: o.To, Step: o.Step, Stop: o.Stop, PaceMs: o.PaceMs}
 		var err error
 		if add := o.Add.Value(); len(add) > 0 {
-			if so.Add, err = whatif.Joiners(state, add); err != nil {
-				return nil, planFailed(err)
+			if so.Add, err = whatif.Joiners(s.state, add); err != nil {
+				return nil, err
 			}
 		}
-		return planned(whatif.ScalePlan(state, opts, so))
+		return whatif.ScalePlan(s.state, s.opts, so)
 	})
 }

@@ -14,9 +14,17 @@ import (
 	"github.com/connectscope/connectscope/plan/whatif"
 )
 
+// start is where a what-if plan starts: the cluster's state and the
+// assignor and time settings, resolved from the flags (planInputs).
+type start struct {
+	state cluster.State
+	opts  timeline.Options
+}
+
 // whatIf makes a what-if plan: the --plot file checked, the starting state
-// and settings resolved, then make, then the result printed (and drawn).
-func whatIf(e *cli.Env, w *WhatIfOptions, make func(cluster.State, timeline.Options) (*whatif.PlanResult, error)) error {
+// and settings resolved, then make, whose error is the plan's refusal of its
+// inputs (planFailed), then the result printed (and drawn).
+func whatIf(e *cli.Env, w *WhatIfOptions, make func(start) (*whatif.PlanResult, error)) error {
 	p := &w.PlanOptions
 	if _, err := plotTarget(p.Plot); err != nil {
 		return err
@@ -35,9 +43,9 @@ func whatIf(e *cli.Env, w *WhatIfOptions, make func(cluster.State, timeline.Opti
 	}
 	opts.Detail, opts.StateAfterRound = detail, w.StateAfter
 	opts.NoPlot = p.Plot == ""
-	res, err := make(state, opts)
+	res, err := make(start{state, opts})
 	if err != nil {
-		return err
+		return planFailed(err)
 	}
 	warnDefaults(e, res.Assumptions.Settings)
 	res.Explain = w.Explain
@@ -145,15 +153,6 @@ func warnDefaults(e *cli.Env, settings []timeline.SettingSource) {
 		fmt.Fprintf(e.IO.Err, "connectscope: plan assumes Kafka's defaults %s (no flag, worker file or context gives them; the cluster may run others: give --%s or --%s/--%s)\n",
 			strings.Join(d, ", "), cli.FlagWorkerConfig, flagMaxDelay, flagSessionTimeout)
 	}
-}
-
-// planned is a what-if plan's result, its error worded as a plan that
-// could not be made.
-func planned(res *whatif.PlanResult, err error) (*whatif.PlanResult, error) {
-	if err != nil {
-		return nil, planFailed(err)
-	}
-	return res, nil
 }
 
 // warnUnverifiedVersion says on stderr that a Kafka version newer than the
