@@ -32,12 +32,8 @@ type offsetKeySpans struct {
 // "not sure": parseOffsetKey decides, and gives the reason when it is bad.
 func scanOffsetKey(key []byte) (offsetKeySpans, bool) {
 	var no offsetKeySpans
-	i := jsonscan.Space(key, 0)
-	if i >= len(key) || key[i] != '[' {
-		return no, false
-	}
-	i = jsonscan.Space(key, i+1)
-	if i >= len(key) || key[i] != '"' {
+	i, ok := jsonscan.Punct(key, 0, '[')
+	if !ok || i >= len(key) || key[i] != '"' {
 		return no, false
 	}
 	nameStart, ascii := i+1, true
@@ -60,12 +56,8 @@ func scanOffsetKey(key []byte) (offsetKeySpans, bool) {
 	if !ascii && !utf8.Valid(name) {
 		return no, false
 	}
-	i = jsonscan.Space(key, i+1)
-	if i >= len(key) || key[i] != ',' {
-		return no, false
-	}
-	partStart := jsonscan.Space(key, i+1)
-	if partStart >= len(key) || key[partStart] != '{' {
+	partStart, ok := jsonscan.Punct(key, i+1, ',')
+	if !ok || partStart >= len(key) || key[partStart] != '{' {
 		return no, false
 	}
 	partEnd, _ := jsonscan.Value(key, partStart, 1)
@@ -117,7 +109,7 @@ func (c *canonicalScanner) object(i, depth int) int {
 		return i + 1
 	}
 	var prev []byte
-	for first := true; ; first = false {
+	for first, more := true, true; more; first = false {
 		if i >= len(c.b) || c.b[i] != '"' {
 			return -1
 		}
@@ -129,18 +121,9 @@ func (c *canonicalScanner) object(i, depth int) int {
 		if end >= len(c.b) || c.b[end] != ':' {
 			return -1
 		}
-		if i = c.value(end+1, depth); i < 0 || i >= len(c.b) {
-			return -1
-		}
-		switch c.b[i] {
-		case '}':
-			return i + 1
-		case ',':
-			i++
-		default:
-			return -1
-		}
+		i, more = c.after(c.value(end+1, depth), '}')
 	}
+	return i
 }
 
 func (c *canonicalScanner) array(i, depth int) int {
@@ -148,19 +131,25 @@ func (c *canonicalScanner) array(i, depth int) int {
 	if i < len(c.b) && c.b[i] == ']' {
 		return i + 1
 	}
-	for {
-		if i = c.value(i, depth); i < 0 || i >= len(c.b) {
-			return -1
-		}
-		switch c.b[i] {
-		case ']':
-			return i + 1
-		case ',':
-			i++
-		default:
-			return -1
-		}
+	for more := true; more; {
+		i, more = c.after(c.value(i, depth), ']')
 	}
+	return i
+}
+
+// after reads what follows a member or an element that ended at i (-1: it
+// was bad): at a ',' the position of the next one and more; at close the
+// position after it; anything else -1.
+func (c *canonicalScanner) after(i int, close byte) (next int, more bool) {
+	switch {
+	case i < 0 || i >= len(c.b):
+		return -1, false
+	case c.b[i] == ',':
+		return i + 1, true
+	case c.b[i] == close:
+		return i + 1, false
+	}
+	return -1, false
 }
 
 // str reads a string of printable ASCII without escapes, returning its text.

@@ -125,11 +125,10 @@ func parseTopicStatusValueSlow(value []byte) (TopicStatus, string) {
 // duplicate or missing members), which the slow path then explains.
 func scanTopicStatusValue(b []byte) (TopicStatus, bool) {
 	var ts TopicStatus
-	i := jsonscan.Space(b, 0)
-	if i >= len(b) || b[i] != '{' {
+	i, ok := jsonscan.Punct(b, 0, '{')
+	if !ok {
 		return ts, false
 	}
-	i = jsonscan.Space(b, i+1)
 	sawTopic := false
 	for {
 		name, next, ok := jsonscan.MemberName(b, i)
@@ -163,10 +162,10 @@ func scanTopicStatusValue(b []byte) (TopicStatus, bool) {
 }
 
 func scanTopicInner(b []byte, i int, ts *TopicStatus) (int, bool) {
-	if i >= len(b) || b[i] != '{' {
+	i, ok := jsonscan.Punct(b, i, '{')
+	if !ok {
 		return 0, false
 	}
-	i = jsonscan.Space(b, i+1)
 	var seen [4]bool
 	for {
 		name, next, ok := jsonscan.MemberName(b, i)

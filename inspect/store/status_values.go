@@ -86,30 +86,16 @@ func parseStatusValueSlow(value []byte) (statusValue, string) {
 func scanStatusValue(b []byte) (statusValue, bool) {
 	var v statusValue
 	var stateTok, genTok []byte
-	i := jsonscan.Space(b, 0)
-	if i >= len(b) || b[i] != '{' {
+	i, ok := jsonscan.Punct(b, 0, '{')
+	if !ok {
 		return v, false
 	}
-	i = jsonscan.Space(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return v, false // no state: let the slow path say so
-	}
 	for {
-		if i >= len(b) || b[i] != '"' {
-			return v, false
+		name, start, ok := jsonscan.MemberName(b, i)
+		if !ok {
+			return v, false // an empty object too: no state, the slow path says so
 		}
-		end, escaped, ok := jsonscan.String(b, i)
-		if !ok || escaped {
-			return v, false
-		}
-		name := b[i+1 : end-1]
-		i = jsonscan.Space(b, end)
-		if i >= len(b) || b[i] != ':' {
-			return v, false
-		}
-		i = jsonscan.Space(b, i+1)
-		start := i
-		kind, next, ok := jsonscan.Scalar(b, i)
+		kind, next, ok := jsonscan.Scalar(b, start)
 		if !ok {
 			return v, false
 		}

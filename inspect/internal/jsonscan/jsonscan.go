@@ -25,6 +25,17 @@ func Space(b []byte, i int) int {
 	return i
 }
 
+// Punct reads the structural byte c ('{', '[', ',', ':' …) after any white
+// space at i and returns the position of what follows it, white space
+// skipped; ok false when c does not stand there.
+func Punct(b []byte, i int, c byte) (next int, ok bool) {
+	i = Space(b, i)
+	if i >= len(b) || b[i] != c {
+		return i, false
+	}
+	return Space(b, i+1), true
+}
+
 // IsDigit reports whether c is an ASCII digit.
 func IsDigit(c byte) bool { return c >= '0' && c <= '9' }
 
@@ -203,12 +214,11 @@ func MemberName(b []byte, i int) (name []byte, value int, ok bool) {
 	if !ok || escaped {
 		return nil, 0, false
 	}
-	name = b[i+1 : end-1]
-	i = Space(b, end)
-	if i >= len(b) || b[i] != ':' {
+	value, ok = Punct(b, end, ':')
+	if !ok {
 		return nil, 0, false
 	}
-	return name, Space(b, i+1), true
+	return b[i+1 : end-1], value, true
 }
 
 // NextMember goes on after an object member's value ending at i: at a ','

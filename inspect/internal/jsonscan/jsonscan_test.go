@@ -34,6 +34,19 @@ func TestNumberStopsWhereTheGrammarBreaks(t *testing.T) {
 	}
 }
 
+func TestPunct(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		next int
+		ok   bool
+	}{{"{", 1, true}, {" \t{ \n\"a\"", 5, true}, {"{}", 1, true}, {" [", 1, false}, {"", 0, false}, {"  ", 2, false}} {
+		next, ok := Punct([]byte(c.in), 0, '{')
+		if next != c.next || ok != c.ok {
+			t.Errorf("Punct(%q, '{') = %d %v, want %d %v", c.in, next, ok, c.next, c.ok)
+		}
+	}
+}
+
 // Valid agrees with encoding/json whenever it is sure.
 func FuzzValidIsJSONValid(f *testing.F) {
 	for _, in := range []string{`{}`, `[]`, `{"a":[1,{"b":null}],"c":"d"}`, `[1,]`, `{"a":}`, `{"a":1 "b":2}`, `[[[]]]`, `{"a":[}`} {
