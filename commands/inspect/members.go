@@ -10,21 +10,19 @@ type MembersOptions struct{}
 
 // NewCmdMembers is `inspect members`; run replaces the run function in tests.
 func NewCmdMembers(run func(*cli.Env, *MembersOptions) error) *cli.Command {
-	return cli.Verb(run, runMembers, func(o *MembersOptions) *cli.Command {
-		return &cli.Command{
-			Name:  "members",
-			Usage: "the Connect group: protocol, leader, and what each worker owns and was assigned",
-			Examples: `
+	return cli.NewVerb(run, runMembers, cli.Command{
+		Name:  "members",
+		Usage: "the Connect group: protocol, leader, and what each worker owns and was assigned",
+		Examples: `
 connectscope -b broker:9092 inspect members
 connectscope inspect members --from cluster.snapshot.json -o wide`,
-			Spec: cli.Spec{
-				// The group, and the config topic to tell which members missed
-				// a record that rebalances from those that only missed a
-				// session key.
-				Read:   cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true, NeedsStableGroup: true},
-				Result: (*views.MembersResult)(nil),
-			},
-		}
+		Spec: cli.Spec{
+			// The group, and the config topic to tell which members missed
+			// a record that rebalances from those that only missed a
+			// session key.
+			Read:   cli.ReadSpec{Topics: cli.ConfigTopic, SkipSinkGroups: true, SettleGroup: true, NeedsStableGroup: true},
+			Result: (*views.MembersResult)(nil),
+		},
 	})
 }
 

@@ -14,16 +14,13 @@ type PluginsOptions struct {
 
 // NewCmdPlugins is `inspect plugins`; run replaces the run function in tests.
 func NewCmdPlugins(run func(*cli.Env, *PluginsOptions) error) *cli.Command {
-	return cli.Verb(run, runPlugins, func(o *PluginsOptions) *cli.Command {
-		return &cli.Command{
-			Name:  "plugins",
-			Usage: "the plugin matrix: which worker has which plugin at which version, and the classes and KIP-891 pins of the config topic some worker lacks",
-			Examples: `
+	return cli.NewVerb(run, runPlugins, cli.Command{
+		Name:  "plugins",
+		Usage: "the plugin matrix: which worker has which plugin at which version, and the classes and KIP-891 pins of the config topic some worker lacks",
+		Examples: `
 connectscope -b broker:9092 inspect plugins
 connectscope -b broker:9092 inspect plugins -o json --jq '.gaps[] | "\(.connector) on \(.worker): \(.reason)"'`,
-			Flags: o.RESTOptions.Flags(),
-			Spec:  askSpec((*workers.Matrix)(nil)),
-		}
+		Spec: askSpec((*workers.Matrix)(nil)),
 	})
 }
 
