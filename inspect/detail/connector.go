@@ -4,12 +4,10 @@
 package detail
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
 
-	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/protocol"
@@ -64,22 +62,6 @@ type Task struct {
 	Config     map[string]any `json:"config"` // null when Connect runs no config for it
 }
 
-// NotFoundError is a connector the input knows nothing of.
-type NotFoundError struct {
-	Name  string
-	Known []string // connectors the input does know, sorted
-}
-
-// Is makes the error a views.ErrNotFound.
-func (e *NotFoundError) Is(target error) bool { return target == views.ErrNotFound }
-
-func (e *NotFoundError) Error() string {
-	if len(e.Known) == 0 {
-		return fmt.Sprintf("connector %q not found: the input holds no connector", e.Name)
-	}
-	return fmt.Sprintf("connector %q not found: known connectors are %s", e.Name, format.List(e.Known))
-}
-
 // Describe builds the view of connector name from a decoded dataset (its
 // options say whether secrets are shown; give no Connector filter, so an
 // unknown name can list the known ones). A connector with neither a config,
@@ -99,7 +81,7 @@ func Describe(ds *views.Dataset, name string) (*Connector, error) {
 	inConfig := d.addConfig(configs, &tasks)
 	inStatus := d.addStatus(status, &tasks)
 	if !inConfig && !inStatus && len(offsets) == 0 {
-		return nil, &NotFoundError{Name: name, Known: knownConnectors(configs, status)}
+		return nil, &NotFoundError{Kind: "connector", Name: name, Known: knownConnectors(configs, status)}
 	}
 
 	if ds.Group == nil {

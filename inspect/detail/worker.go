@@ -51,23 +51,6 @@ type Piece struct {
 	WorkerID *string `json:"worker_id"` // the worker its status names
 }
 
-// WorkerNotFoundError is a worker name neither the group nor a status
-// record knows.
-type WorkerNotFoundError struct {
-	Name  string
-	Known []string
-}
-
-// Is makes the error a views.ErrNotFound.
-func (e *WorkerNotFoundError) Is(target error) bool { return target == views.ErrNotFound }
-
-func (e *WorkerNotFoundError) Error() string {
-	if len(e.Known) == 0 {
-		return fmt.Sprintf("worker %q not found: the input names no worker", e.Name)
-	}
-	return fmt.Sprintf("worker %q not found: known workers are %s", e.Name, format.List(e.Known))
-}
-
 // DescribeWorker builds the view of the worker name: its HOST:PORT, host,
 // REST URL, client id or member id.
 func DescribeWorker(ds *views.Dataset, name string) (*Worker, error) {
@@ -138,7 +121,7 @@ func DescribeWorker(ds *views.Dataset, name string) (*Worker, error) {
 		}
 	}
 	if member == nil && !named {
-		return nil, &WorkerNotFoundError{Name: name, Known: knownWorkers(members, status.Tasks)}
+		return nil, &NotFoundError{Kind: "worker", Name: name, Known: knownWorkers(members, status.Tasks)}
 	}
 	if member == nil {
 		w.Notes = append(w.Notes, "not a member of the group now: status records name it, so it ran work before it left")

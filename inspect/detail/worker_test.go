@@ -66,9 +66,13 @@ func TestDescribeWorker(t *testing.T) {
 		t.Errorf("departed worker: %+v", gone)
 	}
 	_, err = DescribeWorker(ds, "10.9.9.9:8083")
-	var nf *WorkerNotFoundError
-	if !errors.As(err, &nf) || !errors.Is(err, views.ErrNotFound) || !strings.Contains(err.Error(), "10.0.1.12:8083") {
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || nf.Kind != "worker" || !errors.Is(err, views.ErrNotFound) || !strings.Contains(err.Error(), "10.0.1.12:8083") {
 		t.Errorf("unknown worker: %v", err)
+	}
+	_, err = DescribeWorker(views.Decode(&inspect.Dataset{}, store.DecodeOptions{}), "x:8083")
+	if err == nil || err.Error() != `worker "x:8083" not found: the input names no worker` {
+		t.Errorf("empty input: %v", err)
 	}
 }
 
