@@ -239,8 +239,7 @@ func decodeMember(view *MemberView, m inspect.GroupMember, groupProtocol string)
 		view.Owned = piecesOf(asg.Connectors(), asg.Tasks())
 		view.Held = heldPieces(asg.Connectors(), asg.Tasks())
 	case !isEager && meta != nil && (asg != nil || len(m.Assignment) == 0):
-		view.Owned = ownedCooperative(meta.Allocation, asg)
-		view.Held = heldCooperative(meta.Allocation, asg)
+		view.Owned, view.Held = cooperative(meta.Allocation, asg)
 	}
 	if len(problems) > 0 {
 		p := strings.Join(problems, "; ")
@@ -249,51 +248,25 @@ func decodeMember(view *MemberView, m inspect.GroupMember, groupProtocol string)
 	return asg
 }
 
-// ownedCooperative is what a cooperative worker holds after its latest
+// cooperative is what a cooperative worker holds after its latest
 // assignment: the allocation's assigned lists (its own revoked lists are
-// history), minus the assignment's revoked pieces, plus its assigned ones.
-func ownedCooperative(alloc, asg *protocol.Assignment) *OwnedPieces {
-	var conns []string
-	var tasks []protocol.TaskRef
+// history) minus the assignment's revoked pieces, which it kept, and the
+// assignment's assigned ones. Held is in the worker's order: Connect's
+// worker puts newly assigned pieces before what it kept.
+func cooperative(alloc, asg *protocol.Assignment) (*OwnedPieces, *HeldPieces) {
+	var keptC, newC []string
+	var keptT, newT []protocol.TaskRef
 	if alloc != nil {
-		conns, tasks = alloc.Connectors(), alloc.Tasks()
+		keptC, keptT = alloc.Connectors(), alloc.Tasks()
 	}
 	if asg != nil {
 		revC, revT := asg.RevokedConnectors(), asg.RevokedTasks()
-		conns = slices.DeleteFunc(conns, func(c string) bool { return slices.Contains(revC, c) })
-		tasks = slices.DeleteFunc(tasks, func(t protocol.TaskRef) bool { return slices.Contains(revT, t) })
-		conns = append(conns, asg.Connectors()...)
-		tasks = append(tasks, asg.Tasks()...)
+		keptC = slices.DeleteFunc(keptC, func(c string) bool { return slices.Contains(revC, c) })
+		keptT = slices.DeleteFunc(keptT, func(t protocol.TaskRef) bool { return slices.Contains(revT, t) })
+		newC, newT = asg.Connectors(), asg.Tasks()
 	}
-	return piecesOf(conns, tasks)
-}
-
-// heldCooperative is ownedCooperative in the worker's order: Connect's
-// worker puts newly assigned pieces before what it kept.
-func heldCooperative(alloc, asg *protocol.Assignment) *HeldPieces {
-	var conns []string
-	var tasks []protocol.TaskRef
-	if asg != nil {
-		conns, tasks = asg.Connectors(), asg.Tasks()
-	}
-	if alloc != nil {
-		var revC []string
-		var revT []protocol.TaskRef
-		if asg != nil {
-			revC, revT = asg.RevokedConnectors(), asg.RevokedTasks()
-		}
-		for _, c := range alloc.Connectors() {
-			if !slices.Contains(revC, c) {
-				conns = append(conns, c)
-			}
-		}
-		for _, t := range alloc.Tasks() {
-			if !slices.Contains(revT, t) {
-				tasks = append(tasks, t)
-			}
-		}
-	}
-	return heldPieces(conns, tasks)
+	return piecesOf(slices.Concat(keptC, newC), slices.Concat(keptT, newT)),
+		heldPieces(slices.Concat(newC, keptC), slices.Concat(newT, keptT))
 }
 
 // heldPieces drops repeats, keeping each piece's first place.
