@@ -149,28 +149,26 @@ func (c *Client) ask(ctx context.Context, w *WorkerInfo, t Target, calls Calls) 
 		t.URL = "https://" + strings.TrimPrefix(t.URL, "http://")
 		w.URL = Redact(t.URL)
 	}
+	// answered adds a call's error to the worker's; true when there is none.
+	answered := func(err error) bool {
+		w.fail(c.inRound(ctx, err))
+		return err == nil
+	}
 	start := time.Now()
 	root, err := c.Root(ctx, t.URL)
-	if err != nil {
-		w.fail(c.inRound(ctx, err))
+	if !answered(err) {
 		return
 	}
 	ms := float64(time.Since(start).Microseconds()) / 1000
 	w.LatencyMs = &ms
 	w.Version, w.Commit, w.KafkaClusterID = &root.Version, &root.Commit, &root.KafkaClusterID
 	if calls.Health {
-		h, err := c.Health(ctx, t.URL)
-		if err != nil {
-			w.fail(c.inRound(ctx, err))
-		} else {
+		if h, err := c.Health(ctx, t.URL); answered(err) {
 			w.Health = h
 		}
 	}
 	if calls.Plugins {
-		ps, err := c.Plugins(ctx, t.URL)
-		if err != nil {
-			w.fail(c.inRound(ctx, err))
-		} else {
+		if ps, err := c.Plugins(ctx, t.URL); answered(err) {
 			w.Plugins = ps
 		}
 	}
