@@ -14,11 +14,9 @@ type OffsetsOptions struct {
 	ViewOptions
 }
 
-// Flags binds --connector and the filters but --state: offsets have no
-// state, and the decoding no rule that changed between releases.
-func (o *OffsetsOptions) Flags() []urfave.Flag {
-	return append([]urfave.Flag{connectorFlag(&o.Connector)}, filterFlags(&o.Filter, false)...)
-}
+// Flags binds the flags of a view without states (offsets have none, and
+// their decoding no rule that changed between releases).
+func (o *OffsetsOptions) Flags() []urfave.Flag { return o.statelessFlags() }
 
 // NewCmdOffsets is `inspect offsets`; run replaces the run function in tests.
 func NewCmdOffsets(run func(*cli.Env, *OffsetsOptions) error) *cli.Command {

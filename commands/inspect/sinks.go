@@ -8,14 +8,12 @@ import (
 
 // SinksOptions are `inspect sinks`' inputs.
 type SinksOptions struct {
-	Connector string
-	Filter    FilterOptions
+	ViewOptions
 }
 
-// Flags binds --connector and the filters but --state.
-func (o *SinksOptions) Flags() []urfave.Flag {
-	return append([]urfave.Flag{connectorFlag(&o.Connector)}, filterFlags(&o.Filter, false)...)
-}
+// Flags binds the flags of a view without states (a sink group's rows have
+// none).
+func (o *SinksOptions) Flags() []urfave.Flag { return o.statelessFlags() }
 
 // NewCmdSinks is `inspect sinks`; run replaces the run function in tests.
 func NewCmdSinks(run func(*cli.Env, *SinksOptions) error) *cli.Command {
@@ -39,5 +37,5 @@ connectscope inspect sinks --from cluster.snapshot.json -o json --jq '.sinks[] |
 }
 
 func runSinks(e *cli.Env, o *SinksOptions) error {
-	return showView(e, ViewOptions{Connector: o.Connector, Filter: o.Filter}, loadDecoded, cli.ConfigTopic, (*views.Dataset).SinksView)
+	return showView(e, o.ViewOptions, loadDecoded, cli.ConfigTopic, (*views.Dataset).SinksView)
 }

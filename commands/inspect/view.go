@@ -29,6 +29,12 @@ func (v *ViewOptions) Flags() []urfave.Flag {
 	return append([]urfave.Flag{connectorFlag(&v.Connector), kafkaVersionFlag(&v.KafkaVersion)}, filterFlags(&v.Filter, true)...)
 }
 
+// statelessFlags binds the flags of the views whose rows have no state
+// (offsets, sinks): --connector and the filters but --state.
+func (v *ViewOptions) statelessFlags() []urfave.Flag {
+	return append([]urfave.Flag{connectorFlag(&v.Connector)}, filterFlags(&v.Filter, false)...)
+}
+
 func connectorFlag(dest *string) urfave.Flag {
 	return &urfave.StringFlag{Name: flagConnector, Destination: dest,
 		Usage: "only this connector `NAME` (records of all are still read and counted)"}
