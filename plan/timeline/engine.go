@@ -130,6 +130,11 @@ type engine struct {
 	selfRejoin bool
 	// windows counts the join windows opened (the first may be measured).
 	windows int
+	// phase is when the members' heartbeat timers last restarted: their
+	// JoinGroup answer in the plan's last round (its start; under eager
+	// after the stop); -1 before the plan's first round, where no input
+	// shows it (timemodel.go, nextHeartbeat).
+	phase int64
 	// fresh are the members that joined since the last round.
 	fresh     []*engineMember
 	wantRound bool
@@ -304,13 +309,18 @@ func (e *engine) run(first []Event) error {
 				}
 			}
 		}
-		if !e.wantRound || e.notices > 0 {
-			continue // a pending crash blocks every round until it is noticed
+		if !e.wantRound {
+			continue
 		}
 		if err := bounds.Cancelled(e.ctx); err != nil {
 			return err
 		}
-		if e.holdForJoinWindow() {
+		// The members learn of the rebalance from its first change on,
+		// but the broker completes it only once every member rejoined or
+		// left: a departure still to come (a LeaveGroup, a crash to be
+		// noticed) holds the round, and the members' window runs
+		// meanwhile.
+		if e.holdForJoinWindow() || e.notices > 0 {
 			continue // membership changes until the members rejoin share this round
 		}
 		if e.cutoff != nil {

@@ -101,7 +101,7 @@ func (e *engine) round() {
 	}
 	e.triggers = nil
 	e.wantRound = false
-	e.busyUntil = end
+	e.busyUntil, e.phase = end, e.now+e.model.roundMs(e.eager)-e.model.RoundTimeMs
 	e.followUpAt, e.delayedAt = -1, -1
 	if revokedAny {
 		e.followUpAt = end

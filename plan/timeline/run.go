@@ -123,7 +123,7 @@ func (s *Seed) run(ctx context.Context, events []Event, lite bool, cutoff func()
 		sim: sim, eager: s.protocol == "eager", model: s.model, base: sim.Now(), leader: s.leader, ix: ix,
 		members: map[string]*engineMember{}, hostIdx: map[string]int32{}, noticeAt: map[string]int64{},
 		label: memoLabel(state), ctx: ctx, lite: lite, cutoff: cutoff, detail: s.detail, plot: !lite && s.plot,
-		followUpAt: s.followUpAt, delayedAt: s.delayedAt, dueWhy: s.due, windowOpen: -1, windowClose: -1,
+		followUpAt: s.followUpAt, delayedAt: s.delayedAt, dueWhy: s.due, windowOpen: -1, windowClose: -1, phase: -1,
 		deckID: -1, pendingCycle: -1, stateAfter: s.stateAfter,
 	}
 	// Eager rounds dealt as places when nothing shows every piece of every

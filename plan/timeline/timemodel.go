@@ -11,21 +11,31 @@ import "fmt"
 //   - Noticing. A membership change (a LeaveGroup, a JoinGroup, a session
 //     expiry) puts the group into PreparingRebalance; the members learn it
 //     at their next heartbeat. Members that completed the same round
-//     heartbeat in step, so they learn together, on average half a
-//     heartbeat.interval.ms after the change (up to a whole one). Every
-//     membership change the broker sees before they rejoin is part of the
-//     same generation: a worker that comes back, or the next one that
-//     stops, within that window shares the round (the join window).
+//     heartbeat in step, every heartbeat.interval.ms from their JoinGroup
+//     answer in it (the heartbeat thread restarts then), so they learn
+//     together at the first such beat after the change (nextHeartbeat).
+//     Before the plan's first round no input shows that phase, and the
+//     window is taken as half an interval (up to a whole one), or the
+//     measured first rejoin (Options.FirstRejoinMs). Every membership
+//     change the broker sees before they rejoin is part of the same
+//     generation: a worker that comes back, or the next one that stops,
+//     within that window shares the round (the join window).
 //     The window waits only for the members that were in the group before
 //     it: once every one of them has left (the last worker of a roll
 //     stopping while the one before it is back), nobody is left to learn
-//     of the rebalance and it completes at once.
+//     of the rebalance and it completes at once. A departure still to
+//     come (a stopping worker's LeaveGroup, a crash not yet noticed) holds
+//     the round, not the window: the broker completes the rebalance when
+//     every member rejoined or left, so the round runs at the later of
+//     the two.
 //   - A clean stop stops the worker's work at once, but its LeaveGroup
 //     goes out only when the worker has stopped everything
 //     (LeaveGroupAfterMs); the join window follows.
 //   - A crash is noticed when the broker expires the member,
 //     session.timeout.ms after its last heartbeat, and the others learn
-//     it at their next heartbeat (CrashNoticeMs, then the join window).
+//     it at their next heartbeat: after a round of the plan, in the
+//     members' phase (lastHeartbeat, nextHeartbeat); before it,
+//     CrashNoticeMs, then the join window.
 //   - A change of the configured connectors or tasks is read by every
 //     worker from the config topic, and each rejoins at once: no window.
 //   - A delay that runs out is every member's own timer: they were told the
@@ -34,7 +44,7 @@ import "fmt"
 //   - A follow-up after revocations: a member that was revoked something
 //     stops it (StopWorkMs) and rejoins at once; a member revoked nothing
 //     learns of the follow-up at its next heartbeat, a whole interval
-//     after the round (its heartbeat timer restarted with the round).
+//     after its JoinGroup answer in the round.
 //   - The round itself (JoinGroup to the assigned work started: join,
 //     sync, start) takes RoundTimeMs from the moment the members rejoin.
 //     Revoked work stops when the round starts. Eager members stop all
@@ -125,7 +135,9 @@ func (e *engine) awaitLeave(w string, ms int64, kind EventKind) {
 }
 
 // JoinWindowMs is how long after a membership change the members rejoin,
-// the window in which further changes share the round.
+// the window in which further changes share the round, where their
+// heartbeats' phase is not known (before the plan's first round; after
+// it, nextHeartbeat).
 func (m TimeModel) JoinWindowMs() int64 {
 	if m.HeartbeatIntervalMs <= 0 {
 		return 0
@@ -151,9 +163,9 @@ func (m TimeModel) ClockStatements() []string {
 		return []string{"heartbeat.interval.ms unknown: every membership change gets its own round, and a crash is noticed session.timeout.ms after the kill (the latest it can be)"}
 	}
 	return []string{
-		fmt.Sprintf("members learn of a rebalance at their next heartbeat, taken as half of heartbeat.interval.ms (%d ms) after the change (up to %d ms): membership changes within that join window share the round", m.JoinWindowMs(), m.HeartbeatIntervalMs),
-		fmt.Sprintf("a crash is noticed when the broker expires the member (session.timeout.ms after its last heartbeat) and the others heartbeat next: taken as %d ms after the kill, then the join window", m.CrashNoticeMs()),
-		fmt.Sprintf("a clean stop sends LeaveGroup once the worker stopped its work, taken as %d ms after the stop; a follow-up after revocations waits for the members revoked nothing, who learn at their next heartbeat (%d ms after the round); the others rejoin once they stopped the revoked work (%d ms)", m.LeaveGroupAfterMs(), m.HeartbeatIntervalMs, m.stopWorkMs()),
+		fmt.Sprintf("members learn of a rebalance at their next heartbeat: they heartbeat in step, every heartbeat.interval.ms (%d ms) from their JoinGroup answer in the last round; before the plan's first round, where nothing shows that phase, taken as half an interval (%d ms) after the change. Membership changes until they rejoin share the round (the join window); a departure still to come (a LeaveGroup, a crash not yet noticed) holds the round until the group sees it", m.HeartbeatIntervalMs, m.JoinWindowMs()),
+		fmt.Sprintf("a crash is noticed when the broker expires the member (session.timeout.ms after its last heartbeat) and the others heartbeat next: after a round of the plan in their phase, before it taken as %d ms after the kill, then the join window", m.CrashNoticeMs()),
+		fmt.Sprintf("a clean stop sends LeaveGroup once the worker stopped its work, taken as %d ms after the stop; a follow-up after revocations waits for the members revoked nothing, who learn at their next heartbeat (%d ms after their JoinGroup answer in the round); the others rejoin once they stopped the revoked work (%d ms)", m.LeaveGroupAfterMs(), m.HeartbeatIntervalMs, m.stopWorkMs()),
 		fmt.Sprintf("a round takes %d ms from the members' JoinGroup to the assigned work started; eager members first stop all their work (%d ms)", m.RoundTimeMs, m.stopWorkMs()),
 	}
 }
@@ -164,12 +176,13 @@ type rejoinKind uint8
 
 const (
 	// rejoinAtHeartbeat: a membership change; the members learn at their
-	// next heartbeat, taken as half an interval later (JoinWindowMs).
+	// next heartbeat (nextHeartbeat; half an interval later, JoinWindowMs,
+	// before the plan's first round).
 	rejoinAtHeartbeat rejoinKind = iota
 	// rejoinAfterInterval: the follow-up of a round in which some member
 	// was revoked nothing: the revoked members rejoin at once, but that
 	// member learns only at its next heartbeat, a whole interval after
-	// the round (its heartbeat timer restarted when the round completed).
+	// its JoinGroup answer in the round (nextHeartbeat).
 	rejoinAfterInterval
 	// rejoinAtOnce: the follow-up of a round that revoked something from
 	// every member: each rejoins as soon as its revoked work stopped.
@@ -186,7 +199,8 @@ func followUpRejoin(keptAll bool) rejoinKind {
 }
 
 // rejoinWindowMs is how long after the wanted round's cause the members
-// have rejoined.
+// have rejoined where their heartbeats' phase is not known (after a round
+// of the plan, holdForJoinWindow takes their next heartbeat instead).
 func (m TimeModel) rejoinWindowMs(k rejoinKind) int64 {
 	switch {
 	case m.HeartbeatIntervalMs <= 0:
@@ -209,12 +223,39 @@ func (e *engine) holdForJoinWindow() bool {
 	}
 	if e.windowOpen < 0 {
 		e.windowOpen, e.windowClose = e.now, e.now+w
+		if e.window != rejoinAtOnce && e.phase >= 0 {
+			e.windowClose = e.model.nextHeartbeat(e.phase, e.now)
+		}
 		if e.windows == 0 && e.model.FirstRejoinMs != nil {
 			e.windowClose = max(e.now, *e.model.FirstRejoinMs)
 		}
 		e.windows++
 	}
 	return e.now < e.windowClose
+}
+
+// nextHeartbeat is when members whose heartbeat timers restarted at phase
+// (the end of the plan's last round: they synced then) next heartbeat
+// after t, and so learn of a rebalance that began at t: phase + k *
+// heartbeat.interval.ms, the first such moment after t. Members that took
+// part in the same round heartbeat in step; real 4.4.0 members learnt of
+// a later change 15.0 s after their last round with a 15 s interval, and
+// of a follow-up 2.9 to 3.0 s after it with a 3 s one (README,
+// "Restarts faster than the heartbeat interval"). The half interval of
+// JoinWindowMs stands only for a phase no input shows (before the plan's
+// first round).
+func (m TimeModel) nextHeartbeat(phase, t int64) int64 {
+	return m.lastHeartbeat(phase, t) + m.HeartbeatIntervalMs
+}
+
+// lastHeartbeat is when members whose heartbeat timers restarted at phase
+// last heartbeat at or before t (phase itself when none since): a member
+// that crashes at t is expired session.timeout.ms after it.
+func (m TimeModel) lastHeartbeat(phase, t int64) int64 {
+	if t < phase {
+		return phase
+	}
+	return phase + (t-phase)/m.HeartbeatIntervalMs*m.HeartbeatIntervalMs
 }
 
 // roundOpened is when the round about to run began (its join window's
@@ -284,6 +325,10 @@ func (e *engine) departs(kind EventKind, w string) error {
 	case kind == EventStop:
 		e.log(MarkStop, w, "%s stops cleanly (its work stops, LeaveGroup)", e.label(w))
 		return e.leave(w)
+	case e.model.HeartbeatIntervalMs > 0 && e.phase >= 0:
+		ms := e.model.lastHeartbeat(e.phase, e.now) + e.model.SessionTimeoutMs - e.now
+		e.log(MarkCrash, w, "%s crashes (its work stops; the broker expires it session.timeout.ms after its last heartbeat, %d ms from now, and the others learn it at their next heartbeat)", e.label(w), ms)
+		e.awaitLeave(w, ms, eventNotice)
 	case e.model.HeartbeatIntervalMs > 0:
 		e.log(MarkCrash, w, "%s crashes (its work stops; the broker expires it session.timeout.ms after its last heartbeat and the others learn it at their next heartbeat: taken as %d ms from now, then the join window)", e.label(w), e.model.CrashNoticeMs())
 		e.awaitLeave(w, e.model.CrashNoticeMs(), eventNotice)

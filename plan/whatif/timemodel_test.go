@@ -15,6 +15,18 @@ func hbOpts(maxDelay, hb int64) timeline.Options {
 	return o
 }
 
+// hbRoll plans a clean roll of workers (4 connectors of 2 tasks), each
+// away restartMs, with heartbeat interval hb and no delay.
+func hbRoll(t *testing.T, workers int, hb, restartMs int64) (*PlanResult, timeline.Options) {
+	t.Helper()
+	o := hbOpts(0, hb)
+	res, err := RollingRestartPlan(synth(t, fmt.Sprintf("workers=%d,connectors=4,tasks=2", workers)), o, restartMs, StopClean, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, o
+}
+
 // A worker that is back within the join window shares the round with its
 // departure and with the next worker's stop, as real groups fold them
 // (restarts faster than the heartbeat interval): fewer rounds than one per
@@ -181,12 +193,7 @@ func TestFirstRejoinDecidesTheFirstFold(t *testing.T) {
 // rebalance and it completes at once, as a real 4.4 group did, instead of
 // holding the next return in the same round.
 func TestWindowEndsWhenNobodyIsLeftToLearn(t *testing.T) {
-	st := synth(t, "workers=2,connectors=4,tasks=2")
-	o := hbOpts(0, 15000)
-	res, err := RollingRestartPlan(st, o, 3000, StopClean, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, o := hbRoll(t, 2, 15000, 3000)
 	rs := res.Branches[0].Cooperative.Rounds
 	if len(rs) < 2 {
 		t.Fatalf("%d rounds, want the second return in a round of its own", len(rs))
@@ -216,11 +223,86 @@ func TestFollowUpAndEagerRoundFollowTheWorkers(t *testing.T) {
 	if len(rs) != 2 || !strings.Contains(rs[1].Trigger, "revocations") {
 		t.Fatalf("a cooperative join: %d rounds, want a round that revokes and its follow-up", len(rs))
 	}
-	if rs[1].TimeMs != rs[0].EndMs || rs[1].EndMs != rs[0].EndMs+3000+opts.RoundTimeMs {
-		t.Errorf("follow-up %d..%d after a round ending at %d: want it opened then and ended a heartbeat interval (3000) and a round (%d) later", rs[1].TimeMs, rs[1].EndMs, rs[0].EndMs, opts.RoundTimeMs)
+	// The members' heartbeat timers restarted with their JoinGroup answer,
+	// at the round's start.
+	if start := rs[0].EndMs - opts.RoundTimeMs; rs[1].TimeMs != rs[0].EndMs || rs[1].EndMs != start+3000+opts.RoundTimeMs {
+		t.Errorf("follow-up %d..%d after a round from %d to %d: want it opened at the end and ended a heartbeat interval (3000) after the start and a round (%d) later", rs[1].TimeMs, rs[1].EndMs, start, rs[0].EndMs, opts.RoundTimeMs)
 	}
 	e := res.Branches[0].Eager.Rounds
 	if len(e) != 1 || e[0].EndMs-e[0].TimeMs != 1500+timeline.StopWorkMs+opts.RoundTimeMs {
 		t.Errorf("eager join: round %d..%d, want the join window (1500), the stop (%d) and the round (%d)", e[0].TimeMs, e[0].EndMs, timeline.StopWorkMs, opts.RoundTimeMs)
+	}
+}
+
+// After a round of the plan the members heartbeat in step from their
+// JoinGroup answer in it, so a later change is learnt at their next
+// heartbeat in that phase, not half an interval after it: a 2-worker
+// roll with a 15 s interval and 3 s restarts (real 4.4.0 members learnt
+// of the second return 15.0 s after their round, and of its follow-up
+// 15.0 s after the next).
+func TestLaterChangesLearntAtTheMembersHeartbeat(t *testing.T) {
+	res, o := hbRoll(t, 2, 15000, 3000)
+	rs := res.Branches[0].Cooperative.Rounds
+	if len(rs) != 3 {
+		t.Fatalf("%d rounds, want the folded first round, the second return and its follow-up", len(rs))
+	}
+	// Round 1 runs at w1's LeaveGroup (3 s + LeaveGroupAfterMs); w1.2 is
+	// back during it, 6 s after the start.
+	phase := 3000 + timeline.LeaveGroupAfterMsDefault
+	if rs[0].EndMs != phase+o.RoundTimeMs {
+		t.Fatalf("first round ends at %d, want %d", rs[0].EndMs, phase+o.RoundTimeMs)
+	}
+	if want := phase + 15000 + o.RoundTimeMs; !strings.Contains(rs[1].Trigger, "w1.2 joined") || rs[1].EndMs != want {
+		t.Errorf("second round %q ends at %d, want the return learnt at the next heartbeat, %d ms after round 1 started, ending at %d", rs[1].Trigger, rs[1].EndMs, 15000, want)
+	}
+	if want := phase + 2*15000 + o.RoundTimeMs; rs[2].EndMs != want {
+		t.Errorf("follow-up ends at %d, want a whole interval after round 2 started, %d", rs[2].EndMs, want)
+	}
+}
+
+// A departure still to come holds the round, not the window: in a roll of
+// 3 workers the next worker stops when the one before is back; the others
+// learn of that return at their next heartbeat and wait in the rebalance
+// until the stopping worker's LeaveGroup completes it, as the broker does.
+func TestPendingDepartureHoldsTheRoundNotTheWindow(t *testing.T) {
+	res, o := hbRoll(t, 3, 3000, 5000)
+	tl := res.Branches[0].Cooperative
+	leaveAt := int64(-1)
+	for _, e := range tl.Events {
+		if e.Event == "w3 sends LeaveGroup" {
+			leaveAt = e.TimeMs
+		}
+	}
+	for _, r := range tl.Rounds {
+		if strings.Contains(r.Trigger, "w3 left") {
+			if leaveAt < 0 || r.EndMs != leaveAt+o.RoundTimeMs || r.TimeMs >= leaveAt {
+				t.Errorf("round %q from %d to %d: want it opened at w2.2's return and run at w3's LeaveGroup (%d)", r.Trigger, r.TimeMs, r.EndMs, leaveAt)
+			}
+			return
+		}
+	}
+	t.Fatalf("no round with w3's departure: %+v", tl.Rounds)
+}
+
+// A crash after a round of the plan is expired session.timeout.ms after
+// the member's last heartbeat in the phase that round set, and the others
+// learn it at their next heartbeat.
+func TestCrashAfterARoundNoticedFromItsLastHeartbeat(t *testing.T) {
+	st := synth(t, "workers=3,connectors=4,tasks=2")
+	o := hbOpts(60000, 3000)
+	res, err := LeaveWorkersPlan(st, o, LeaveOptions{Workers: []string{"w2", "w3"}, Stop: StopCrash, PaceMs: 20000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := res.Branches[0].Cooperative.Rounds
+	if len(rs) < 2 || !strings.Contains(rs[1].Trigger, "w3 left") {
+		t.Fatalf("rounds %+v, want w3's departure in the second", rs)
+	}
+	// Round 1 starts at 11500 (the first crash noticed at 10000, the
+	// window's half interval: no phase known yet). w3 crashes at 20000;
+	// its last heartbeat was at 17500, it expires at 27500 and the others
+	// heartbeat next at 29500.
+	if rs[1].TimeMs != 27500 || rs[1].EndMs != 29500+o.RoundTimeMs {
+		t.Errorf("second round %d..%d, want opened at the expiry (27500) and run at the next heartbeat (29500)", rs[1].TimeMs, rs[1].EndMs)
 	}
 }

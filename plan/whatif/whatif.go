@@ -221,9 +221,8 @@ func RollingRestartPlan(state cluster.State, opts timeline.Options, restartMs in
 // noteFoldTiming says where a roll's rounds depend on timing the plan
 // cannot see: a return within a heartbeat interval of its stop's
 // LeaveGroup shares the stop's round when it reaches the broker before the
-// other members rejoin, which depends on where their heartbeats fall; the
-// plan folds returns within half an interval of the LeaveGroup (the join
-// window) and no later ones. A crash roll's stop has no LeaveGroup.
+// other members rejoin, which depends on where their heartbeats fall (the
+// first window: half an interval). A crash roll sends no LeaveGroup.
 func (r *PlanResult) noteFoldTiming(heartbeatMs, restartMs int64, kind timeline.EventKind) {
 	m := timeline.TimeModel{HeartbeatIntervalMs: heartbeatMs}
 	w, leave := m.JoinWindowMs(), m.LeaveGroupAfterMs()
@@ -237,7 +236,7 @@ func (r *PlanResult) noteFoldTiming(heartbeatMs, restartMs int64, kind timeline.
 	if restartMs >= leave+w {
 		fold = "does not share"
 	}
-	r.Notes = append(r.Notes, fmt.Sprintf("timing-dependent: a restart of %s is within heartbeat.interval.ms (%s) of its stop's LeaveGroup (taken as %s after the stop), so a real group may or may not fold each return into the round of its own stop (it does when the return reaches the broker before the other members' next heartbeat); this plan's return %s that round (it folds returns within %s of the LeaveGroup), and the rounds, their count and the final pieces can differ from a real roll's",
+	r.Notes = append(r.Notes, fmt.Sprintf("timing-dependent: a restart of %s is within heartbeat.interval.ms (%s) of its stop's LeaveGroup (taken as %s after the stop), so a real group may or may not fold each return into the round of its own stop (it does when the return reaches the broker before the other members' next heartbeat); this plan's first return %s that round (with no heartbeat phase known it folds returns within %s of the LeaveGroup; later ones when they come before the members' next heartbeat, whole intervals from their last round), and the rounds, their count and the final pieces can differ from a real roll's",
 		Millis(restartMs), Millis(heartbeatMs), Millis(leave), fold, Millis(w)))
 }
 
