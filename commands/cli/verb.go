@@ -18,8 +18,9 @@ func NewVerb[O any](run, own func(*Env, *O) error, c Command) *Command {
 }
 
 // Verb is NewVerb for a verb whose facts bind into its options (its
-// argument, its own checks): bind returns the command of a fresh options
-// value.
+// argument, flags it composes itself): bind returns the command of a fresh
+// options value. The command's Flags are bind's when it gives them, else the
+// options' (Flagged).
 func Verb[O any](run, own func(*Env, *O) error, bind func(o *O) *Command) *Command {
 	o := new(O)
 	if run == nil {
