@@ -19,9 +19,8 @@ func NewCmdExplain(run func(*cli.Env, *ExplainOptions) error) *cli.Command {
 			Examples: `
 connectscope check explain D1
 connectscope check explain T6 -o json`,
-			ArgsUsage: "RULE",
-			Spec:      cli.Spec{Offline: true, Result: (*check.Explanation)(nil), Args: cli.FirstArg(ruleIDs)},
-			Args:      cli.OneArgCounted(&o.Rule, "check explain takes one RULE id (e.g. T6)"),
+			Spec: cli.Spec{Offline: true, Result: (*check.Explanation)(nil)},
+			Arg:  &cli.Arg{Into: &o.Rule, Name: "RULE", Missing: "check explain takes one RULE id (e.g. T6)", Counted: true, Values: ruleIDs},
 		}
 	})
 }

@@ -37,6 +37,9 @@ type Command struct {
 	// Args reads or refuses the verb's positional arguments before its
 	// run (Verb calls it; NoArgs, OneArg).
 	Args func(*Env) error
+	// Arg is the verb's one positional argument, from which the kit
+	// derives ArgsUsage, Args and Spec.Args.
+	Arg *Arg
 
 	// BashComplete answers urfave's --generate-bash-completion for the
 	// verb, when its default (the flags) is not the answer.

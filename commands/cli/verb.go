@@ -12,7 +12,7 @@ type Flagged interface{ Flags() []urfave.Flag }
 // (Flagged) and Run calls run with them, or the verb's own run function,
 // own, when run is nil (as the tree builds it; tests hand in a run that
 // keeps the options). A verb takes no positional argument unless its
-// Command.Args reads them.
+// Command.Arg or Command.Args reads them.
 func NewVerb[O any](run, own func(*Env, *O) error, c Command) *Command {
 	return Verb(run, own, func(*O) *Command { return &c })
 }
@@ -29,6 +29,9 @@ func Verb[O any](run, own func(*Env, *O) error, bind func(o *O) *Command) *Comma
 	c := bind(o)
 	if f, ok := any(o).(Flagged); ok && c.Flags == nil {
 		c.Flags = f.Flags()
+	}
+	if c.Arg != nil {
+		c.Arg.derive(c)
 	}
 	args := c.Args
 	if args == nil {
@@ -80,5 +83,27 @@ func OneArgCounted(dest *string, what string) func(*Env) error {
 			return UsageErrorf("%s, got %d arguments", what, len(e.Args))
 		}
 		return OneArg(dest, what)(e)
+	}
+}
+
+// Arg is a verb's one positional argument, said once: the kit derives the
+// USAGE line's ArgsUsage, its reading (OneArg, or OneArgCounted when
+// Counted) and its completion (Spec.Args) from it.
+type Arg struct {
+	Into    *string    // the options' field it goes into
+	Name    string     // as USAGE shows it: NAME, RULE, FILE
+	Missing string     // the usage error when there is not exactly one
+	Counted bool       // the usage error says how many came
+	Values  Candidates // its completion, when it has one
+}
+
+// derive fills c's ArgsUsage, Args and Spec.Args from the argument.
+func (a *Arg) derive(c *Command) {
+	c.ArgsUsage, c.Args = a.Name, OneArg(a.Into, a.Missing)
+	if a.Counted {
+		c.Args = OneArgCounted(a.Into, a.Missing)
+	}
+	if a.Values != nil {
+		c.Spec.Args = FirstArg(a.Values)
 	}
 }

@@ -19,7 +19,7 @@ connectscope config get-contexts
 connectscope config use-context prod
 connectscope config set-context -b kafka-1:9092 -g connect-prod --sasl-mechanism SCRAM-SHA-512 --sasl-user ops --sasl-password-env PROD_PW prod
 connectscope --context staging inspect connectors`,
-		Spec: spec(nil),
+		Spec: spec(),
 		Subcommands: []*cli.Command{
 			NewCmdGetContexts(nil),
 			NewCmdCurrentContext(nil),

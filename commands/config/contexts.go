@@ -7,8 +7,8 @@ import (
 
 // spec is what the config verbs share: they read the config file only, and
 // themselves (no named cluster is laid under their flags).
-func spec(args cli.Candidates) cli.Spec {
-	return cli.Spec{Offline: true, NoContext: true, Args: args}
+func spec() cli.Spec {
+	return cli.Spec{Offline: true, NoContext: true}
 }
 
 func loadContexts() (*contexts.File, error) {

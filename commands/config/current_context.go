@@ -13,7 +13,7 @@ func NewCmdCurrentContext(run func(*cli.Env) error) *cli.Command {
 		Usage: "print the current context's name (exit 4 when none is set)",
 		Examples: `
 connectscope config current-context`,
-		Spec: spec(nil),
+		Spec: spec(),
 	})
 }
 

@@ -9,7 +9,7 @@ func NewCmdGetContexts(run func(*cli.Env) error) *cli.Command {
 	return cli.Plain(run, runGetContexts, &cli.Command{
 		Name:  "get-contexts",
 		Usage: "list the contexts; * marks the current one",
-		Spec:  spec(nil),
+		Spec:  spec(),
 	})
 }
 

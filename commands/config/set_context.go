@@ -24,12 +24,11 @@ type SetContextOptions struct {
 func NewCmdSetContext(run func(*cli.Env, *SetContextOptions) error) *cli.Command {
 	return cli.Verb(run, runSetContext, func(o *SetContextOptions) *cli.Command {
 		o.Strings, o.Bools, o.Lists = map[string]*string{}, map[string]*bool{}, map[string]*urfave.StringSlice{}
-		s := spec(cli.FirstArg(cli.Contexts))
+		s := spec()
 		s.Offline = false
 		return &cli.Command{
-			Name:      "set-context",
-			Usage:     "create context NAME or change the settings given (other lines and comments are kept)",
-			ArgsUsage: "NAME",
+			Name:  "set-context",
+			Usage: "create context NAME or change the settings given (other lines and comments are kept)",
 			Description: `
 Writes the settings typed on this command line into context NAME of the config
 file, creating the file when missing. Passwords only by reference: --sasl-password-env
@@ -46,7 +45,7 @@ connectscope config set-context -b kafka-1:9092 -g connect-prod --tls-ca ca.pem 
 				}
 				return nil
 			},
-			Args: cli.OneArg(&o.Name, "set-context needs one context NAME"),
+			Arg: &cli.Arg{Into: &o.Name, Name: "NAME", Missing: "set-context needs one context NAME", Values: cli.Contexts},
 		}
 	})
 }

@@ -17,11 +17,10 @@ type UseContextOptions struct {
 func NewCmdUseContext(run func(*cli.Env, *UseContextOptions) error) *cli.Command {
 	return cli.Verb(run, runUseContext, func(o *UseContextOptions) *cli.Command {
 		return &cli.Command{
-			Name:      "use-context",
-			Usage:     "make NAME the current context (rewrites only the current-context line of the file)",
-			ArgsUsage: "NAME",
-			Spec:      spec(cli.FirstArg(cli.Contexts)),
-			Args:      cli.OneArg(&o.Name, "use-context needs one context NAME"),
+			Name:  "use-context",
+			Usage: "make NAME the current context (rewrites only the current-context line of the file)",
+			Spec:  spec(),
+			Arg:   &cli.Arg{Into: &o.Name, Name: "NAME", Missing: "use-context needs one context NAME", Values: cli.Contexts},
 		}
 	})
 }

@@ -16,9 +16,8 @@ type ConnectorOptions struct {
 func NewCmdConnector(run func(*cli.Env, *ConnectorOptions) error) *cli.Command {
 	return cli.Verb(run, runConnector, func(o *ConnectorOptions) *cli.Command {
 		return &cli.Command{
-			Name:      "connector",
-			Usage:     "one connector whole: config, target and actual state, owner, tasks, offsets, sink group and lag",
-			ArgsUsage: "NAME",
+			Name:  "connector",
+			Usage: "one connector whole: config, target and actual state, owner, tasks, offsets, sink group and lag",
 			Description: `
 Everything the internal topics and the groups say about one connector, as
 kubectl describe shows one object. A name the input does not know is not found: exit 4.`,
@@ -29,9 +28,8 @@ connectscope inspect connector debezium-inventory --from dump.jsonl --jq '.tasks
 			Spec: cli.Spec{
 				Read:   cli.ReadSpec{}, // every topic and the groups: the connector whole
 				Result: (*detail.Connector)(nil),
-				Args:   cli.FirstArg(cli.Connectors),
 			},
-			Args: cli.OneArg(&o.Name, "inspect connector needs one connector NAME"),
+			Arg: &cli.Arg{Into: &o.Name, Name: "NAME", Missing: "inspect connector needs one connector NAME", Values: cli.Connectors},
 		}
 	})
 }

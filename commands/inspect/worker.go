@@ -15,9 +15,8 @@ type WorkerOptions struct {
 func NewCmdWorker(run func(*cli.Env, *WorkerOptions) error) *cli.Command {
 	return cli.Verb(run, runWorker, func(o *WorkerOptions) *cli.Command {
 		return &cli.Command{
-			Name:      "worker",
-			Usage:     "one worker whole: its names, leader or not, what it runs with states, its last round, config offset, held work",
-			ArgsUsage: "WORKER",
+			Name:  "worker",
+			Usage: "one worker whole: its names, leader or not, what it runs with states, its last round, config offset, held work",
 			Description: `
 Everything the group and the status topic say about one Connect worker, as kubectl
 describe node shows one node. WORKER is any of its names: HOST:PORT, host, REST URL, client id
@@ -29,9 +28,9 @@ connectscope -b broker:9092 inspect worker worker-2 -o json --jq '.tasks[] | sel
 			Spec: cli.Spec{
 				Read:   cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true},
 				Result: (*detail.Worker)(nil),
-				Args:   cli.FirstArg(cli.Workers),
 			},
-			Args: cli.OneArg(&o.Name, "inspect worker needs one WORKER (HOST:PORT, host, REST URL, client id or member id)"),
+			Arg: &cli.Arg{Into: &o.Name, Name: "WORKER", Values: cli.Workers,
+				Missing: "inspect worker needs one WORKER (HOST:PORT, host, REST URL, client id or member id)"},
 		}
 	})
 }

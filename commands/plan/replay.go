@@ -29,14 +29,13 @@ func NewCmdReplay(run func(*cli.Env, *ReplayOptions) error) *cli.Command {
 connectscope plan replay scenario.json
 connectscope plan replay scenario.json -o json --jq '.rounds[] | .generation'
 connectscope plan replay --from cluster.snapshot.json next-steps.json   # continue from the snapshot's group`,
-			ArgsUsage: "FILE",
 			Flags: []urfave.Flag{
 				cli.KafkaVersionFlag(&o.KafkaVersion, "replay the assignor of this Kafka `VERSION` (e.g. 3.3, 2.6.1; default: the current assignor, as in 3.7.0 to 4.4)"),
 				&urfave.IntFlag{Name: flagJDK, Value: 17, Destination: &o.JDK, Usage: "JDK `MAJOR` version whose HashSet sizing decides some tie-breaks (17 as the test vectors; 19+ differs)"},
 			},
 			Spec: cli.Spec{Read: cli.ReadSpec{Topics: cli.ConfigTopic | cli.StatusTopic, SkipSinkGroups: true, SettleGroup: true}, Result: (*scenario.ReplayResult)(nil)},
 			// Flags after FILE are already read (flags first): more is a mistake.
-			Args: cli.OneArgCounted(&o.Path, "plan replay takes one scenario FILE"),
+			Arg: &cli.Arg{Into: &o.Path, Name: "FILE", Missing: "plan replay takes one scenario FILE", Counted: true},
 		}
 	})
 }
