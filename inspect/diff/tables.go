@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"slices"
+
 	"github.com/connectscope/connectscope/format"
 )
 
@@ -72,43 +74,9 @@ type namedValue struct {
 // "item" of connector, task, owner, offset or member ("kind" is taken by
 // the owner and offset entries themselves).
 func (r *Result) Items() []any {
-	type connectorItem struct {
-		Item string `json:"item"`
-		ConnectorChange
-	}
-	type taskItem struct {
-		Item string `json:"item"`
-		TaskChange
-	}
-	type ownerItem struct {
-		Item string `json:"item"`
-		OwnerChange
-	}
-	type offsetItem struct {
-		Item string `json:"item"`
-		OffsetChange
-	}
-	type memberItem struct {
-		Item string `json:"item"`
-		MemberChange
-	}
-	out := make([]any, 0, r.Changes)
-	for _, c := range r.Connectors {
-		out = append(out, connectorItem{"connector", c})
-	}
-	for _, t := range r.Tasks {
-		out = append(out, taskItem{"task", t})
-	}
-	for _, o := range r.Owners {
-		out = append(out, ownerItem{"owner", o})
-	}
-	for _, o := range r.Offsets {
-		out = append(out, offsetItem{"offset", o})
-	}
-	for _, m := range r.Members {
-		out = append(out, memberItem{"member", m})
-	}
-	return out
+	return slices.Concat(format.Tagged("item", "connector", r.Connectors), format.Tagged("item", "task", r.Tasks),
+		format.Tagged("item", "owner", r.Owners), format.Tagged("item", "offset", r.Offsets),
+		format.Tagged("item", "member", r.Members))
 }
 
 func cell(s *string) string {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/connectscope/connectscope/format"
@@ -31,27 +32,6 @@ func (r *StatusResult) Tables() []format.Table {
 // Items gives one JSON line per connector, task and topic status, each
 // with a "kind" of "connector", "task" or "topic".
 func (r *StatusResult) Items() []any {
-	type connectorItem struct {
-		Kind string `json:"kind"`
-		ConnectorStatus
-	}
-	type taskItem struct {
-		Kind string `json:"kind"`
-		TaskStatus
-	}
-	type topicItem struct {
-		Kind string `json:"kind"`
-		TopicStatus
-	}
-	out := make([]any, 0, len(r.Connectors)+len(r.Tasks)+len(r.Topics))
-	for _, c := range r.Connectors {
-		out = append(out, connectorItem{"connector", c})
-	}
-	for _, t := range r.Tasks {
-		out = append(out, taskItem{"task", t})
-	}
-	for _, t := range r.Topics {
-		out = append(out, topicItem{"topic", t})
-	}
-	return out
+	return slices.Concat(format.Tagged("kind", "connector", r.Connectors), format.Tagged("kind", "task", r.Tasks),
+		format.Tagged("kind", "topic", r.Topics))
 }
