@@ -1,7 +1,6 @@
 package store
 
 import (
-	"slices"
 	"strconv"
 
 	"github.com/connectscope/connectscope/format"
@@ -32,6 +31,7 @@ func (r *StatusResult) Tables() []format.Table {
 // Items gives one JSON line per connector, task and topic status, each
 // with a "kind" of "connector", "task" or "topic".
 func (r *StatusResult) Items() []any {
-	return slices.Concat(format.Tagged("kind", "connector", r.Connectors), format.Tagged("kind", "task", r.Tasks),
-		format.Tagged("kind", "topic", r.Topics))
+	items := format.Tagged("kind", "connector", r.Connectors)
+	items = append(items, format.Tagged("kind", "task", r.Tasks)...)
+	return append(items, format.Tagged("kind", "topic", r.Topics)...)
 }
