@@ -240,7 +240,7 @@ func (st *statusReplay) connector(name []byte, value []byte) string {
 		}
 		return ""
 	}
-	v, reason := parseStatusValue(value)
+	v, reason := scanned(value, scanStatusValue, parseStatusValueSlow)
 	if reason != "" {
 		return reason
 	}
@@ -275,7 +275,7 @@ func (st *statusReplay) task(key []byte, value []byte) string {
 		}
 		return ""
 	}
-	v, reason := parseStatusValue(value)
+	v, reason := scanned(value, scanStatusValue, parseStatusValueSlow)
 	if reason != "" {
 		return reason
 	}

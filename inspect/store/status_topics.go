@@ -28,7 +28,7 @@ func (st *statusReplay) topic(key []byte, value []byte) string {
 		delete(st.topics, id)
 		return ""
 	}
-	ts, reason := parseTopicStatusValue(value)
+	ts, reason := scanned(value, scanTopicStatusValue, parseTopicStatusValueSlow)
 	if reason != "" {
 		return reason
 	}
@@ -80,13 +80,6 @@ func parseStatusTopicKey(key string) (topic, connector string, ok bool) {
 	return "", "", false
 }
 
-func parseTopicStatusValue(value []byte) (TopicStatus, string) {
-	if ts, ok := scanTopicStatusValue(value); ok {
-		return ts, ""
-	}
-	return parseTopicStatusValueSlow(value)
-}
-
 func parseTopicStatusValueSlow(value []byte) (TopicStatus, string) {
 	var ts TopicStatus
 	m, reason := jsonObject(value)
@@ -119,7 +112,7 @@ func parseTopicStatusValueSlow(value []byte) (TopicStatus, string) {
 }
 
 // scanTopicStatusValue is the allocation-light fast path of
-// parseTopicStatusValue for the shape Connect writes:
+// parseTopicStatusValueSlow for the shape Connect writes:
 // {"topic":{"name":…,"connector":…,"task":N,"discoverTimestamp":N}}. It
 // reports false for anything unusual (escapes, non-ASCII, nested values,
 // duplicate or missing members), which the slow path then explains.
@@ -130,7 +123,7 @@ func scanTopicStatusValue(b []byte) (TopicStatus, bool) {
 		return ts, false
 	}
 	sawTopic := false
-	for {
+	for more := true; more; {
 		name, next, ok := jsonscan.MemberName(b, i)
 		if !ok {
 			return ts, false
@@ -149,13 +142,8 @@ func scanTopicStatusValue(b []byte) (TopicStatus, bool) {
 				return ts, false
 			}
 		}
-		next, more, ok := jsonscan.NextMember(b, i)
-		if !ok {
+		if i, more, ok = jsonscan.NextMember(b, i); !ok {
 			return ts, false
-		}
-		i = next
-		if !more {
-			break
 		}
 	}
 	return ts, sawTopic && jsonscan.Space(b, i+1) == len(b)
@@ -167,7 +155,7 @@ func scanTopicInner(b []byte, i int, ts *TopicStatus) (int, bool) {
 		return 0, false
 	}
 	var seen [4]bool
-	for {
+	for more := true; more; {
 		name, next, ok := jsonscan.MemberName(b, i)
 		if !ok {
 			return 0, false
@@ -218,13 +206,8 @@ func scanTopicInner(b []byte, i int, ts *TopicStatus) (int, bool) {
 				}
 			}
 		}
-		next, more, ok := jsonscan.NextMember(b, end)
-		if !ok {
+		if i, more, ok = jsonscan.NextMember(b, end); !ok {
 			return 0, false
-		}
-		i = next
-		if !more {
-			break
 		}
 	}
 	return i + 1, seen[0] && seen[1] && seen[2] && seen[3]

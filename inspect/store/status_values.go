@@ -36,16 +36,18 @@ type statusValue struct {
 	trace      []byte
 }
 
-// parseStatusValue decodes {"state","trace","worker_id","generation"}. The
-// common, well-formed case is scanned by hand without allocating; anything
-// unusual goes through encoding/json, which also explains what is wrong.
-func parseStatusValue(value []byte) (statusValue, string) {
-	if v, ok := scanStatusValue(value); ok {
+// scanned decodes a status topic's value: the common, well-formed case by
+// scan, by hand without allocating; anything unusual by slow, through
+// encoding/json, which also explains what is wrong.
+func scanned[T any](value []byte, scan func([]byte) (T, bool), slow func([]byte) (T, string)) (T, string) {
+	if v, ok := scan(value); ok {
 		return v, ""
 	}
-	return parseStatusValueSlow(value)
+	return slow(value)
 }
 
+// parseStatusValueSlow decodes {"state","trace","worker_id","generation"}
+// through encoding/json.
 func parseStatusValueSlow(value []byte) (statusValue, string) {
 	var v statusValue
 	m, reason := jsonObject(value)
@@ -80,7 +82,7 @@ func parseStatusValueSlow(value []byte) (statusValue, string) {
 	return v, ""
 }
 
-// scanStatusValue is the allocation-free fast path of parseStatusValue. It
+// scanStatusValue is the allocation-free fast path of parseStatusValueSlow. It
 // succeeds only for valid JSON objects with flat members, unescaped member
 // names and well-typed status fields; it reports false for everything else.
 func scanStatusValue(b []byte) (statusValue, bool) {
@@ -90,7 +92,7 @@ func scanStatusValue(b []byte) (statusValue, bool) {
 	if !ok {
 		return v, false
 	}
-	for {
+	for more := true; more; {
 		name, start, ok := jsonscan.MemberName(b, i)
 		if !ok {
 			return v, false // an empty object too: no state, the slow path says so
@@ -125,13 +127,8 @@ func scanStatusValue(b []byte) (statusValue, bool) {
 				return v, false
 			}
 		}
-		next, more, ok := jsonscan.NextMember(b, next)
-		if !ok {
+		if i, more, ok = jsonscan.NextMember(b, next); !ok {
 			return v, false
-		}
-		i = next
-		if !more {
-			break
 		}
 	}
 	if jsonscan.Space(b, i+1) != len(b) || stateTok == nil || genTok == nil {
