@@ -138,7 +138,7 @@ func dedupeIDs(ids []int32) []int32 {
 func (ix *interner) orderedPieces(conns, tasks []int32) Pieces {
 	p := Pieces{Connectors: make([]string, 0, len(conns)), Tasks: make([]TaskID, 0, len(tasks))}
 	for _, c := range conns {
-		p.Connectors = append(p.Connectors, ix.connNames[c])
+		p.Connectors = append(p.Connectors, ix.conns.names[c])
 	}
 	for _, t := range tasks {
 		p.Tasks = append(p.Tasks, ix.taskID(ix.taskConn[t], int(ix.taskNum[t])))

@@ -1,16 +1,50 @@
 package assignor
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
+
+// Numbering gives names dense int32 numbers in the order they are first
+// met, so that what is kept per name can live in slices: the interner
+// numbers connectors with it, the timeline engine hosts. The zero value is
+// ready to use.
+type Numbering struct {
+	names []string // by number
+	index map[string]int32
+}
+
+// Number is name's number; fresh says name was new and took the next one.
+func (n *Numbering) Number(name string) (id int32, fresh bool) {
+	if id, ok := n.index[name]; ok {
+		return id, false
+	}
+	if n.index == nil {
+		n.index = make(map[string]int32)
+	}
+	id = int32(len(n.names))
+	n.names = append(n.names, name)
+	n.index[name] = id
+	return id, true
+}
+
+// Name is the name numbered id.
+func (n *Numbering) Name(id int32) string { return n.names[id] }
+
+// Len is how many names are numbered.
+func (n *Numbering) Len() int { return len(n.names) }
+
+// Clone is a copy that shares nothing with n.
+func (n *Numbering) Clone() Numbering {
+	return Numbering{names: slices.Clone(n.names), index: maps.Clone(n.index)}
+}
 
 // interner maps connector names and tasks to dense int32 ids so the assignor's
 // hot loops work on slices instead of maps of strings. Ids never change; the
 // sorted orders are rebuilt lazily when new names appear.
 type interner struct {
-	connNames []string
-	connIndex map[string]int32
+	conns     Numbering // connector names
 	connHash  []int32   // Java String.hashCode of the name
 	connTasks [][]int32 // task ids of a connector by task number (dense part), -1 = none
 	connOther [][]int32 // task ids with numbers outside the dense range
@@ -31,19 +65,16 @@ type interner struct {
 const maxDenseTask = 1 << 20
 
 func newInterner() *interner {
-	return &interner{connIndex: make(map[string]int32)}
+	return &interner{}
 }
 
 func (ix *interner) conn(name string) int32 {
-	if id, ok := ix.connIndex[name]; ok {
-		return id
+	id, fresh := ix.conns.Number(name)
+	if fresh {
+		ix.connHash = append(ix.connHash, javaStringHash(name))
+		ix.connTasks = append(ix.connTasks, nil)
+		ix.connOther = append(ix.connOther, nil)
 	}
-	id := int32(len(ix.connNames))
-	ix.connNames = append(ix.connNames, name)
-	ix.connIndex[name] = id
-	ix.connHash = append(ix.connHash, javaStringHash(name))
-	ix.connTasks = append(ix.connTasks, nil)
-	ix.connOther = append(ix.connOther, nil)
 	return id
 }
 
@@ -79,18 +110,18 @@ func (ix *interner) newTask(c int32, num int) int32 {
 }
 
 func (ix *interner) taskID(c int32, num int) TaskID {
-	return TaskID{Connector: ix.connNames[c], Task: num}
+	return TaskID{Connector: ix.conns.names[c], Task: num}
 }
 
-func (ix *interner) nConns() int { return len(ix.connNames) }
+func (ix *interner) nConns() int { return len(ix.conns.names) }
 func (ix *interner) nTasks() int { return len(ix.taskConn) }
 
 // ensureSorted rebuilds the sorted orders if names or tasks were added.
 func (ix *interner) ensureSorted() {
-	if ix.sortedN == len(ix.connNames) && ix.sortedT == len(ix.taskConn) {
+	if ix.sortedN == len(ix.conns.names) && ix.sortedT == len(ix.taskConn) {
 		return
 	}
-	n := len(ix.connNames)
+	n := len(ix.conns.names)
 	if ix.sortedN != n {
 		ix.javaConns = slices.Grow(ix.javaConns[:0], n)
 		ix.goConns = slices.Grow(ix.goConns[:0], n)
@@ -98,7 +129,7 @@ func (ix *interner) ensureSorted() {
 			ix.javaConns = append(ix.javaConns, int32(i))
 			ix.goConns = append(ix.goConns, int32(i))
 		}
-		names := ix.connNames
+		names := ix.conns.names
 		slices.SortFunc(ix.javaConns, func(a, b int32) int { return javaCompare(names[a], names[b]) })
 		slices.SortFunc(ix.goConns, func(a, b int32) int { return strings.Compare(names[a], names[b]) })
 		ix.javaRank = slices.Grow(ix.javaRank[:0], n)[:n]
@@ -166,7 +197,7 @@ func (ix *interner) sortedPiecesIn(conns, tasks []int32, scratch *[]uint64, a *p
 	keys = slices.Compact(keys)
 	start := len(a.names)
 	for _, k := range keys {
-		a.names = append(a.names, ix.connNames[ix.goConns[k]])
+		a.names = append(a.names, ix.conns.names[ix.goConns[k]])
 	}
 	p := Pieces{Connectors: a.names[start:len(a.names):len(a.names)]}
 	keys = keys[:0]
@@ -178,7 +209,7 @@ func (ix *interner) sortedPiecesIn(conns, tasks []int32, scratch *[]uint64, a *p
 	start = len(a.tasks)
 	for _, k := range keys {
 		c := ix.goConns[k>>32]
-		a.tasks = append(a.tasks, TaskID{Connector: ix.connNames[c], Task: int(int32(uint32(k) ^ 0x80000000))})
+		a.tasks = append(a.tasks, TaskID{Connector: ix.conns.names[c], Task: int(int32(uint32(k) ^ 0x80000000))})
 	}
 	p.Tasks = a.tasks[start:len(a.tasks):len(a.tasks)]
 	*scratch = keys
@@ -200,16 +231,12 @@ func (ix *interner) internPieces(p Pieces) (conns, tasks []int32) {
 
 func (ix *interner) clone() *interner {
 	c := &interner{
-		connNames: slices.Clone(ix.connNames),
-		connIndex: make(map[string]int32, len(ix.connIndex)),
+		conns:     ix.conns.Clone(),
 		connHash:  slices.Clone(ix.connHash),
 		connTasks: make([][]int32, len(ix.connTasks)),
 		connOther: make([][]int32, len(ix.connOther)),
 		taskConn:  slices.Clone(ix.taskConn),
 		taskNum:   slices.Clone(ix.taskNum),
-	}
-	for k, v := range ix.connIndex {
-		c.connIndex[k] = v
 	}
 	for i := range ix.connTasks {
 		c.connTasks[i] = slices.Clone(ix.connTasks[i])

@@ -307,7 +307,7 @@ func (s *Sim) RebalanceChanges(generationMismatch bool) RoundChanges {
 }
 
 // ConnectorName names a connector id of RoundChanges.
-func (s *Sim) ConnectorName(id int32) string { return s.ix.connNames[id] }
+func (s *Sim) ConnectorName(id int32) string { return s.ix.conns.names[id] }
 
 // TaskOf is a task id of RoundChanges as its connector's id and task number.
 func (s *Sim) TaskOf(id int32) (connector int32, task int) {

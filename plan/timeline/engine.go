@@ -108,12 +108,11 @@ type engine struct {
 	arenas    [2]idList
 	arenaTurn int
 	members   map[string]*engineMember
-	joined    []*engineMember // join order, as the Sim keeps it
-	sorted    []*engineMember // by member id, as the rounds list them
-	hosts     []string        // host names; member.host indexes them
-	hostIdx   map[string]int32
-	notices   int              // crashes not yet noticed
-	noticeAt  map[string]int64 // crashed member -> when the group notices
+	joined    []*engineMember    // join order, as the Sim keeps it
+	sorted    []*engineMember    // by member id, as the rounds list them
+	hosts     assignor.Numbering // host names; member.host is one's number
+	notices   int                // crashes not yet noticed
+	noticeAt  map[string]int64   // crashed member -> when the group notices
 
 	acct       *downtime
 	startHost  []int32   // piece id -> host that ran it at the start, -1 = none
@@ -204,15 +203,12 @@ func (e *engine) log(kind, member, format string, args ...any) {
 
 // hostOf numbers a host name.
 func (e *engine) hostOf(h string) int32 {
-	if i, ok := e.hostIdx[h]; ok {
-		return i
-	}
-	i := int32(len(e.hosts))
-	e.hosts = append(e.hosts, h)
-	e.hostIdx[h] = i
-	e.running = append(e.running, 0)
-	if e.plot {
-		e.series = append(e.series, nil)
+	i, fresh := e.hosts.Number(h)
+	if fresh {
+		e.running = append(e.running, 0)
+		if e.plot {
+			e.series = append(e.series, nil)
+		}
 	}
 	return i
 }

@@ -272,7 +272,7 @@ func (e *engine) keepState() {
 		st.Round, st.EndMs = n, e.rounds[n-1].EndMs
 	}
 	for _, m := range e.sorted {
-		wc := WorkerCount{Worker: m.id, Host: e.hosts[m.host], Connectors: m.conns, Tasks: m.tasks}
+		wc := WorkerCount{Worker: m.id, Host: e.hosts.Name(m.host), Connectors: m.conns, Tasks: m.tasks}
 		wc.OwnedConnectors, wc.OwnedTasks = e.ix.namesOf(e.ownedOf(m))
 		st.Workers = append(st.Workers, wc)
 	}

@@ -121,7 +121,7 @@ func (s *Seed) run(ctx context.Context, events []Event, lite bool, cutoff func()
 	tl := &Timeline{Protocol: s.protocol, Notes: []string{}}
 	e := &engine{
 		sim: sim, eager: s.protocol == "eager", model: s.model, base: sim.Now(), leader: s.leader, ix: ix,
-		members: map[string]*engineMember{}, hostIdx: map[string]int32{}, noticeAt: map[string]int64{},
+		members: map[string]*engineMember{}, noticeAt: map[string]int64{},
 		label: memoLabel(state), ctx: ctx, lite: lite, cutoff: cutoff, detail: s.detail, plot: !lite && s.plot,
 		followUpAt: s.followUpAt, delayedAt: s.delayedAt, dueWhy: s.due, windowOpen: -1, windowClose: -1, phase: -1,
 		deckID: -1, pendingCycle: -1, stateAfter: s.stateAfter,
@@ -169,7 +169,7 @@ func (s *Seed) run(ctx context.Context, events []Event, lite bool, cutoff func()
 		tl.Running = map[string][]Point{}
 		for h, pts := range e.series {
 			if pts != nil {
-				tl.Running[e.hosts[h]] = pts
+				tl.Running[e.hosts.Name(int32(h))] = pts
 			}
 		}
 	}
@@ -228,7 +228,7 @@ func summarize(e *engine) Summary {
 	var cMin, cMax, tMin, tMax int
 	for i, m := range e.sorted {
 		c, t := m.conns, m.tasks
-		wc := WorkerCount{Worker: m.id, Host: e.hosts[m.host], Connectors: c, Tasks: t}
+		wc := WorkerCount{Worker: m.id, Host: e.hosts.Name(m.host), Connectors: c, Tasks: t}
 		if !e.lite {
 			wc.OwnedConnectors, wc.OwnedTasks = e.ix.namesOf(m.owned)
 		}
@@ -246,7 +246,7 @@ func summarize(e *engine) Summary {
 			tMax = t
 		}
 		for _, id := range m.owned {
-			if h := e.startHost[id]; h >= 0 && e.hosts[h] != e.hosts[m.host] && e.acct.configured[id] {
+			if h := e.startHost[id]; h >= 0 && e.hosts.Name(h) != e.hosts.Name(m.host) && e.acct.configured[id] {
 				if e.ix.isConnector(id) {
 					s.ConnectorsMoved++
 				} else {
@@ -306,7 +306,7 @@ func (e *engine) outageOf(id int32) (kind string, host *string) {
 		kind = "connector"
 	}
 	if h := e.startHost[id]; h >= 0 {
-		name := e.hosts[h]
+		name := e.hosts.Name(h)
 		host = &name
 	}
 	return kind, host
