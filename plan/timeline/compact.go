@@ -63,14 +63,9 @@ type CompactTimeline struct {
 // every round (and most pieces move when a member leaves or joins), so an
 // eager round lists no worker: its totals say how much it moved.
 type CompactRound struct {
-	Round      int               `json:"round"`
-	Generation int               `json:"generation"`
-	TimeMs     int64             `json:"time_ms"`
-	EndMs      int64             `json:"end_ms"`
-	Trigger    string            `json:"trigger"`
-	DelayMs    int64             `json:"delay_ms"`
-	Totals     RoundTotals       `json:"totals"`
-	Workers    []WorkerRoundView `json:"workers"`
+	RoundHead
+	Totals  RoundTotals       `json:"totals"`
+	Workers []WorkerRoundView `json:"workers"`
 }
 
 // Compact is the timeline in the compact form (nil for nil). It reads the
@@ -87,8 +82,7 @@ func (tl *Timeline) Compact() *CompactTimeline {
 		c.Outages = []OutageSum{}
 	}
 	for _, rd := range tl.Rounds {
-		cr := CompactRound{Round: rd.Round, Generation: rd.Generation, TimeMs: rd.TimeMs, EndMs: rd.EndMs,
-			Trigger: rd.Trigger, DelayMs: rd.DelayMs, Totals: rd.Totals, Workers: []WorkerRoundView{}}
+		cr := CompactRound{RoundHead: rd.RoundHead, Totals: rd.Totals, Workers: []WorkerRoundView{}}
 		if tl.Protocol != "eager" {
 			for _, w := range rd.Workers {
 				if len(w.RevokedConnectors)+len(w.RevokedTasks)+len(w.AssignedConnectors)+len(w.AssignedTasks) > 0 {

@@ -92,17 +92,25 @@ const EventKindConnectors = "connectors"
 
 // RoundView is one rebalance round of a plan.
 type RoundView struct {
-	Round      int               `json:"round"`
-	Generation int               `json:"generation"`
-	TimeMs     int64             `json:"time_ms"`
-	EndMs      int64             `json:"end_ms"`
-	Trigger    string            `json:"trigger"`
-	DelayMs    int64             `json:"delay_ms"`
-	Workers    []WorkerRoundView `json:"workers"`
-	changed    bool              // some worker was assigned or revoked something (set in lite timelines, which omit the names)
+	RoundHead
+	Workers []WorkerRoundView `json:"workers"`
+	changed bool              // some worker was assigned or revoked something (set in lite timelines, which omit the names)
 	// Totals count what the round revoked and assigned over all workers
 	// (the compact form shows them; the full form's rows add up to them).
 	Totals RoundTotals `json:"-"`
+}
+
+// RoundHead is what a round is before what it did to each worker: its
+// number and generation, when it ran, what triggered it and the delay it
+// told. The full form (RoundView) and the compact form (CompactRound)
+// share it.
+type RoundHead struct {
+	Round      int    `json:"round"`
+	Generation int    `json:"generation"`
+	TimeMs     int64  `json:"time_ms"`
+	EndMs      int64  `json:"end_ms"`
+	Trigger    string `json:"trigger"`
+	DelayMs    int64  `json:"delay_ms"`
 }
 
 // WorkerRoundView is what one worker does in a round. Under eager, revoked

@@ -71,8 +71,8 @@ func (e *engine) round() {
 			e.stopPieces(m, m.owned)
 		}
 	}
-	view := RoundView{Round: len(e.rounds) + 1, Generation: rc.Generation, TimeMs: e.roundOpened(), EndMs: end,
-		Trigger: uniqueJoin(e.triggers), Workers: []WorkerRoundView{}}
+	view := RoundView{RoundHead: RoundHead{Round: len(e.rounds) + 1, Generation: rc.Generation, TimeMs: e.roundOpened(), EndMs: end,
+		Trigger: uniqueJoin(e.triggers)}, Workers: []WorkerRoundView{}}
 	if e.rowNames() {
 		view.Workers = make([]WorkerRoundView, 0, len(e.sorted))
 	}
