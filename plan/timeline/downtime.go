@@ -1,5 +1,7 @@
 package timeline
 
+import "math/bits"
+
 // downtime integrates, over the plan's clock, how long each configured piece
 // is not running. A piece is running from the end of the round that gave it
 // to a live worker until it is stopped (revoked, its worker stops, or an eager
@@ -22,23 +24,27 @@ type downtime struct {
 }
 
 // cycles keeps lazy eager rounds (eagerdeal.go): each stops every running
-// piece at its start and starts it again at its end, an outage of length
-// the round time for each. Instead of touching every piece, a round is
+// piece at its start and starts it again at its end, an outage of that
+// round's length for each. Instead of touching every piece, a round is
 // counted once; a piece adds the rounds it ran through (settle) when it
 // stops, starts, or is read. down lists the pieces that stopped since the
 // last round (a round starts those too).
 type cycles struct {
-	lazy  bool
-	n     int32   // rounds so far
-	from  []int64 // each round's start
-	ms    int64   // the round time
+	lazy bool
+	n    int32   // rounds so far
+	from []int64 // each round's start
+	// cum[i] is the length of rounds 0..i-1 together (len n+1); peak[j][i]
+	// is the longest of rounds i..i+2^j-1 (a sparse table: the longest of
+	// any run of rounds in two reads).
+	cum   []int64
+	peak  [][]int64
 	since []int32 // piece id -> rounds already added to it
 	down  []int32 // pieces stopped or configured not running since the last round (may repeat, or run again)
 }
 
-// lazyCycles keeps eager rounds as cycles of roundMs each.
-func (d *downtime) lazyCycles(roundMs int64) {
-	d.cycles.lazy, d.cycles.ms = true, roundMs
+// lazyCycles keeps eager rounds as cycles.
+func (d *downtime) lazyCycles() {
+	d.cycles.lazy, d.cycles.cum = true, []int64{0}
 	for id, down := range d.down {
 		if down {
 			d.cycles.down = append(d.cycles.down, int32(id))
@@ -51,8 +57,11 @@ func (d *downtime) lazyCycles(roundMs int64) {
 // others start.
 func (d *downtime) cycle(t0, t1 int64, dealt bool) {
 	c := &d.cycles
+	ms := t1 - t0
 	c.from = append(c.from, t0)
+	c.cum = append(c.cum, c.cum[c.n]+ms)
 	c.n++
+	c.addPeak(ms)
 	for _, id := range c.down {
 		d.start(id, t1)
 	}
@@ -62,7 +71,33 @@ func (d *downtime) cycle(t0, t1 int64, dealt bool) {
 	}
 }
 
-// settle adds to piece id the lazy rounds it ran through.
+// addPeak extends the sparse table by the round just added (n-1).
+func (c *cycles) addPeak(ms int64) {
+	if len(c.peak) == 0 {
+		c.peak = [][]int64{nil}
+	}
+	c.peak[0] = append(c.peak[0], ms)
+	for j := 1; 1<<j <= int(c.n); j++ {
+		if j == len(c.peak) {
+			c.peak = append(c.peak, nil)
+		}
+		i, half := int(c.n)-1<<j, 1<<(j-1)
+		c.peak[j] = append(c.peak[j], max(c.peak[j-1][i], c.peak[j-1][i+half]))
+	}
+}
+
+// ranThrough is the length of rounds first..n-1 together and the longest
+// of them.
+func (c *cycles) ranThrough(first int32) (total, longest int64) {
+	total = c.cum[c.n] - c.cum[first]
+	k := int(c.n - first)
+	j := bits.Len(uint(k)) - 1
+	return total, max(c.peak[j][first], c.peak[j][int(c.n)-1<<j])
+}
+
+// settle adds to piece id the lazy rounds it ran through. Round lengths
+// are all positive (the calibrated model's stop) or all the round time,
+// so a piece counts an outage per round or none.
 func (d *downtime) settle(id int32) {
 	c := &d.cycles
 	k := c.n - c.since[id]
@@ -74,14 +109,15 @@ func (d *downtime) settle(id int32) {
 		return
 	}
 	d.stopped[id] = true
-	if c.ms > 0 {
+	total, longest := c.ranThrough(c.n - k)
+	if total > 0 {
 		if d.outages[id] == 0 {
 			d.firstFrom[id] = c.from[c.n-k]
 		}
 		d.outages[id] += k
-		d.lastTo[id] = c.from[c.n-1] + c.ms
-		d.total[id] += int64(k) * c.ms
-		d.longest[id] = max(d.longest[id], c.ms)
+		d.lastTo[id] = c.from[c.n-1] + c.cum[c.n] - c.cum[c.n-1]
+		d.total[id] += total
+		d.longest[id] = max(d.longest[id], longest)
 	}
 }
 
@@ -130,7 +166,7 @@ func (d *downtime) renumber(remap []int32, n int) {
 	d.settleAll()
 	old := *d
 	*d = downtime{keepSpans: old.keepSpans, lastStart: old.lastStart, spans: old.spans,
-		cycles: cycles{lazy: old.lazy, n: old.n, from: old.from, ms: old.ms}}
+		cycles: cycles{lazy: old.lazy, n: old.n, from: old.from, cum: old.cum, peak: old.peak}}
 	d.grow(n)
 	for o, id := range remap {
 		d.configured[id], d.down[id], d.downSince[id] = old.configured[o], old.down[o], old.downSince[o]
@@ -256,7 +292,10 @@ func (d *downtime) taskMsBy(x *pieceIndex, t int64) int64 {
 		if x.isConnector(int32(id)) {
 			continue
 		}
-		ms += v + int64(d.cycles.n-d.cycles.since[id])*d.cycles.ms*b2i(d.isRunning(int32(id)))
+		if d.isRunning(int32(id)) && d.cycles.since[id] < d.cycles.n {
+			ms += d.cycles.cum[d.cycles.n] - d.cycles.cum[d.cycles.since[id]]
+		}
+		ms += v
 		if d.down[id] && d.downSince[id] < t {
 			ms += t - d.downSince[id]
 		}
@@ -314,11 +353,4 @@ func (l *spanLog) add(s span) {
 		n++
 	}
 	(*l)[n-1] = append((*l)[n-1], s)
-}
-
-func b2i(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -51,3 +51,27 @@ func TestDowntimeIntegrates(t *testing.T) {
 		t.Errorf("open %v, total %d", open, d2.total[a])
 	}
 }
+
+// Lazy eager rounds of different lengths: a piece that ran through any
+// run of them adds their total and the longest of them.
+func TestCyclesRanThrough(t *testing.T) {
+	d := newDowntime(0, nil, func(int32) bool { return false }, false)
+	d.lazyCycles()
+	lengths := []int64{700, 120, 950, 950, 40, 3000, 5, 610, 610, 2200, 90}
+	at := int64(0)
+	for _, ms := range lengths {
+		d.cycle(at, at+ms, true)
+		at += ms + 1000
+	}
+	for first := range lengths {
+		var total, longest int64
+		for _, ms := range lengths[first:] {
+			total += ms
+			longest = max(longest, ms)
+		}
+		gotT, gotL := d.cycles.ranThrough(int32(first))
+		if gotT != total || gotL != longest {
+			t.Errorf("from round %d: total %d, longest %d; want %d and %d", first, gotT, gotL, total, longest)
+		}
+	}
+}

@@ -40,6 +40,7 @@ func (e *engine) dealRound(rd assignor.EagerDeal, view *RoundView) {
 		prevC, prevT := m.conns, m.tasks
 		m.owned, m.place, m.of = nil, int32(p), int32(n)
 		m.conns, m.tasks = congruent(0, nc, p, n), congruent(nc, all, p, n)
+		e.started(m, m.conns+m.tasks)
 		if rvC, rvT, asC, asT := prevC-keepC, prevT-keepT, m.conns-keepC, m.tasks-keepT; rvC+rvT+asC+asT > 0 {
 			view.changed = true
 			view.Totals.add(rvC, rvT, asC, asT)

@@ -141,8 +141,13 @@ type engine struct {
 	waiting   []Event // due WhenStable events held until the group is stable
 
 	// followUp is how the members rejoin for the follow-up the last round
-	// asked for, and window how for the round wanted now (timemodel.go).
+	// asked for, and window how for the round wanted now (timemodel.go);
+	// followUpStopMs is how long the member revoked the most takes to stop
+	// it. mostStarted is the most pieces one member starts in the round in
+	// progress (set by memberRound and dealRound).
 	followUp, window rejoinKind
+	followUpStopMs   int64
+	mostStarted      int
 	// leaving are the stopped members whose LeaveGroup is still to come.
 	leaving map[string]bool
 
@@ -222,6 +227,25 @@ func (e *engine) addMember(id, host string, owned idList) *engineMember {
 	i, _ := slices.BinarySearchFunc(e.sorted, id, func(m *engineMember, id string) int { return strings.Compare(m.id, id) })
 	e.sorted = slices.Insert(e.sorted, i, m)
 	return m
+}
+
+// heldBy is how many pieces member w holds (0 for none).
+func (e *engine) heldBy(w string) int {
+	if m := e.members[w]; m != nil {
+		return m.conns + m.tasks
+	}
+	return 0
+}
+
+// mostHeld is the most pieces one live member holds.
+func (e *engine) mostHeld() int {
+	n := 0
+	for _, m := range e.joined {
+		if !m.dead {
+			n = max(n, m.conns+m.tasks)
+		}
+	}
+	return n
 }
 
 func (e *engine) removeMember(m *engineMember) {

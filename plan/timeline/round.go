@@ -65,18 +65,22 @@ func (e *engine) round() {
 		}
 		m.change = &rc.Members[i]
 	}
-	end := e.now + e.model.roundMs(e.eager)
+	held := 0
+	if e.eager {
+		held = e.mostHeld()
+	}
+	e.mostStarted = 0
 	if e.eager && !e.lazy {
 		for _, m := range e.sorted {
 			e.stopPieces(m, m.owned)
 		}
 	}
-	view := RoundView{RoundHead: RoundHead{Round: len(e.rounds) + 1, Generation: rc.Generation, TimeMs: e.roundOpened(), EndMs: end,
+	view := RoundView{RoundHead: RoundHead{Round: len(e.rounds) + 1, Generation: rc.Generation, TimeMs: e.roundOpened(),
 		Trigger: uniqueJoin(e.triggers)}, Workers: []WorkerRoundView{}}
 	if e.rowNames() {
 		view.Workers = make([]WorkerRoundView, 0, len(e.sorted))
 	}
-	revokedAny, keptAll := false, false
+	revokedAny, keptAll, mostRevoked := false, false, 0
 	switch {
 	case e.lazy:
 		e.dealRound(rd, &view)
@@ -85,14 +89,16 @@ func (e *engine) round() {
 		fallthrough
 	default:
 		for _, m := range e.sorted {
-			if e.memberRound(m, &view, rc.DelayMs) {
-				revokedAny = true
+			if n := e.memberRound(m, &view, rc.DelayMs); n > 0 {
+				revokedAny, mostRevoked = true, max(mostRevoked, n)
 			} else if !m.dead && !m.gone {
 				keptAll = true
 			}
 		}
 	}
-	e.followUp = followUpRejoin(keptAll)
+	end := e.now + e.model.roundMs(e.eager, held, e.mostStarted)
+	view.EndMs = end
+	e.followUp, e.followUpStopMs = followUpRejoin(keptAll), e.model.stopWorkMs(mostRevoked)
 	delay := rc.DelayMs
 	view.DelayMs = delay
 	e.rounds = append(e.rounds, view)
@@ -101,7 +107,7 @@ func (e *engine) round() {
 	}
 	e.triggers = nil
 	e.wantRound = false
-	e.busyUntil, e.phase = end, e.now+e.model.roundMs(e.eager)-e.model.RoundTimeMs
+	e.busyUntil, e.phase = end, e.now+e.model.roundMs(e.eager, held, 0)-e.model.RoundTimeMs
 	e.followUpAt, e.delayedAt = -1, -1
 	if revokedAny {
 		e.followUpAt = end
@@ -115,9 +121,9 @@ func (e *engine) round() {
 }
 
 // memberRound applies the round in progress to member m and adds its row
-// to view (when the plan keeps rows); true when it revoked something from
-// a cooperative member.
-func (e *engine) memberRound(m *engineMember, view *RoundView, delayMs int64) (revokedAny bool) {
+// to view (when the plan keeps rows); it returns how many pieces it
+// revoked from a cooperative member, and keeps e.mostStarted.
+func (e *engine) memberRound(m *engineMember, view *RoundView, delayMs int64) (revokedN int) {
 	ch := m.change
 	m.change = nil
 	prev := m.owned
@@ -135,17 +141,19 @@ func (e *engine) memberRound(m *engineMember, view *RoundView, delayMs int64) (r
 			revoked, assigned = prev.minus(after), after.minus(prev)
 		}
 		e.starts = append(e.starts, starter{m: m, ids: after})
+		e.started(m, len(after))
 	} else if len(ch.AssignedConns)+len(ch.AssignedTasks)+len(ch.RevokedConns)+len(ch.RevokedTasks) > 0 {
 		// A cooperative worker told nothing keeps exactly what it had.
 		revoked = sortedIDs(e.simIDs(ch.RevokedConns, ch.RevokedTasks))
 		assigned = sortedIDs(e.simIDs(ch.AssignedConns, ch.AssignedTasks))
-		revokedAny = len(revoked) > 0
+		revokedN = len(revoked)
 		e.stopPieces(m, revoked.common(prev))
 		after := prev.minus(revoked).union(assigned)
 		keepC, keepT = e.ix.common(prev, after)
 		m.set(e.ix, after)
 		if len(assigned) > 0 {
 			e.starts = append(e.starts, starter{m: m, ids: assigned})
+			e.started(m, len(assigned))
 		}
 	}
 	// What the round took from it and gave it, counted as the rows list it.
@@ -158,10 +166,10 @@ func (e *engine) memberRound(m *engineMember, view *RoundView, delayMs int64) (r
 		view.changed = true
 		view.Totals.add(rvC, rvT, asC, asT)
 	} else if e.detail == DetailCompact {
-		return revokedAny // the compact form lists the workers told something
+		return revokedN // the compact form lists the workers told something
 	}
 	if !e.rowNames() && !(e.detail == DetailCompact && !e.eager && !e.lite) {
-		return revokedAny // no per-worker view: the advisor and the summary read the summary only; compact eager rounds give their totals
+		return revokedN // no per-worker view: the advisor and the summary read the summary only; compact eager rounds give their totals
 	}
 	rcs, rts := e.ix.namesOf(revoked)
 	acs, ats := e.ix.namesOf(assigned)
@@ -170,7 +178,16 @@ func (e *engine) memberRound(m *engineMember, view *RoundView, delayMs int64) (r
 		RevokedConnectors: rcs, RevokedTasks: rts, AssignedConnectors: acs, AssignedTasks: ats,
 		DelayMs: delayMs, Connectors: m.conns, Tasks: m.tasks,
 	})
-	return revokedAny
+	return revokedN
+}
+
+// started counts n pieces that live member m starts when the round in
+// progress ends (the round lasts until the member starting the most has
+// started them, one after another).
+func (e *engine) started(m *engineMember, n int) {
+	if !m.dead && !m.gone {
+		e.mostStarted = max(e.mostStarted, n)
+	}
 }
 
 // eagerHoldings sets every member's next holdings from an eager round's

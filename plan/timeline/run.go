@@ -141,7 +141,7 @@ func (s *Seed) run(ctx context.Context, events []Event, lite bool, cutoff func()
 	}
 	e.acct = newDowntime(ix.len(), s.cfgIDs, func(id int32) bool { return s.running[id] }, !lite && s.detail == DetailFull)
 	if e.lazy {
-		e.acct.lazyCycles(s.model.RoundTimeMs)
+		e.acct.lazyCycles()
 	}
 	if e.plot {
 		for _, m := range e.joined {

@@ -42,14 +42,17 @@ import "fmt"
 //     same delay in the same round and rejoin together at once, without a
 //     join window.
 //   - A follow-up after revocations: a member that was revoked something
-//     stops it (StopWorkMs) and rejoins at once; a member revoked nothing
+//     stops it (StopWorkMs, by the pieces) and rejoins at once; a member revoked nothing
 //     learns of the follow-up at its next heartbeat, a whole interval
 //     after its JoinGroup answer in the round.
 //   - The round itself (JoinGroup to the assigned work started: join,
-//     sync, start) takes RoundTimeMs from the moment the members rejoin.
-//     Revoked work stops when the round starts. Eager members stop all
-//     their work when they learn of the round and rejoin once it stopped:
-//     under eager every piece is down StopWorkMs plus RoundTimeMs.
+//     sync, start) takes RoundTimeMs from the moment the members rejoin,
+//     plus StartPerPieceMs for each piece of the member that starts the
+//     most (a worker creates them one after another). Revoked work stops
+//     when the round starts. Eager members stop all their work when they
+//     learn of the round and rejoin once it stopped: under eager every
+//     piece is down EagerStopMs (of the member holding the most) plus
+//     the round.
 //
 // Without the heartbeat interval (0) the window is empty, a crash is
 // noticed session.timeout.ms after the kill, a clean stop leaves at once,
@@ -57,28 +60,67 @@ import "fmt"
 // before the interval was known (the uncalibrated model; RoundTimeMs 2 s).
 
 // DefaultRoundTimeWithHeartbeatMs is the round time when the heartbeat
-// interval is known: the join windows and the stops carry the waits, and
-// the round is what remains, from the members' JoinGroup to the assigned
-// work started (join, sync, start). Measured per round from the workers'
-// logs (README, "Calibration"): the last JoinGroup to the assignment,
-// median 16 ms (load 6) and 97 ms (load 15); the assignment to each
-// "Creating task", median 19 and 54 ms.
-const DefaultRoundTimeWithHeartbeatMs int64 = 100
+// interval is known: the join windows, the stops and the starts
+// (StartPerPieceMs) carry the rest, and the round is the join and sync,
+// from the members' JoinGroup to their assignment. Measured per round
+// from the workers' logs (README, "Calibration"): the last JoinGroup to
+// the assignment, median per run 16, 30, 67 and 97 ms.
+const DefaultRoundTimeWithHeartbeatMs int64 = 50
 
-// StopWorkMs is how long a worker takes to stop the work it gives up
-// before it rejoins (cooperative: the revoked pieces; eager: all its
-// work), from its "Rebalance started" to "Finished stopping tasks in
-// preparation for rebalance" in the workers' logs: 109 ms to 2.1 s,
-// median 577 ms, over 11 rounds on 4.4.0 and 3.9.2. With the heartbeat
-// interval known only.
-const StopWorkMs int64 = 600
+// The per-piece parts of a round, measured per worker from the logs of
+// real 4.4.0 and 3.9.2 workers (README, "Calibration"; fitted to the
+// parts, never to the task-seconds). With the heartbeat interval known
+// only. Left out of every fit: stops that waited out
+// task.shutdown.graceful.timeout.ms ("Graceful stop of task ... failed":
+// a sink task whose consumer group was rebalancing, which no snapshot
+// shows; seen after a crash, while the group still listed the crashed
+// worker's consumers, and when a worker stopped 14 or more tasks of one
+// sink connector at once).
+const (
+	// StopWorkBaseMs and StopWorkPerPieceMs: how long a cooperative
+	// worker takes to stop the pieces it was revoked before it rejoins,
+	// from its "Rebalance started" to "Finished stopping tasks in
+	// preparation for rebalance": 44 ms to 1.6 s over 39 stops of 1 to 8
+	// pieces (median 199 ms for 1 piece, 577 ms for 8); Theil-Sen fit
+	// 296 ms + 19.4 ms per piece.
+	StopWorkBaseMs     int64 = 300
+	StopWorkPerPieceMs int64 = 19
+	// EagerStopPerPieceMs: an eager worker stops all its work before it
+	// rejoins: 344 ms to 1.06 s for 17 pieces (5 stops, median 435 ms,
+	// 26 ms a piece).
+	EagerStopPerPieceMs int64 = 26
+	// LeaveGroupAfterMsDefault and LeaveGroupPerPieceMs: how long after a
+	// clean stop the worker sends LeaveGroup. It stops its connectors and
+	// tasks (all at once, each within task.shutdown.graceful.timeout.ms),
+	// then its status, config and offset stores (about 1 s), then leaves.
+	// Measured from the worker's first "Stopping" line: 0.58 to 2.9 s,
+	// median 1.19 s, over 28 clean stops of 5 to 17 pieces, with no growth
+	// by the pieces held (the fitted slope is below zero, so the per-piece
+	// term is 0).
+	LeaveGroupAfterMsDefault int64 = 1200
+	LeaveGroupPerPieceMs     int64 = 0
+	// StartPerPieceMs: a worker creates the connectors and tasks it was
+	// assigned one after another; its last "Creating" line came 5.7 ms
+	// per piece after its assignment (Theil-Sen over 117 starts of 1 to 42
+	// pieces). The round ends when the member that starts the most has
+	// started them all.
+	StartPerPieceMs int64 = 6
+)
 
-// LeaveGroupAfterMsDefault is how long after a clean stop the worker
-// sends LeaveGroup: it stops all its work first (its tasks stop within
-// task.shutdown.graceful.timeout.ms). Measured from the worker's first
-// "Stopping" line to its LeaveGroup: 0.9 to 4.0 s, median 1.6 s, over 16
-// stops on 4.4.0 and 3.9.2. With the heartbeat interval known only.
-const LeaveGroupAfterMsDefault int64 = 1600
+// StopWorkMs is how long a cooperative worker takes to stop pieces
+// revoked pieces before it rejoins; 0 for none.
+func StopWorkMs(pieces int) int64 {
+	if pieces <= 0 {
+		return 0
+	}
+	return StopWorkBaseMs + StopWorkPerPieceMs*int64(pieces)
+}
+
+// EagerStopMs is how long an eager worker holding pieces pieces takes to
+// stop them all before it rejoins.
+func EagerStopMs(pieces int) int64 {
+	return EagerStopPerPieceMs * int64(max(pieces, 0))
+}
 
 // DefaultRoundTime is the round time a plan takes when none is given:
 // DefaultRoundTimeMs, or DefaultRoundTimeWithHeartbeatMs with the
@@ -90,30 +132,41 @@ func DefaultRoundTime(heartbeatIntervalMs int64) int64 {
 	return DefaultRoundTimeMs
 }
 
-// stopWorkMs is StopWorkMs in the calibrated model, else 0.
-func (m TimeModel) stopWorkMs() int64 {
+// stopWorkMs is StopWorkMs(pieces) in the calibrated model, else 0.
+func (m TimeModel) stopWorkMs(pieces int) int64 {
 	if m.HeartbeatIntervalMs <= 0 {
 		return 0
 	}
-	return StopWorkMs
+	return StopWorkMs(pieces)
 }
 
 // LeaveGroupAfterMs is how long after a clean stop the group sees its
-// LeaveGroup (0: at once, the uncalibrated model).
+// LeaveGroup, for a worker that held nothing (0: at once, the
+// uncalibrated model).
 func (m TimeModel) LeaveGroupAfterMs() int64 {
+	return m.leaveGroupAfterMs(0)
+}
+
+// leaveGroupAfterMs is LeaveGroupAfterMs for a worker that held pieces.
+func (m TimeModel) leaveGroupAfterMs(pieces int) int64 {
 	if m.HeartbeatIntervalMs <= 0 {
 		return 0
 	}
-	return LeaveGroupAfterMsDefault
+	return LeaveGroupAfterMsDefault + LeaveGroupPerPieceMs*int64(pieces)
 }
 
 // roundMs is how long a round takes from its start to the assigned work
-// started: eager members first stop all their work.
-func (m TimeModel) roundMs(eager bool) int64 {
-	if eager {
-		return m.stopWorkMs() + m.RoundTimeMs
+// started, given the most pieces one member held when it started (eager
+// members first stop all their work) and the most one member starts.
+func (m TimeModel) roundMs(eager bool, mostHeld, mostStarted int) int64 {
+	ms := m.RoundTimeMs
+	if m.HeartbeatIntervalMs <= 0 {
+		return ms
 	}
-	return m.RoundTimeMs
+	if eager {
+		ms += EagerStopMs(mostHeld)
+	}
+	return ms + StartPerPieceMs*int64(max(mostStarted, 0))
 }
 
 // awaitLeave keeps a stopped or crashed worker in the group until the
@@ -165,8 +218,8 @@ func (m TimeModel) ClockStatements() []string {
 	return []string{
 		fmt.Sprintf("members learn of a rebalance at their next heartbeat: they heartbeat in step, every heartbeat.interval.ms (%d ms) from their JoinGroup answer in the last round; before the plan's first round, where nothing shows that phase, taken as half an interval (%d ms) after the change. Membership changes until they rejoin share the round (the join window); a departure still to come (a LeaveGroup, a crash not yet noticed) holds the round until the group sees it", m.HeartbeatIntervalMs, m.JoinWindowMs()),
 		fmt.Sprintf("a crash is noticed when the broker expires the member (session.timeout.ms after its last heartbeat) and the others heartbeat next: after a round of the plan in their phase, before it taken as %d ms after the kill, then the join window", m.CrashNoticeMs()),
-		fmt.Sprintf("a clean stop sends LeaveGroup once the worker stopped its work, taken as %d ms after the stop; a follow-up after revocations waits for the members revoked nothing, who learn at their next heartbeat (%d ms after their JoinGroup answer in the round); the others rejoin once they stopped the revoked work (%d ms)", m.LeaveGroupAfterMs(), m.HeartbeatIntervalMs, m.stopWorkMs()),
-		fmt.Sprintf("a round takes %d ms from the members' JoinGroup to the assigned work started; eager members first stop all their work (%d ms)", m.RoundTimeMs, m.stopWorkMs()),
+		fmt.Sprintf("a clean stop sends LeaveGroup once the worker stopped its work and its stores, taken as %d ms after the stop (%d ms more per piece it held); a follow-up after revocations waits for the members revoked nothing, who learn at their next heartbeat (%d ms after their JoinGroup answer in the round); the others rejoin once they stopped the revoked work (%d ms + %d ms per piece, for the member revoked the most)", m.LeaveGroupAfterMs(), LeaveGroupPerPieceMs, m.HeartbeatIntervalMs, StopWorkBaseMs, StopWorkPerPieceMs),
+		fmt.Sprintf("a round takes %d ms from the members' JoinGroup to the assignment, then each member starts its assigned pieces one after another (%d ms per piece): the round ends when the member that starts the most has started them; eager members first stop all their work (%d ms per piece, for the member holding the most)", m.RoundTimeMs, StartPerPieceMs, EagerStopPerPieceMs),
 	}
 }
 
@@ -200,15 +253,17 @@ func followUpRejoin(keptAll bool) rejoinKind {
 
 // rejoinWindowMs is how long after the wanted round's cause the members
 // have rejoined where their heartbeats' phase is not known (after a round
-// of the plan, holdForJoinWindow takes their next heartbeat instead).
-func (m TimeModel) rejoinWindowMs(k rejoinKind) int64 {
+// of the plan, holdForJoinWindow takes their next heartbeat instead);
+// stopMs is how long the member revoked the most takes to stop it (a
+// follow-up that waits for nobody's heartbeat).
+func (m TimeModel) rejoinWindowMs(k rejoinKind, stopMs int64) int64 {
 	switch {
 	case m.HeartbeatIntervalMs <= 0:
 		return 0
 	case k == rejoinAfterInterval:
 		return m.HeartbeatIntervalMs
 	case k == rejoinAtOnce:
-		return m.stopWorkMs()
+		return stopMs
 	}
 	return m.JoinWindowMs()
 }
@@ -217,7 +272,7 @@ func (m TimeModel) rejoinWindowMs(k rejoinKind) int64 {
 // so that membership changes in the window fold into it; true while the
 // round must wait. The round then starts where the window opened.
 func (e *engine) holdForJoinWindow() bool {
-	w := e.model.rejoinWindowMs(e.window)
+	w := e.model.rejoinWindowMs(e.window, e.followUpStopMs)
 	if w <= 0 || (e.selfRejoin && e.windowOpen < 0) || e.nobodyToLearn() {
 		return false
 	}
@@ -320,8 +375,9 @@ func (e *engine) leftBeforeReturn(old string) error {
 func (e *engine) departs(kind EventKind, w string) error {
 	switch {
 	case kind == EventStop && e.model.LeaveGroupAfterMs() > 0:
-		e.log(MarkStop, w, "%s stops cleanly (its work stops; it sends LeaveGroup once stopped, about %d ms from now)", e.label(w), e.model.LeaveGroupAfterMs())
-		e.awaitLeave(w, e.model.LeaveGroupAfterMs(), eventLeaveGroup)
+		leave := e.model.leaveGroupAfterMs(e.heldBy(w))
+		e.log(MarkStop, w, "%s stops cleanly (its work stops; it sends LeaveGroup once stopped, about %d ms from now)", e.label(w), leave)
+		e.awaitLeave(w, leave, eventLeaveGroup)
 	case kind == EventStop:
 		e.log(MarkStop, w, "%s stops cleanly (its work stops, LeaveGroup)", e.label(w))
 		return e.leave(w)

@@ -34,6 +34,13 @@ func detailPlans(t *testing.T, detail timeline.Detail, noPlot bool) []*PlanResul
 	add(ScalePlan(st, opts, ScaleOptions{To: 15}))
 	// fewer pieces than workers squared: two eager deals share a card at most
 	add(RollingRestartPlan(cluster.SyntheticState(cluster.SyntheticSpec{Workers: 12, Connectors: 30, Tasks: 1}), opts, 90000, StopClean, nil))
+	// the calibrated clock (heartbeat known): eager rounds of the stop
+	// and start by pieces
+	hb := opts
+	hb.HeartbeatIntervalMs = 3000
+	add(RollingRestartPlan(st, hb, 20000, StopClean, nil))
+	add(JoinPlan(st, hb, []string{"w13", "w14"}))
+	add(ScalePlan(st, hb, ScaleOptions{To: 9}))
 	opts.RoundTimeMs = 0
 	add(RollingRestartPlan(st, opts, 5000, StopClean, nil))
 	return out

@@ -174,11 +174,11 @@ func TestFirstRejoinDecidesTheFirstFold(t *testing.T) {
 	// In the model the return at 1 s brings its stop's LeaveGroup forward
 	// to then; measured, the members rejoined at 0.5 s, so the LeaveGroup
 	// came by then and the window closed before the return.
-	if r := first(1000, &early); strings.Contains(r.Trigger, "w2.2 joined") || r.EndMs != early+testRound {
-		t.Errorf("members back at 0.5 s: round %q ends at %d ms, want without the return and at %d", r.Trigger, r.EndMs, early+testRound)
+	if r := first(1000, &early); strings.Contains(r.Trigger, "w2.2 joined") || r.EndMs != early+testRound+startOf(r) {
+		t.Errorf("members back at 0.5 s: round %q ends at %d ms, want without the return and at %d", r.Trigger, r.EndMs, early+testRound+startOf(r))
 	}
-	// A return later than the LeaveGroup's model (2.5 s) and its window
-	// stays out.
+	// A return later than the LeaveGroup's model and its window stays
+	// out.
 	if r := first(timeline.LeaveGroupAfterMsDefault+2000, nil); strings.Contains(r.Trigger, "w2.2 joined") {
 		t.Errorf("model: a return 2 s after the window shares the first round (%q)", r.Trigger)
 	}
@@ -199,7 +199,7 @@ func TestWindowEndsWhenNobodyIsLeftToLearn(t *testing.T) {
 		t.Fatalf("%d rounds, want the second return in a round of its own", len(rs))
 	}
 	first := rs[0]
-	if strings.Count(first.Trigger, "left") != 2 || strings.Count(first.Trigger, "joined") != 1 || first.EndMs != 3000+timeline.LeaveGroupAfterMsDefault+o.RoundTimeMs {
+	if strings.Count(first.Trigger, "left") != 2 || strings.Count(first.Trigger, "joined") != 1 || first.EndMs != 3000+timeline.LeaveGroupAfterMsDefault+o.RoundTimeMs+startOf(first) {
 		t.Errorf("first round %q from %d to %d ms: want both stops and the first return, run at the second stop's LeaveGroup (3 s + %d ms)", first.Trigger, first.TimeMs, first.EndMs, timeline.LeaveGroupAfterMsDefault)
 	}
 	if !strings.Contains(rs[1].Trigger, "joined") || len(rs[1].Workers) != 2 {
@@ -210,8 +210,9 @@ func TestWindowEndsWhenNobodyIsLeftToLearn(t *testing.T) {
 // After a round that revoked something, the follow-up waits for the
 // members revoked nothing (a joiner, here): they learn of it at their
 // next heartbeat, a whole interval after the round. Eager members stop
-// all their work before they rejoin: the eager round is the stop plus
-// the round.
+// all their work before they rejoin: the eager round is the stop of the
+// member holding the most, the round, and the start of the member that
+// starts the most, one piece after another.
 func TestFollowUpAndEagerRoundFollowTheWorkers(t *testing.T) {
 	st := synth(t, "workers=2,connectors=4,tasks=3")
 	opts := hbOpts(60000, 3000)
@@ -224,13 +225,19 @@ func TestFollowUpAndEagerRoundFollowTheWorkers(t *testing.T) {
 		t.Fatalf("a cooperative join: %d rounds, want a round that revokes and its follow-up", len(rs))
 	}
 	// The members' heartbeat timers restarted with their JoinGroup answer,
-	// at the round's start.
-	if start := rs[0].EndMs - opts.RoundTimeMs; rs[1].TimeMs != rs[0].EndMs || rs[1].EndMs != start+3000+opts.RoundTimeMs {
-		t.Errorf("follow-up %d..%d after a round from %d to %d: want it opened at the end and ended a heartbeat interval (3000) after the start and a round (%d) later", rs[1].TimeMs, rs[1].EndMs, start, rs[0].EndMs, opts.RoundTimeMs)
+	// at the round's start; each round ends once the worker assigned the
+	// most started it.
+	if start := rs[0].EndMs - opts.RoundTimeMs - startOf(rs[0]); rs[1].TimeMs != rs[0].EndMs || rs[1].EndMs != start+3000+opts.RoundTimeMs+startOf(rs[1]) {
+		t.Errorf("follow-up %d..%d after a round from %d to %d: want it opened at the end and ended a heartbeat interval (3000) after the start, a round (%d) and the start (%d) later", rs[1].TimeMs, rs[1].EndMs, start, rs[0].EndMs, opts.RoundTimeMs, startOf(rs[1]))
+	}
+	held := 0
+	for _, w := range st.Workers {
+		held = max(held, w.Owned.Len())
 	}
 	e := res.Branches[0].Eager.Rounds
-	if len(e) != 1 || e[0].EndMs-e[0].TimeMs != 1500+timeline.StopWorkMs+opts.RoundTimeMs {
-		t.Errorf("eager join: round %d..%d, want the join window (1500), the stop (%d) and the round (%d)", e[0].TimeMs, e[0].EndMs, timeline.StopWorkMs, opts.RoundTimeMs)
+	start := timeline.StartPerPieceMs * int64(mostStarted(e[0], true))
+	if len(e) != 1 || held == 0 || e[0].EndMs-e[0].TimeMs != 1500+timeline.EagerStopMs(held)+opts.RoundTimeMs+start {
+		t.Errorf("eager join: round %d..%d, want the join window (1500), the stop of %d pieces (%d), the round (%d) and the start (%d)", e[0].TimeMs, e[0].EndMs, held, timeline.EagerStopMs(held), opts.RoundTimeMs, start)
 	}
 }
 
@@ -249,13 +256,13 @@ func TestLaterChangesLearntAtTheMembersHeartbeat(t *testing.T) {
 	// Round 1 runs at w1's LeaveGroup (3 s + LeaveGroupAfterMs); w1.2 is
 	// back during it, 6 s after the start.
 	phase := 3000 + timeline.LeaveGroupAfterMsDefault
-	if rs[0].EndMs != phase+o.RoundTimeMs {
-		t.Fatalf("first round ends at %d, want %d", rs[0].EndMs, phase+o.RoundTimeMs)
+	if rs[0].EndMs != phase+o.RoundTimeMs+startOf(rs[0]) {
+		t.Fatalf("first round ends at %d, want %d", rs[0].EndMs, phase+o.RoundTimeMs+startOf(rs[0]))
 	}
-	if want := phase + 15000 + o.RoundTimeMs; !strings.Contains(rs[1].Trigger, "w1.2 joined") || rs[1].EndMs != want {
+	if want := phase + 15000 + o.RoundTimeMs + startOf(rs[1]); !strings.Contains(rs[1].Trigger, "w1.2 joined") || rs[1].EndMs != want {
 		t.Errorf("second round %q ends at %d, want the return learnt at the next heartbeat, %d ms after round 1 started, ending at %d", rs[1].Trigger, rs[1].EndMs, 15000, want)
 	}
-	if want := phase + 2*15000 + o.RoundTimeMs; rs[2].EndMs != want {
+	if want := phase + 2*15000 + o.RoundTimeMs + startOf(rs[2]); rs[2].EndMs != want {
 		t.Errorf("follow-up ends at %d, want a whole interval after round 2 started, %d", rs[2].EndMs, want)
 	}
 }
@@ -275,7 +282,7 @@ func TestPendingDepartureHoldsTheRoundNotTheWindow(t *testing.T) {
 	}
 	for _, r := range tl.Rounds {
 		if strings.Contains(r.Trigger, "w3 left") {
-			if leaveAt < 0 || r.EndMs != leaveAt+o.RoundTimeMs || r.TimeMs >= leaveAt {
+			if leaveAt < 0 || r.EndMs != leaveAt+o.RoundTimeMs+startOf(r) || r.TimeMs >= leaveAt {
 				t.Errorf("round %q from %d to %d: want it opened at w2.2's return and run at w3's LeaveGroup (%d)", r.Trigger, r.TimeMs, r.EndMs, leaveAt)
 			}
 			return
@@ -305,4 +312,24 @@ func TestCrashAfterARoundNoticedFromItsLastHeartbeat(t *testing.T) {
 	if rs[1].TimeMs != 27500 || rs[1].EndMs != 29500+o.RoundTimeMs {
 		t.Errorf("second round %d..%d, want opened at the expiry (27500) and run at the next heartbeat (29500)", rs[1].TimeMs, rs[1].EndMs)
 	}
+}
+
+// startOf is how long the cooperative round r's start takes: the worker
+// assigned the most starts its pieces one after another.
+func startOf(r timeline.RoundView) int64 {
+	return timeline.StartPerPieceMs * int64(mostStarted(r, false))
+}
+
+// mostStarted is the most pieces one worker starts at the end of round r:
+// what it was assigned, or under eager all it holds.
+func mostStarted(r timeline.RoundView, eager bool) int {
+	n := 0
+	for _, w := range r.Workers {
+		if eager {
+			n = max(n, w.Connectors+w.Tasks)
+		} else {
+			n = max(n, len(w.AssignedConnectors)+len(w.AssignedTasks))
+		}
+	}
+	return n
 }

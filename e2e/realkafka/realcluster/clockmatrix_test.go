@@ -223,7 +223,8 @@ func matrixCluster(t *testing.T, version string) *cluster {
 
 // restore starts stopped workers until n run, one at a time, and waits
 // for the group to settle: every class starts from a settled group of n
-// workers.
+// workers, and from sink groups that no longer list a departed worker's
+// consumers (sinkgroups_test.go).
 func (c *cluster) restore(n int) {
 	c.t.Helper()
 	for _, w := range c.workers {
@@ -244,6 +245,7 @@ func (c *cluster) restore(n int) {
 		c.addWorkers(missing, nil)
 	}
 	c.settle(2*time.Minute, 3*time.Second, nil)
+	c.sinkGroupsSettled(90 * time.Second)
 }
 
 // matrixOptions are the cluster's own settings, the heartbeat known: the
