@@ -80,11 +80,11 @@ const (
 	// StopWorkBaseMs and StopWorkPerPieceMs: how long a cooperative
 	// worker takes to stop the pieces it was revoked before it rejoins,
 	// from its "Rebalance started" to "Finished stopping tasks in
-	// preparation for rebalance": 44 ms to 1.6 s over 39 stops of 1 to 8
-	// pieces (median 199 ms for 1 piece, 577 ms for 8); Theil-Sen fit
-	// 296 ms + 19.4 ms per piece.
-	StopWorkBaseMs     int64 = 300
-	StopWorkPerPieceMs int64 = 19
+	// preparation for rebalance": 44 ms to 1.6 s over 34 stops of 1 to 8
+	// pieces (median 199 ms for 1 piece, 491 ms for 3, 577 ms for 8);
+	// Theil-Sen fit 217 ms + 35.8 ms per piece.
+	StopWorkBaseMs     int64 = 220
+	StopWorkPerPieceMs int64 = 36
 	// EagerStopPerPieceMs: an eager worker stops all its work before it
 	// rejoins: 344 ms to 1.06 s for 17 pieces (5 stops, median 435 ms,
 	// 26 ms a piece).
@@ -100,11 +100,12 @@ const (
 	LeaveGroupAfterMsDefault int64 = 1200
 	LeaveGroupPerPieceMs     int64 = 0
 	// StartPerPieceMs: a worker creates the connectors and tasks it was
-	// assigned one after another; its last "Creating" line came 5.7 ms
-	// per piece after its assignment (Theil-Sen over 117 starts of 1 to 42
-	// pieces). The round ends when the member that starts the most has
+	// assigned one after another; its last "Creating" line came 7.0 ms
+	// per piece after its assignment (Theil-Sen over 136 starts of 1 to
+	// 42 pieces: median 3 ms for 1 piece, 50 ms for 8, 272 ms for 17, 724
+	// ms for 42). The round ends when the member that starts the most has
 	// started them all.
-	StartPerPieceMs int64 = 6
+	StartPerPieceMs int64 = 7
 )
 
 // StopWorkMs is how long a cooperative worker takes to stop pieces
