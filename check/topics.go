@@ -10,6 +10,7 @@ import (
 
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
 
@@ -203,7 +204,7 @@ func checkForeignStatus(f *Findings, records []KeyRecord, topic string, members 
 	type hit struct{ gen, newer int64 }
 	foreign := map[string]hit{}
 	for _, r := range records {
-		if r.Topic != topic || r.Value == nil || !strings.HasPrefix(r.Key, "status-") || strings.HasPrefix(r.Key, "status-topic-") {
+		if r.Topic != topic || r.Value == nil || statusConnector(r.Key) == "" {
 			continue
 		}
 		var v statusValue
@@ -332,16 +333,11 @@ func Orphans(in TopicsInput) []Orphan {
 	return out
 }
 
-// statusConnector is the connector a status key names: status-connector-NAME
-// or status-task-NAME-N ("" for topic statuses and other keys).
+// statusConnector is the connector a connector or task status key names,
+// as Kafka reads the key ("" for topic statuses and keys Kafka discards).
 func statusConnector(key string) string {
-	if name, ok := strings.CutPrefix(key, "status-connector-"); ok {
-		return name
-	}
-	if rest, ok := strings.CutPrefix(key, "status-task-"); ok {
-		if i := strings.LastIndexByte(rest, '-'); i > 0 {
-			return rest[:i]
-		}
+	if k := store.ParseStatusRecordKey([]byte(key)); k.OfPiece() {
+		return k.Connector
 	}
 	return ""
 }

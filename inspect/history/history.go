@@ -15,6 +15,7 @@ import (
 
 	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/store"
 )
 
 // Result is the `inspect rebalances` view.
@@ -182,23 +183,17 @@ func trigger(rb *Rebalance, byGen map[int32]*Rebalance, earlier []int32, firstGe
 	return strings.Join(parts, "; ")
 }
 
-// pieceOf names a status key's piece: "status-connector-NAME" is NAME,
-// "status-task-NAME-N" is NAME-N (task true).
-func pieceOf(key string) (string, bool, bool) {
-	if name, ok := strings.CutPrefix(key, "status-connector-"); ok && name != "" {
-		return name, false, true
+// pieceOf names a status key's piece as Kafka reads the key (the store's
+// parser): a connector by its name, a task by its id NAME-N (task true).
+func pieceOf(raw []byte) (string, bool, bool) {
+	key := store.ParseStatusRecordKey(raw)
+	switch {
+	case !key.OfPiece():
+		return "", false, false
+	case key.Kind == store.StatusKeyTask:
+		return key.TaskRef().String(), true, true
 	}
-	if id, ok := strings.CutPrefix(key, "status-task-"); ok {
-		i := strings.LastIndexByte(id, '-')
-		if i <= 0 {
-			return "", false, false
-		}
-		if _, err := strconv.Atoi(id[i+1:]); err != nil {
-			return "", false, false
-		}
-		return id, true, true
-	}
-	return "", false, false
+	return key.Connector, false, true
 }
 
 // Tables shows one row per rebalance and one per restart.

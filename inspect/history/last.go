@@ -113,7 +113,7 @@ func entries(records []inspect.Record) (out []entry, undated int) {
 	}
 	var ks []keyed
 	for _, r := range records {
-		piece, task, ok := pieceOf(string(r.Key))
+		piece, task, ok := pieceOf(r.Key)
 		if !ok || r.Value == nil {
 			continue
 		}

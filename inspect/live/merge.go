@@ -1,9 +1,8 @@
 package live
 
 import (
-	"bytes"
-
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/store"
 )
 
 // joinTopics puts the records in the order Dataset.Records promises:
@@ -66,14 +65,12 @@ func joinTopics(f *fetched, names inspect.TopicNames) []inspect.Record {
 // the partitions' order among themselves cannot change what a reader builds.
 func hasConnectorTombstone(recs []inspect.Record) bool {
 	for i := range recs {
-		if recs[i].Value == nil && bytes.HasPrefix(recs[i].Key, statusConnectorPrefix) {
+		if recs[i].Value == nil && store.ParseStatusKey(recs[i].Key).Is(store.StatusKeyConnector) {
 			return true
 		}
 	}
 	return false
 }
-
-var statusConnectorPrefix = []byte("status-connector-")
 
 // mergeOrder returns, for each position of the merged sequence, the index
 // (into the concatenation of parts) of the record that goes there.

@@ -146,8 +146,8 @@ func deletedRefs(records []inspect.Record, cfg *store.ConfigsResult, topics insp
 				name = n
 			}
 		case topics.Status:
-			if n, ok := strings.CutPrefix(key, "status-connector-"); ok {
-				name = n
+			if k := store.ParseStatusRecordKey(rec.Key); k.Is(store.StatusKeyConnector) {
+				name = k.Connector
 			}
 		}
 		group := "connect-" + name

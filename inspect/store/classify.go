@@ -12,11 +12,6 @@ var configKeyPrefixes = [][]byte{
 	[]byte("restart-connector-"), []byte("tasks-fencing-"), []byte("logger-cluster-"),
 }
 
-// Key prefixes Connect writes to its status topic (§7).
-var statusKeyPrefixes = [][]byte{
-	[]byte("status-connector-"), []byte("status-task-"), []byte("status-topic-"),
-}
-
 // SplitTopics sorts records into the three internal topics, keeping their
 // order. A record goes by its topic name when that is one of names;
 // otherwise by the shape of its key (a dump may not say which topic a record
@@ -98,10 +93,8 @@ func classifyKey(key []byte) topicKind {
 	if key == nil {
 		return topicKindUnknown
 	}
-	for _, p := range statusKeyPrefixes {
-		if bytes.HasPrefix(key, p) {
-			return topicKindStatus
-		}
+	if statusKeyKind(key) != StatusKeyOther { // its prefixes (§7)
+		return topicKindStatus
 	}
 	if string(key) == "session-key" {
 		return topicKindConfig

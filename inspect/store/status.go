@@ -1,9 +1,7 @@
 package store
 
 import (
-	"bytes"
 	"sort"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/connectscope/connectscope/inspect/redact"
@@ -141,12 +139,6 @@ type statusReplay struct {
 	rules      statusRules                     // what the chosen Kafka release does (status_version.go)
 }
 
-var (
-	prefixStatusConnector = []byte("status-connector-")
-	prefixStatusTask      = []byte("status-task-")
-	prefixStatusTopic     = []byte("status-topic-")
-)
-
 // DecodeStatus replays status-topic records in the order given with Connect's
 // rules (connect-internals.md §7).
 func DecodeStatus(records []inspect.Record, opts DecodeOptions) *StatusResult {
@@ -212,24 +204,19 @@ func (st *statusReplay) apply(r *inspect.Record) string {
 	if !utf8.Valid(key) {
 		key = []byte(keyText(key))
 	}
+	k := ParseStatusKey(key)
 	switch {
-	case bytes.HasPrefix(key, prefixStatusConnector):
-		return st.connector(key[len(prefixStatusConnector):], r.Value)
-	case bytes.HasPrefix(key, prefixStatusTask):
-		return st.task(key, r.Value)
-	case bytes.HasPrefix(key, prefixStatusTopic):
-		return st.topic(key, r.Value)
+	case !k.Valid(): // Kafka discards it, with a null value too
+		return k.Reason(key)
+	case k.Kind == StatusKeyConnector:
+		return st.connector(k.Connector, r.Value)
+	case k.Kind == StatusKeyTask:
+		return st.task(k.Connector, k.Task, r.Value)
 	}
-	return "key has no prefix Connect writes to the status topic: " + strconv.Quote(string(key))
+	return st.topic(ParseStatusKey(string(key)), r.Value) // one string holds both names
 }
 
 func (st *statusReplay) connector(name []byte, value []byte) string {
-	if len(name) == 0 {
-		if value == nil {
-			return ""
-		}
-		return "connector status key has an empty connector name"
-	}
 	entry := st.connectors[string(name)]
 	if value == nil {
 		// A connector tombstone also drops its tasks' statuses (not topics).
@@ -260,14 +247,7 @@ func (st *statusReplay) kept(name []byte, entry *connectorStatusEntry) *connecto
 	return entry
 }
 
-func (st *statusReplay) task(key []byte, value []byte) string {
-	name, n, ok := parseStatusTaskKey(key)
-	if !ok { // Kafka discards it as invalid, with a null value too
-		return "task status key without a task number: " + strconv.Quote(string(key))
-	}
-	if len(name) == 0 {
-		return "task status key has an empty connector name"
-	}
+func (st *statusReplay) task(name []byte, n int32, value []byte) string {
 	entry := st.connectors[string(name)]
 	if value == nil {
 		if entry != nil {

@@ -15,14 +15,8 @@ type topicStatusEntry struct {
 	value                  TopicStatus
 }
 
-func (st *statusReplay) topic(key []byte, value []byte) string {
-	keyTopic, keyConnector, ok := parseStatusTopicKey(string(key))
-	if !ok {
-		if value == nil {
-			return ""
-		}
-		return "topic status key is not status-topic-<topic>:connector-<connector>: " + strconv.Quote(string(key))
-	}
+func (st *statusReplay) topic(key StatusKey[string], value []byte) string {
+	keyTopic, keyConnector := key.Topic, key.Connector
 	id := [2]string{keyConnector, keyTopic}
 	if value == nil {
 		delete(st.topics, id)
@@ -39,45 +33,6 @@ func (st *statusReplay) topic(key []byte, value []byte) string {
 			" of connector " + strconv.Quote(keyConnector) + " (filed under the key, as Kafka does)"
 	}
 	return ""
-}
-
-// parseStatusTopicKey follows Kafka: the topic runs from the prefix to the
-// first ':'; the connector starts 11 UTF-16 units (":connector-") after that
-// ':', whatever those units are.
-func parseStatusTopicKey(key string) (topic, connector string, ok bool) {
-	rest := key[len(prefixStatusTopic):]
-	colon := -1
-	for i := 0; i < len(rest); i++ {
-		if rest[i] == ':' {
-			colon = i
-			break
-		}
-	}
-	if colon <= 0 {
-		return "", "", false
-	}
-	topic = rest[:colon]
-	after := rest[colon:]
-	units := 0
-	for j, r := range after {
-		if units >= len(":connector-") {
-			if units > len(":connector-") {
-				// Java cut a surrogate pair in half; the lone low surrogate
-				// becomes U+FFFD when the key is printed as UTF-8.
-				return topic, "\uFFFD" + after[j:], true
-			}
-			return topic, after[j:], after[j:] != ""
-		}
-		if r > 0xFFFF {
-			units += 2
-		} else {
-			units++
-		}
-	}
-	if units > len(":connector-") {
-		return topic, "\uFFFD", true
-	}
-	return "", "", false
 }
 
 func parseTopicStatusValueSlow(value []byte) (TopicStatus, string) {

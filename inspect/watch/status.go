@@ -2,7 +2,6 @@ package watch
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect"
@@ -14,27 +13,8 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []Event {
 	res := store.DecodeStatus([]inspect.Record{r}, store.DecodeOptions{})
 	var out []Event
 	emit := func(e Event) { e.TimeMs = now; out = append(out, e); w.events++ }
-	key := string(r.Key)
 	if r.Value == nil {
-		switch {
-		case strings.HasPrefix(key, "status-connector-"):
-			name := strings.TrimPrefix(key, "status-connector-")
-			if _, ok := w.conns[name]; ok {
-				delete(w.conns, name)
-				emit(Event{Type: EventConnectorState, Connector: ptr(name), Message: "connector " + name + ": status deleted"})
-			}
-			for id, t := range w.tasks {
-				if t.Connector == name {
-					w.setTask(now, id, nil)
-				}
-			}
-		case strings.HasPrefix(key, "status-task-"):
-			id := strings.TrimPrefix(key, "status-task-")
-			if _, ok := w.tasks[id]; ok {
-				w.setTask(now, id, nil)
-				emit(Event{Type: EventTaskState, Task: ptr(id), Message: "task " + id + ": status deleted"})
-			}
-		}
+		w.deleted(now, store.ParseStatusRecordKey(r.Key), emit)
 		return out
 	}
 	for _, c := range res.Connectors {
@@ -63,6 +43,30 @@ func (w *Watcher) ObserveStatus(now int64, r inspect.Record) []Event {
 			WorkerID: t.WorkerID, Generation: ptr(t.Generation)}, "task "+t.ID, had, prev.State, prev.WorkerID))
 	}
 	return out
+}
+
+// deleted applies a status tombstone under key, read as Kafka reads it: a
+// connector's drops its status and its tasks', a task's the task's.
+func (w *Watcher) deleted(now int64, key store.StatusKey[string], emit func(Event)) {
+	switch {
+	case key.Is(store.StatusKeyConnector):
+		name := key.Connector
+		if _, ok := w.conns[name]; ok {
+			delete(w.conns, name)
+			emit(Event{Type: EventConnectorState, Connector: ptr(name), Message: "connector " + name + ": status deleted"})
+		}
+		for id, t := range w.tasks {
+			if t.Connector == name {
+				w.setTask(now, id, nil)
+			}
+		}
+	case key.Is(store.StatusKeyTask):
+		id := key.TaskRef().String()
+		if _, ok := w.tasks[id]; ok {
+			w.setTask(now, id, nil)
+			emit(Event{Type: EventTaskState, Task: ptr(id), Message: "task " + id + ": status deleted"})
+		}
+	}
 }
 
 // setTask records a task's new status (nil: deleted) and closes or opens

@@ -3,9 +3,7 @@ package cluster
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/connectscope/connectscope/format"
@@ -205,24 +203,13 @@ func lastStatuses(d *views.Dataset) map[PieceKey]statusLast {
 	_, status, _, _ := store.SplitTopics(d.Records, d.Topics)
 	out := map[PieceKey]statusLast{}
 	for _, r := range status {
-		key := string(r.Key)
-		var k PieceKey
-		switch {
-		case strings.HasPrefix(key, "status-connector-"):
-			k = PieceKey{Connector: strings.TrimPrefix(key, "status-connector-"), Task: -1}
-		case strings.HasPrefix(key, "status-task-"):
-			rest := strings.TrimPrefix(key, "status-task-")
-			i := strings.LastIndexByte(rest, '-')
-			if i <= 0 {
-				continue
-			}
-			n, err := strconv.Atoi(rest[i+1:])
-			if err != nil || n < 0 || n > math.MaxInt32 {
-				continue
-			}
-			k = PieceKey{Connector: rest[:i], Task: n}
-		default:
+		key := store.ParseStatusRecordKey(r.Key)
+		if !key.OfPiece() {
 			continue
+		}
+		k := PieceKey{Connector: key.Connector, Task: -1}
+		if key.Kind == store.StatusKeyTask {
+			k.Task = int(key.Task)
 		}
 		if r.Value == nil {
 			delete(out, k)
