@@ -73,38 +73,21 @@ final class Json {
         b.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            switch (c) {
-                case '"':
-                    b.append("\\\"");
-                    break;
-                case '\\':
-                    b.append("\\\\");
-                    break;
-                case '\n':
-                    b.append("\\n");
-                    break;
-                case '\r':
-                    b.append("\\r");
-                    break;
-                case '\t':
-                    b.append("\\t");
-                    break;
-                case '\b':
-                    b.append("\\b");
-                    break;
-                case '\f':
-                    b.append("\\f");
-                    break;
-                case '\u2028':
-                case '\u2029':
-                    b.append(String.format("\\u%04x", (int) c));
-                    break;
-                default:
-                    if (c < 0x20) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
+            String escaped = switch (c) {
+                case '"' -> "\\\"";
+                case '\\' -> "\\\\";
+                case '\n' -> "\\n";
+                case '\r' -> "\\r";
+                case '\t' -> "\\t";
+                case '\b' -> "\\b";
+                case '\f' -> "\\f";
+                case '\u2028', '\u2029' -> String.format("\\u%04x", (int) c);
+                default -> c < 0x20 ? String.format("\\u%04x", (int) c) : null;
+            };
+            if (escaped == null) {
+                b.append(c);
+            } else {
+                b.append(escaped);
             }
         }
         b.append('"');

@@ -260,41 +260,39 @@ final class Kafka {
         }
     }
 
-    @SuppressWarnings("unchecked")
     static Collection<String> connectors(Object assignment) {
-        return (Collection<String>) call(assignment, "connectors");
+        return call(assignment, "connectors");
     }
 
-    @SuppressWarnings("unchecked")
     static Collection<Object> tasks(Object assignment) {
-        return (Collection<Object>) call(assignment, "tasks");
+        return call(assignment, "tasks");
     }
 
-    @SuppressWarnings("unchecked")
     static Collection<String> revokedConnectors(Object assignment) {
-        return (Collection<String>) call(assignment, "revokedConnectors");
+        return call(assignment, "revokedConnectors");
     }
 
-    @SuppressWarnings("unchecked")
     static Collection<Object> revokedTasks(Object assignment) {
-        return (Collection<Object>) call(assignment, "revokedTasks");
+        return call(assignment, "revokedTasks");
     }
 
     static long delay(Object assignment) {
-        return ((Number) call(assignment, "delay")).longValue();
+        return Kafka.<Number>call(assignment, "delay").longValue();
     }
 
     static String taskConnector(Object taskId) {
-        return (String) call(taskId, "connector");
+        return call(taskId, "connector");
     }
 
     static int taskNumber(Object taskId) {
-        return (Integer) call(taskId, "task");
+        return Kafka.<Integer>call(taskId, "task");
     }
 
     private static final Map<String, Method> METHODS = new HashMap<>();
 
-    private static Object call(Object target, String name) {
+    /** The answer of target's accessor name, as the type the caller knows it has. */
+    @SuppressWarnings("unchecked")
+    private static <T> T call(Object target, String name) {
         String key = target.getClass().getName() + "#" + name;
         try {
             Method m = METHODS.get(key);
@@ -302,7 +300,7 @@ final class Kafka {
                 m = target.getClass().getMethod(name);
                 METHODS.put(key, m);
             }
-            return m.invoke(target);
+            return (T) m.invoke(target);
         } catch (ReflectiveOperationException e) {
             throw wrap("calling " + key, e);
         }
