@@ -238,15 +238,11 @@ func (st *configReplay) connector(name string, value map[string]json.RawMessage)
 		st.removeConnector(name)
 		return ""
 	}
-	raw, ok := value["properties"]
-	if !ok || firstJSONByte(raw) != '{' {
-		return "connector config has no \"properties\" object"
+	props, reason := properties(value, "connector config")
+	if reason != "" {
+		return reason
 	}
-	var props map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &props); err != nil {
-		return "connector config has no \"properties\" object: " + err.Error()
-	}
-	st.configs[name] = propertyValues(props)
+	st.configs[name] = props
 	if _, ok := st.targetStates[name]; !ok {
 		st.targetStates[name] = "STARTED"
 	}
@@ -257,20 +253,16 @@ func (st *configReplay) taskConfig(name string, task int32, value map[string]jso
 	if value == nil {
 		return "" // Kafka ignores a null task config (a tombstone)
 	}
-	raw, ok := value["properties"]
-	if !ok || firstJSONByte(raw) != '{' {
-		return "task config has no \"properties\" object"
-	}
-	var props map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &props); err != nil {
-		return "task config has no \"properties\" object: " + err.Error()
+	props, reason := properties(value, "task config")
+	if reason != "" {
+		return reason
 	}
 	buf := st.deferred[name]
 	if buf == nil {
 		buf = map[int32]map[string]any{}
 		st.deferred[name] = buf
 	}
-	buf[task] = propertyValues(props)
+	buf[task] = props
 	return ""
 }
 

@@ -130,6 +130,20 @@ func integerToken(tok []byte) (int64, bool) {
 // javaInt is Java's (int) cast of a long: the low 32 bits.
 func javaInt(n int64) int32 { return int32(n) }
 
+// properties are a connector or task config record's "properties" object,
+// as values; what names the record in the reason when it has none.
+func properties(value map[string]json.RawMessage, what string) (map[string]any, string) {
+	raw, ok := value["properties"]
+	if !ok || firstJSONByte(raw) != '{' {
+		return nil, what + " has no \"properties\" object"
+	}
+	var props map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &props); err != nil {
+		return nil, what + " has no \"properties\" object: " + err.Error()
+	}
+	return propertyValues(props), ""
+}
+
 // propertyValues turns a decoded "properties" object into a config map:
 // strings stay strings, null becomes nil, anything else keeps its raw JSON
 // (Connect keeps non-string values as they are).
