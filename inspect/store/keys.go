@@ -1,7 +1,9 @@
 package store
 
 import (
+	"bytes"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -27,24 +29,34 @@ const (
 
 // StatusKey is a status-topic key as Kafka's KafkaStatusBackingStore reads
 // it. Connector and Topic are parts of the key given (no copies).
+// Small enough to come back in registers: the decoder parses every key.
 type StatusKey[K string | []byte] struct {
 	Kind      StatusKeyKind
-	Connector K     // the connector named (a valid key of any kind)
-	Topic     K     // the topic named (StatusKeyTopic)
-	Task      int32 // the task number (StatusKeyTask)
-	// Bad says why Kafka discards the record ("" when it reads it, a
-	// tombstone too).
-	Bad string
+	bad       statusKeyBad // why Kafka discards the record (0: it reads it, a tombstone too)
+	Task      int32        // the task number (StatusKeyTask)
+	Connector K            // the connector named (a valid key of any kind)
+	Topic     K            // the topic named (StatusKeyTopic)
 }
 
-// Why a status key is discarded.
+// statusKeyBad is why a status key is discarded.
+type statusKeyBad uint8
+
 const (
-	badStatusPrefix        = "key has no prefix Connect writes to the status topic"
-	badStatusConnectorName = "connector status key has an empty connector name"
-	badStatusTaskNumber    = "task status key without a task number"
-	badStatusTaskName      = "task status key has an empty connector name"
-	badStatusTopic         = "topic status key is not status-topic-<topic>:connector-<connector>"
+	badStatusNone statusKeyBad = iota
+	badStatusPrefix
+	badStatusConnectorName
+	badStatusTaskNumber
+	badStatusTaskName
+	badStatusTopic
 )
+
+var statusKeyBadText = [...]string{
+	badStatusPrefix:        "key has no prefix Connect writes to the status topic",
+	badStatusConnectorName: "connector status key has an empty connector name",
+	badStatusTaskNumber:    "task status key without a task number",
+	badStatusTaskName:      "task status key has an empty connector name",
+	badStatusTopic:         "topic status key is not status-topic-<topic>:connector-<connector>",
+}
 
 const (
 	prefixStatusConnector = "status-connector-"
@@ -70,46 +82,66 @@ const (
 // is task 1 of "a-b", "status-task-a--1" task 1 of "a-". Kafka keeps a task
 // key with an empty connector name ("status-task--1") under connector "",
 // which no connector can have; the JSON contract (json-output.md) makes any
-// key with an empty connector name a problem, so here it is Bad. A topic
+// key with an empty connector name a problem, so here it is not Valid. A topic
 // key is the text from its prefix to the first ':' (not empty), then the
 // connector from 11 UTF-16 units after that ':' (":connector-", unchecked),
 // not empty.
 func ParseStatusKey[K string | []byte](key K) StatusKey[K] {
-	switch statusKeyKind(key) {
+	var k StatusKey[K]
+	parseStatusKey(key, &k)
+	return k
+}
+
+// parseStatusKey is ParseStatusKey writing into k (zero on entry), which
+// spares the decoder's hot path copies of the result.
+func parseStatusKey[K string | []byte](key K, k *StatusKey[K]) {
+	k.Kind = statusKeyKind(key)
+	switch k.Kind {
 	case StatusKeyConnector:
-		name := key[len(prefixStatusConnector):]
-		if len(name) == 0 {
-			return StatusKey[K]{Kind: StatusKeyConnector, Bad: badStatusConnectorName}
+		k.Connector = key[len(prefixStatusConnector):]
+		if len(k.Connector) == 0 {
+			k.bad = badStatusConnectorName
 		}
-		return StatusKey[K]{Kind: StatusKeyConnector, Connector: name}
 	case StatusKeyTask:
 		name, n, ok := taskKey(key, len(prefixStatusTask))
 		switch {
 		case !ok:
-			return StatusKey[K]{Kind: StatusKeyTask, Bad: badStatusTaskNumber}
+			k.bad = badStatusTaskNumber
 		case len(name) == 0:
-			return StatusKey[K]{Kind: StatusKeyTask, Task: n, Bad: badStatusTaskName}
+			k.bad = badStatusTaskName
+		default:
+			k.Connector, k.Task = name, n
 		}
-		return StatusKey[K]{Kind: StatusKeyTask, Connector: name, Task: n}
 	case StatusKeyTopic:
 		topic, connector, ok := topicKey(key[len(prefixStatusTopic):])
 		if !ok {
-			return StatusKey[K]{Kind: StatusKeyTopic, Bad: badStatusTopic}
+			k.bad = badStatusTopic
+			return
 		}
-		return StatusKey[K]{Kind: StatusKeyTopic, Topic: topic, Connector: connector}
+		k.Topic, k.Connector = topic, connector
+	default:
+		k.bad = badStatusPrefix
 	}
-	return StatusKey[K]{Bad: badStatusPrefix}
 }
 
 // statusKeyKind is the kind key's prefix names.
 func statusKeyKind[K string | []byte](key K) StatusKeyKind {
-	switch {
-	case hasPrefix(key, prefixStatusConnector):
-		return StatusKeyConnector
-	case hasPrefix(key, prefixStatusTask):
-		return StatusKeyTask
-	case hasPrefix(key, prefixStatusTopic):
-		return StatusKeyTopic
+	const status = "status-" // the prefixes' common start
+	if !hasPrefix(key, status) || len(key) == len(status) {
+		return StatusKeyOther
+	}
+	switch rest := key[len(status):]; rest[0] {
+	case 'c':
+		if hasPrefix(rest, prefixStatusConnector[len(status):]) {
+			return StatusKeyConnector
+		}
+	case 't':
+		if hasPrefix(rest, prefixStatusTask[len(status):]) {
+			return StatusKeyTask
+		}
+		if hasPrefix(rest, prefixStatusTopic[len(status):]) {
+			return StatusKeyTopic
+		}
 	}
 	return StatusKeyOther
 }
@@ -122,10 +154,10 @@ func ParseStatusRecordKey(raw []byte) StatusKey[string] {
 }
 
 // Valid reports whether Kafka reads the key (files its record).
-func (k StatusKey[K]) Valid() bool { return k.Bad == "" }
+func (k StatusKey[K]) Valid() bool { return k.bad == badStatusNone }
 
 // Is reports whether Kafka reads the key as one of kind.
-func (k StatusKey[K]) Is(kind StatusKeyKind) bool { return k.Bad == "" && k.Kind == kind }
+func (k StatusKey[K]) Is(kind StatusKeyKind) bool { return k.Valid() && k.Kind == kind }
 
 // OfPiece reports whether Kafka reads the key as a connector's or a task's
 // status (a piece's; not a topic's).
@@ -136,9 +168,13 @@ func (k StatusKey[K]) TaskRef() protocol.TaskRef {
 	return protocol.TaskRef{Connector: string(k.Connector), Task: k.Task}
 }
 
-// Reason is why the record under key is discarded, key quoted.
+// Reason is why the record under key is discarded, key quoted ("" when
+// Kafka reads it).
 func (k StatusKey[K]) Reason(key []byte) string {
-	return k.Bad + ": " + strconv.Quote(string(key))
+	if k.Valid() {
+		return ""
+	}
+	return statusKeyBadText[k.bad] + ": " + strconv.Quote(string(key))
 }
 
 // parseConfigTaskKey splits task-<connector>-<n> as Kafka's config store
@@ -168,13 +204,7 @@ func taskKey[K string | []byte](key K, fixed int) (K, int32, bool) {
 		return none, 0, false
 	}
 	rest := key[fixed:end]
-	dash := -1
-	for i := len(rest) - 1; i >= 0; i-- {
-		if rest[i] == '-' {
-			dash = i
-			break
-		}
-	}
+	dash := lastDash(rest)
 	if dash < 0 { // too few parts
 		return none, 0, false
 	}
@@ -183,6 +213,18 @@ func taskKey[K string | []byte](key K, fixed int) (K, int32, bool) {
 		return none, 0, false
 	}
 	return rest[:dash], n, true
+}
+
+// lastDash is the index of s's last '-' (-1 if none), by the library's
+// vectorised search.
+func lastDash[K string | []byte](s K) int {
+	switch s := any(s).(type) {
+	case string:
+		return strings.LastIndexByte(s, '-')
+	case []byte:
+		return bytes.LastIndexByte(s, '-')
+	}
+	return -1
 }
 
 // javaParseInt is Integer.parseInt of a part without "-": an optional "+",
@@ -198,7 +240,10 @@ func javaParseInt[K string | []byte](s K) (int32, bool) {
 	}
 	var v int64
 	for i < len(s) {
-		d, size := javaDigit(s[i:])
+		d, size := int(s[i]-'0'), 1
+		if d > 9 { // not an ASCII digit (c-'0' wrapped below zero too)
+			d, size = javaDigit(s[i:])
+		}
 		if d < 0 {
 			return 0, false
 		}

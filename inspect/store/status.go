@@ -204,7 +204,8 @@ func (st *statusReplay) apply(r *inspect.Record) string {
 	if !utf8.Valid(key) {
 		key = []byte(keyText(key))
 	}
-	k := ParseStatusKey(key)
+	var k StatusKey[[]byte]
+	parseStatusKey(key, &k)
 	switch {
 	case !k.Valid(): // Kafka discards it, with a null value too
 		return k.Reason(key)
