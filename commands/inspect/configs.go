@@ -23,5 +23,5 @@ connectscope -b broker:9092 inspect configs --connector orders -o yaml`,
 }
 
 func runConfigs(e *cli.Env, o *ConfigsOptions) error {
-	return showView(e, o.ViewOptions, loadDecoded, cli.ConfigTopic, (*views.Dataset).ConfigsView)
+	return showView(e, o.ViewOptions, loadDecoded, cli.StatusTopic, (*views.Dataset).ConfigsView)
 }

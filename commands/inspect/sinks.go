@@ -37,5 +37,5 @@ connectscope inspect sinks --from cluster.snapshot.json -o json --jq '.sinks[] |
 }
 
 func runSinks(e *cli.Env, o *SinksOptions) error {
-	return showView(e, o.ViewOptions, loadDecoded, cli.ConfigTopic, (*views.Dataset).SinksView)
+	return showView(e, o.ViewOptions, loadDecoded, cli.ConfigTopic|cli.StatusTopic, (*views.Dataset).SinksView)
 }

@@ -58,7 +58,7 @@ func (e *NotFoundError) Error() string {
 // account for (ExtraProblems).
 func (d *Dataset) ConfigsView(q Query) (*ConfigsResult, error) {
 	res := d.Configs()
-	if err := d.known(d.Topics.Config, d.Topics.Status); err != nil {
+	if err := d.known(&q, d.Topics.Config, d.Topics.Status); err != nil {
 		return nil, err
 	}
 	return narrowed(d, q, res, filter.Spec.Configs, &res.Records, &res.Problems, d.Topics.Config)
@@ -68,7 +68,7 @@ func (d *Dataset) ConfigsView(q Query) (*ConfigsResult, error) {
 // (each row by its own state), with the problems it must account for.
 func (d *Dataset) StatusView(q Query) (*StatusResult, error) {
 	res := d.Status()
-	if err := d.known(d.Topics.Config, d.Topics.Status); err != nil {
+	if err := d.known(&q, d.Topics.Config, d.Topics.Status); err != nil {
 		return nil, err
 	}
 	return narrowed(d, q, res, filter.Spec.Status, &res.Records, &res.Problems, d.Topics.Status)
@@ -110,7 +110,11 @@ func (d *Dataset) OffsetsView(q Query) (*OffsetsResult, error) {
 func (d *Dataset) SinksView(q Query) (SinksResult, error) {
 	res := d.Sinks()
 	if d.opts.Connector != "" && len(res.Sinks) == 0 {
-		if err := d.kindOf("source", d.Topics.Config, d.Topics.Status); err != nil {
+		known, err := d.others(&q)
+		if err != nil {
+			return res, err
+		}
+		if err := known.kindOf("source", d.Topics.Config, d.Topics.Status); err != nil {
 			return res, err
 		}
 	}
@@ -138,23 +142,40 @@ func narrowed[R any](d *Dataset, q Query, res R, narrow func(filter.Spec, R), co
 }
 
 // known refuses the options' connector when neither a config nor a status
-// record names it (looked for in topics).
-func (d *Dataset) known(topics ...string) error {
+// record names it (looked for in topics): in d, then in the topics q.Others
+// reads when d holds only its own (live, a view reads one topic).
+func (d *Dataset) known(q *Query, topics ...string) error {
 	name := d.opts.Connector
-	if name == "" || len(d.Configs().Connectors) > 0 {
+	if name == "" || d.names() {
 		return nil
 	}
-	if st := d.Status(); len(st.Connectors) > 0 || len(st.Tasks) > 0 {
-		return nil
+	if q != nil && q.Others != nil {
+		o, err := d.others(q)
+		if err != nil {
+			return err
+		}
+		if o.names() {
+			return nil
+		}
 	}
 	return &NotFoundError{Name: name, Topics: topics}
+}
+
+// names says whether a config or status record of d names its connector
+// (d's records are those of the options' connector only).
+func (d *Dataset) names() bool {
+	if len(d.Configs().Connectors) > 0 {
+		return true
+	}
+	st := d.Status()
+	return len(st.Connectors) > 0 || len(st.Tasks) > 0
 }
 
 // kindOf refuses the options' connector, which the view has nothing of,
 // when it is not known (looked for in topics), or when its config says it
 // is of kind, the kind the view does not show.
 func (d *Dataset) kindOf(kind string, topics ...string) error {
-	if err := d.known(topics...); err != nil {
+	if err := d.known(nil, topics...); err != nil {
 		return err
 	}
 	if d.kind() == kind {
