@@ -10,6 +10,7 @@ import (
 
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/group"
+	"github.com/connectscope/connectscope/inspect/store"
 	"github.com/connectscope/connectscope/internal/golden"
 )
 
@@ -84,19 +85,17 @@ func checkExampleOwnership(t *testing.T, d *inspect.Dataset) {
 		if r.Topic != d.Topics.Status {
 			continue
 		}
-		key := string(r.Key)
-		var piece string
+		key := store.ParseStatusRecordKey(r.Key)
+		piece := key.Connector
 		switch {
-		case strings.HasPrefix(key, "status-connector-"):
-			piece = strings.TrimPrefix(key, "status-connector-")
-		case strings.HasPrefix(key, "status-task-"):
-			piece = strings.TrimPrefix(key, "status-task-")
-		default:
+		case key.Is(store.StatusKeyTask):
+			piece = key.TaskRef().String()
+		case !key.Is(store.StatusKeyConnector):
 			continue
 		}
 		var s status
 		if err := json.Unmarshal(r.Value, &s); err != nil {
-			t.Fatalf("status %s: %v", key, err)
+			t.Fatalf("status %s: %v", r.Key, err)
 		}
 		latest[piece] = &s
 	}
