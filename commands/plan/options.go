@@ -51,7 +51,7 @@ func (p *PlanOptions) flags(plotUsage string) []urfave.Flag {
 		MaxDelay:        "the worker config's, else 300000",
 		SessionTimeout:  "the worker config's, else 10s",
 		Heartbeat:       "the worker config's, else unknown: one round per change",
-		HeartbeatEffect: "with it, changes within half an interval share a round and a crash is noticed from the last heartbeat",
+		HeartbeatEffect: "with it, changes until the members' next heartbeat share a round (half an interval before the plan's first round) and a crash is noticed from the last heartbeat",
 	})
 	return []urfave.Flag{
 		&urfave.StringFlag{Name: flagSynthetic, Destination: &p.Synthetic, Usage: "plan on a made-up cluster `SPEC`: workers=N,connectors=M[,tasks=K][,skew=S] (skew 0..1 moves that share of everyone's work to w1)"},
