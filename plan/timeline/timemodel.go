@@ -85,10 +85,12 @@ const (
 	// Theil-Sen fit 217 ms + 35.8 ms per piece.
 	StopWorkBaseMs     int64 = 220
 	StopWorkPerPieceMs int64 = 36
-	// EagerStopPerPieceMs: an eager worker stops all its work before it
-	// rejoins: 344 ms to 1.06 s for 17 pieces (5 stops, median 435 ms,
-	// 26 ms a piece).
-	EagerStopPerPieceMs int64 = 26
+	// EagerStopBaseMs and EagerStopPerPieceMs: an eager worker stops all
+	// its work before it rejoins, all of it at once: 260 ms to 1.06 s
+	// for 17 pieces (7 stops, median 428 ms) and 457 ms for 42; Theil-Sen
+	// fit 408 ms + 1.2 ms per piece.
+	EagerStopBaseMs     int64 = 410
+	EagerStopPerPieceMs int64 = 1
 	// LeaveGroupAfterMsDefault and LeaveGroupPerPieceMs: how long after a
 	// clean stop the worker sends LeaveGroup. It stops its connectors and
 	// tasks (all at once, each within task.shutdown.graceful.timeout.ms),
@@ -120,7 +122,10 @@ func StopWorkMs(pieces int) int64 {
 // EagerStopMs is how long an eager worker holding pieces pieces takes to
 // stop them all before it rejoins.
 func EagerStopMs(pieces int) int64 {
-	return EagerStopPerPieceMs * int64(max(pieces, 0))
+	if pieces <= 0 {
+		return 0
+	}
+	return EagerStopBaseMs + EagerStopPerPieceMs*int64(pieces)
 }
 
 // DefaultRoundTime is the round time a plan takes when none is given:
@@ -220,7 +225,7 @@ func (m TimeModel) ClockStatements() []string {
 		fmt.Sprintf("members learn of a rebalance at their next heartbeat: they heartbeat in step, every heartbeat.interval.ms (%d ms) from their JoinGroup answer in the last round; before the plan's first round, where nothing shows that phase, taken as half an interval (%d ms) after the change. Membership changes until they rejoin share the round (the join window); a departure still to come (a LeaveGroup, a crash not yet noticed) holds the round until the group sees it", m.HeartbeatIntervalMs, m.JoinWindowMs()),
 		fmt.Sprintf("a crash is noticed when the broker expires the member (session.timeout.ms after its last heartbeat) and the others heartbeat next: after a round of the plan in their phase, before it taken as %d ms after the kill, then the join window", m.CrashNoticeMs()),
 		fmt.Sprintf("a clean stop sends LeaveGroup once the worker stopped its work and its stores, taken as %d ms after the stop (%d ms more per piece it held); a follow-up after revocations waits for the members revoked nothing, who learn at their next heartbeat (%d ms after their JoinGroup answer in the round); the others rejoin once they stopped the revoked work (%d ms + %d ms per piece, for the member revoked the most)", m.LeaveGroupAfterMs(), LeaveGroupPerPieceMs, m.HeartbeatIntervalMs, StopWorkBaseMs, StopWorkPerPieceMs),
-		fmt.Sprintf("a round takes %d ms from the members' JoinGroup to the assignment, then each member starts its assigned pieces one after another (%d ms per piece): the round ends when the member that starts the most has started them; eager members first stop all their work (%d ms per piece, for the member holding the most)", m.RoundTimeMs, StartPerPieceMs, EagerStopPerPieceMs),
+		fmt.Sprintf("a round takes %d ms from the members' JoinGroup to the assignment, then each member starts its assigned pieces one after another (%d ms per piece): the round ends when the member that starts the most has started them; eager members first stop all their work (%d ms + %d ms per piece, for the member holding the most)", m.RoundTimeMs, StartPerPieceMs, EagerStopBaseMs, EagerStopPerPieceMs),
 	}
 }
 
