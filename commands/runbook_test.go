@@ -78,6 +78,11 @@ func TestRunbookOnSandbox(t *testing.T) {
 	if err := c.FailTask(ctx, c.Connectors()[0].Name, 0); err != nil {
 		t.Fatal(err)
 	}
+	// The owner writes the FAILED status from its own loop: wait for it,
+	// or the runbook may read the topic first (seen once in CI under load).
+	if err := c.WaitStable(ctx); err != nil {
+		t.Fatal(err)
+	}
 	out, stderr, code = runRunbook(t, bin, b)
 	if code != 1 || !strings.Contains(out, "warn B8 task ") || !strings.Contains(stderr, "gate: findings at or above warn") {
 		t.Errorf("failed task: exit %d\nstdout %s\nstderr %s", code, out, stderr)
