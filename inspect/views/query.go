@@ -93,11 +93,7 @@ func (d *Dataset) ConnectorsView(q Query) (*ConnectorsResult, error) {
 func (d *Dataset) OffsetsView(q Query) (*OffsetsResult, error) {
 	res := d.Offsets()
 	if d.opts.Connector != "" && len(res.Offsets) == 0 {
-		known, err := d.others(&q)
-		if err != nil {
-			return nil, err
-		}
-		if err := known.kindOf("sink", d.Topics.Config, d.Topics.Status, d.Topics.Offset); err != nil {
+		if err := d.kindOf(&q, "sink", d.Topics.Config, d.Topics.Status, d.Topics.Offset); err != nil {
 			return nil, err
 		}
 	}
@@ -110,11 +106,7 @@ func (d *Dataset) OffsetsView(q Query) (*OffsetsResult, error) {
 func (d *Dataset) SinksView(q Query) (SinksResult, error) {
 	res := d.Sinks()
 	if d.opts.Connector != "" && len(res.Sinks) == 0 {
-		known, err := d.others(&q)
-		if err != nil {
-			return res, err
-		}
-		if err := known.kindOf("source", d.Topics.Config, d.Topics.Status); err != nil {
+		if err := d.kindOf(&q, "source", d.Topics.Config, d.Topics.Status); err != nil {
 			return res, err
 		}
 	}
@@ -172,13 +164,18 @@ func (d *Dataset) names() bool {
 }
 
 // kindOf refuses the options' connector, which the view has nothing of,
-// when it is not known (looked for in topics), or when its config says it
-// is of kind, the kind the view does not show.
-func (d *Dataset) kindOf(kind string, topics ...string) error {
-	if err := d.known(nil, topics...); err != nil {
+// when it is not known (looked for in topics, in d or in what q.Others
+// reads), or when its config says it is of kind, the kind the view does
+// not show.
+func (d *Dataset) kindOf(q *Query, kind string, topics ...string) error {
+	known, err := d.others(q)
+	if err != nil {
 		return err
 	}
-	if d.kind() == kind {
+	if err := known.known(nil, topics...); err != nil {
+		return err
+	}
+	if known.kind() == kind {
 		return &NotFoundError{Name: d.opts.Connector, Kind: kind}
 	}
 	return nil
