@@ -107,7 +107,7 @@ func (e *engine) round() {
 	}
 	e.triggers = nil
 	e.wantRound = false
-	e.busyUntil, e.phase = end, e.now+e.model.roundMs(e.eager, held, 0)-e.model.RoundTimeMs
+	e.busyUntil, e.phase = end, e.now+e.model.stopBeforeJoinMs(e.eager, held)
 	e.followUpAt, e.delayedAt = -1, -1
 	if revokedAny {
 		e.followUpAt = end

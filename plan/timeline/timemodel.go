@@ -166,14 +166,21 @@ func (m TimeModel) leaveGroupAfterMs(pieces int) int64 {
 // started, given the most pieces one member held when it started (eager
 // members first stop all their work) and the most one member starts.
 func (m TimeModel) roundMs(eager bool, mostHeld, mostStarted int) int64 {
-	ms := m.RoundTimeMs
+	ms := m.RoundTimeMs + m.stopBeforeJoinMs(eager, mostHeld)
 	if m.HeartbeatIntervalMs <= 0 {
 		return ms
 	}
-	if eager {
-		ms += EagerStopMs(mostHeld)
-	}
 	return ms + StartPerPieceMs*int64(max(mostStarted, 0))
+}
+
+// stopBeforeJoinMs is how long after a round starts its members send
+// JoinGroup: eager members first stop all their work (the member holding
+// the most sets it); cooperative ones, and the uncalibrated model, at once.
+func (m TimeModel) stopBeforeJoinMs(eager bool, mostHeld int) int64 {
+	if !eager || m.HeartbeatIntervalMs <= 0 {
+		return 0
+	}
+	return EagerStopMs(mostHeld)
 }
 
 // awaitLeave keeps a stopped or crashed worker in the group until the
@@ -348,13 +355,23 @@ func (e *engine) nobodyToLearn() bool {
 	return n == len(e.members)
 }
 
-// ModelStatements are the time model's rules in words, printed with every plan.
-func ModelStatements() []string {
+// modelStatements are the time model's rules in words, printed with every
+// plan; calibrated (the heartbeat interval known) words the stop, the
+// round and the follow-up as the calibrated clock takes them.
+func modelStatements(calibrated bool) []string {
+	stop := "a clean stop stops the worker's work and rebalances at once (LeaveGroup); a crash stops the work at once but is noticed only after session.timeout.ms"
+	round := "a round takes round_time_ms: eager stops every piece for the round, cooperative only the revoked ones; assigned pieces run from the round's end"
+	followUp := "after a round that revoked anything the next round follows at once; after a delay, when the delay (counted from the round's start) ends"
+	if calibrated {
+		stop = "a clean stop stops the worker's work at once and sends LeaveGroup once it stopped; a crash stops the work at once but is noticed only after session.timeout.ms"
+		round = "a round takes round_time_ms: eager members first stop all their work, so every piece is down for that stop and the round; cooperative stops only the revoked ones; assigned pieces run from the round's end"
+		followUp = "after a round that revoked anything the next round follows when the members have rejoined (see below); after a delay, when the delay (counted from the round's start) ends"
+	}
 	return []string{
-		"a clean stop stops the worker's work and rebalances at once (LeaveGroup); a crash stops the work at once but is noticed only after session.timeout.ms",
+		stop,
 		"a restarted worker rejoins after the restart time with a new member id, holding nothing",
-		"a round takes round_time_ms: eager stops every piece for the round, cooperative only the revoked ones; assigned pieces run from the round's end",
-		"after a round that revoked anything the next round follows at once; after a delay, when the delay (counted from the round's start) ends",
+		round,
+		followUp,
 		"events during a round wait for its end; when the leader leaves, the first remaining member leads with no memory of earlier rounds",
 		"eager sends whole assignments: every piece stops and restarts in every round (KEEPS = restarted on the same worker); who gets what follows the sort order of member ids; a restarted worker's new id (here ID.2) keeps its place, as real ids (client.id + random UUID) do only when the workers have distinct client.id values: with Connect's default every worker is connect-1 and a new id lands anywhere, so real eager rounds move more than shown",
 		"a restarted worker's new id also decides Java HashMap tie-breaks (which of equally loaded workers is trimmed or served first): piece names, rarely counts, can differ for real ids",
@@ -402,15 +419,9 @@ func (e *engine) departs(kind EventKind, w string) error {
 	return nil
 }
 
-// Statements are the model's rules in words for a plan: ModelStatements,
-// with the heartbeat interval known corrected where the calibrated clock
-// differs, then ClockStatements.
+// Statements are the model's rules in words for a plan: the general
+// rules, worded for the calibrated clock when the heartbeat interval is
+// known, then ClockStatements.
 func (m TimeModel) Statements() []string {
-	s := ModelStatements()
-	if m.HeartbeatIntervalMs > 0 {
-		s[0] = "a clean stop stops the worker's work at once and sends LeaveGroup once it stopped; a crash stops the work at once but is noticed only after session.timeout.ms"
-		s[2] = "a round takes round_time_ms: eager members first stop all their work, so every piece is down for that stop and the round; cooperative stops only the revoked ones; assigned pieces run from the round's end"
-		s[3] = "after a round that revoked anything the next round follows when the members have rejoined (see below); after a delay, when the delay (counted from the round's start) ends"
-	}
-	return append(s, m.ClockStatements()...)
+	return append(modelStatements(m.HeartbeatIntervalMs > 0), m.ClockStatements()...)
 }
