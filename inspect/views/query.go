@@ -18,13 +18,15 @@ type Query struct {
 	// They are read after the connector is found.
 	Pattern, Type string
 	States        []string
-	// Others reads the config topic (and, for the offsets view, the status
-	// topic) when the dataset does not hold them: a live view reads its own
-	// topic only. It is called at most once, and only when the view needs
-	// it: for the connectors' types of a type filter when the dataset holds
-	// no config, for whether a connector without offsets exists. Nil when
-	// the dataset holds all there is (a file).
+	// Others reads the topics beside the view's own that it may need (the
+	// config topic for the connectors' types of a type filter, the config
+	// and status topics for whether a connector the view has nothing of
+	// exists) when the dataset does not hold them: a live view reads its
+	// own topic only. It is called at most once, and only when the view
+	// needs it. Nil when the dataset holds all there is (a file).
 	Others func() (*inspect.Dataset, error)
+	// others is what Others read, decoded, once it was called.
+	others *Dataset
 }
 
 // ErrNotFound is what every error of a name the input does not hold (a
@@ -192,18 +194,20 @@ func (d *Dataset) kind() string {
 	return ""
 }
 
-// others is d, or the config and status topics q.Others reads when d
-// holds only its own topic (decoded as d is), read once.
+// others is d, or the topics q.Others reads when d holds only its own
+// topic (decoded as d is), read and decoded once: q keeps them.
 func (d *Dataset) others(q *Query) (*Dataset, error) {
 	if q.Others == nil {
 		return d, nil
 	}
-	ds, err := q.Others()
-	if err != nil {
-		return nil, err
+	if q.others == nil {
+		ds, err := q.Others()
+		if err != nil {
+			return nil, err
+		}
+		q.others = Decode(ds, d.opts)
 	}
-	q.Others = func() (*inspect.Dataset, error) { return ds, nil }
-	return Decode(ds, d.opts), nil
+	return q.others, nil
 }
 
 // filter parses q's filters; a type filter takes the connectors' types from
