@@ -80,12 +80,15 @@ func TestReadKcatProblems(t *testing.T) {
 		`{"topic":"","partition":0,"offset":1,"payload":null}`,
 		`{"topic":"x","partition":0,"offset":1,"payload":{"not":"a string"}}`,
 		`{"topic":"x","partition":4294967296,"offset":1,"payload":null}`,
+		// A repeated field: the last value counts, as in encoding/json.
+		`{"topic":"connect-status","partition":1,"offset":7,"ts":"","ts":9,"key":"r","payload":null}`,
+		`{"topic":"connect-status","partition":1,"offset":8,"ts":9,"ts":"late","key":"r","payload":null}`,
 	}, "\n")
 	d, err := ReadKcat(strings.NewReader(input), inspect.DefaultTopicNames())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Records) != 3 {
+	if len(d.Records) != 4 {
 		t.Fatalf("records = %+v", d.Records)
 	}
 	if r := d.Records[0]; r.Topic != "connect-configs" || r.Timestamp != 5 || string(r.Key) != "commit-a" || string(r.Value) != `{"tasks":1}` {
@@ -107,12 +110,13 @@ func TestReadKcatProblems(t *testing.T) {
 	}{
 		{"line 2:", "", -1, "not a JSON object"},
 		{"line 4:", "connect-configs", 2, `no "payload" field`},
-		{"line 5:", "connect-status", -1, `"partition" is a string`},
+		{"line 5:", "connect-status", 3, `"partition" is a string`},
 		{"line 6:", "connect-status", 4, "unexpected text after the JSON object"},
 		{"line 9:", "connect-offsets", -1, "not a 64-bit integer"},
 		{"line 10:", "", 1, `"topic" is empty`},
 		{"line 11:", "x", 1, `"payload" is neither a string nor null`},
 		{"line 12:", "x", 1, "partition 4294967296 out of range"},
+		{"line 14:", "connect-status", 8, `"ts" is a string`},
 	}
 	if len(d.Problems) != len(wantProblems) {
 		t.Fatalf("problems = %+v", d.Problems)
@@ -122,6 +126,9 @@ func TestReadKcatProblems(t *testing.T) {
 		if !strings.HasPrefix(p.Reason, w.line) || !strings.Contains(p.Reason, w.reason) || p.Topic != w.topic || p.Offset != w.offset {
 			t.Errorf("problem %d = %+v, want %+v", i, p, w)
 		}
+	}
+	if r := d.Records[3]; r.Offset != 7 || r.Timestamp != 9 {
+		t.Errorf("record 3 (repeated ts, last counts) = %+v", r)
 	}
 	if d.Problems[1].Key != "k" {
 		t.Errorf("problem key = %q", d.Problems[1].Key)

@@ -87,6 +87,9 @@ func FuzzReadKcatLine(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`{"topic":"t","partition":1,"offset":2,"key":"\ud800\u0041\ud83d\ude80","payload":null,"headers":[{"a":[1,-2.5e3,true,false,null]}]}`))
+	// A repeated field whose first value has the wrong type (the last counts).
+	f.Add([]byte(`{"topic":"0","partition":0,"offset":0,"ts":"","ts":0,"payload":""}`))
+	f.Add([]byte(`{"topic":"t","topic":1,"partition":0,"offset":0,"payload":""}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		if bytes.ContainsAny(line, "\n") || len(bytes.TrimSpace(line)) == 0 {
 			return

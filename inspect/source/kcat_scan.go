@@ -34,6 +34,10 @@ func (k *kcatReader) scanEnvelope(line []byte) error {
 		return s.end()
 	}
 	e := &k.env
+	// A field may repeat; as in encoding/json the last one counts, so a
+	// value of the wrong type is held against its field until a later
+	// value of that field replaces it.
+	var wrong [envFields]error
 	for {
 		s.ws()
 		name, err := s.str(&s.nameBuf)
@@ -45,27 +49,45 @@ func (k *kcatReader) scanEnvelope(line []byte) error {
 			return s.errf("expected ':' after field %q", name)
 		}
 		s.ws()
+		valueAt, field := s.pos, -1
 		switch string(name) {
 		case "topic":
+			field = envTopic
 			e.topic, err = s.str(&k.scratch[0])
 			e.hasTopic = err == nil
 		case "partition":
+			field = envPartition
 			e.partition, err = s.int("partition")
 			e.hasPartition = err == nil
 		case "offset":
+			field = envOffset
 			e.offset, err = s.int("offset")
 			e.hasOffset = err == nil
 		case "ts":
+			field = envTs
 			e.ts, err = s.int("ts")
 			e.hasTs = err == nil
 		case "key":
+			field = envKey
 			e.key, e.keyNull, err = s.strOrNull(&k.scratch[1], "key")
 			e.hasKey = err == nil
 		case "payload":
+			field = envPayload
 			e.payload, e.payloadNull, err = s.strOrNull(&k.scratch[2], "payload")
 			e.hasPayld = err == nil
 		default:
 			err = s.skip(0)
+		}
+		if field >= 0 {
+			wrong[field] = err
+			if err != nil {
+				// Still JSON? Then go on: a later value may replace it.
+				s.pos = valueAt
+				if s.skip(0) != nil {
+					return err
+				}
+				err = nil
+			}
 		}
 		if err != nil {
 			return err
@@ -75,11 +97,31 @@ func (k *kcatReader) scanEnvelope(line []byte) error {
 			continue
 		}
 		if s.eat('}') {
-			return s.end()
+			if err := s.end(); err != nil {
+				return err
+			}
+			for _, err := range wrong {
+				if err != nil {
+					return err
+				}
+			}
+			return nil
 		}
 		return s.errf("expected ',' or '}'")
 	}
 }
+
+// The envelope fields kcat writes that we read, in the order their
+// problems are reported.
+const (
+	envTopic = iota
+	envPartition
+	envOffset
+	envTs
+	envKey
+	envPayload
+	envFields
+)
 
 func (s *kcatScanner) errf(format string, args ...any) error {
 	return fmt.Errorf("at column %d: %s", s.pos+1, fmt.Sprintf(format, args...))
