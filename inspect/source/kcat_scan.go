@@ -49,30 +49,24 @@ func (k *kcatReader) scanEnvelope(line []byte) error {
 			return s.errf("expected ':' after field %q", name)
 		}
 		s.ws()
-		valueAt, field := s.pos, -1
-		switch string(name) {
-		case "topic":
-			field = envTopic
+		valueAt, field := s.pos, envField(name)
+		switch field {
+		case envTopic:
 			e.topic, err = s.str(&k.scratch[0])
 			e.hasTopic = err == nil
-		case "partition":
-			field = envPartition
+		case envPartition:
 			e.partition, err = s.int("partition")
 			e.hasPartition = err == nil
-		case "offset":
-			field = envOffset
+		case envOffset:
 			e.offset, err = s.int("offset")
 			e.hasOffset = err == nil
-		case "ts":
-			field = envTs
+		case envTs:
 			e.ts, err = s.int("ts")
 			e.hasTs = err == nil
-		case "key":
-			field = envKey
+		case envKey:
 			e.key, e.keyNull, err = s.strOrNull(&k.scratch[1], "key")
 			e.hasKey = err == nil
-		case "payload":
-			field = envPayload
+		case envPayload:
 			e.payload, e.payloadNull, err = s.strOrNull(&k.scratch[2], "payload")
 			e.hasPayld = err == nil
 		default:
@@ -122,6 +116,25 @@ const (
 	envPayload
 	envFields
 )
+
+// envField is the envelope field a name stands for, -1 for others.
+func envField(name []byte) int {
+	switch string(name) {
+	case "topic":
+		return envTopic
+	case "partition":
+		return envPartition
+	case "offset":
+		return envOffset
+	case "ts":
+		return envTs
+	case "key":
+		return envKey
+	case "payload":
+		return envPayload
+	}
+	return -1
+}
 
 func (s *kcatScanner) errf(format string, args ...any) error {
 	return fmt.Errorf("at column %d: %s", s.pos+1, fmt.Sprintf(format, args...))
