@@ -98,6 +98,7 @@ func StateFromDataset(d *views.Dataset) (State, error) {
 		st.Notes = append(st.Notes, "the leader is unknown: the first member is taken as the leader")
 	}
 	st.Pending = pendingFromDataset(d, st, members)
+	st.Phase, st.PhaseNotSeen = phaseFromDataset(d, st, members)
 	return st, nil
 }
 

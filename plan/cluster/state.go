@@ -24,6 +24,10 @@ type State struct {
 	// the group. A real id is connect-<host:port>-<random UUID>, and the
 	// UUID decides HashMap tie-breaks; nil = the made-up ID.2.
 	Incarnations map[string]string
+	// Phase dates the members' heartbeats (phase.go); nil when the input
+	// does not show it, and PhaseNotSeen then says why.
+	Phase        *Phase
+	PhaseNotSeen string
 }
 
 // WorkerState is one member and what it owns now.

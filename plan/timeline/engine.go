@@ -13,8 +13,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/plan/assignor"
 	"github.com/connectscope/connectscope/plan/bounds"
+	"github.com/connectscope/connectscope/plan/cluster"
 )
 
 // The time model of the what-if plans (documented in the README):
@@ -53,6 +55,38 @@ type TimeModel struct {
 	HeartbeatIntervalMs int64
 	MaxRounds           int
 	FirstRejoinMs       *int64 // Options.FirstRejoinMs
+	// StartPhaseMs is when the members' heartbeat timers last restarted
+	// before the plan, in plan time (at or before 0), as the input shows
+	// it (cluster.Phase); nil = not seen. startPhase words where it came
+	// from for the assumptions.
+	StartPhaseMs *int64
+	startPhase   string
+}
+
+// NewTimeModel is the clock a plan of state runs on: the options' settings
+// and, with the heartbeat interval known, the heartbeat phase the input
+// shows, carried to the plan's time 0 (Options.ZeroAtMs, else the moment
+// the input was read) when it is at most cluster.MaxPhaseAge intervals old.
+func NewTimeModel(state cluster.State, opts Options) TimeModel {
+	m := TimeModel{RoundTimeMs: opts.RoundTimeMs, SessionTimeoutMs: opts.SessionTimeoutMs, MaxRounds: opts.MaxRounds,
+		HeartbeatIntervalMs: opts.HeartbeatIntervalMs, FirstRejoinMs: opts.FirstRejoinMs}.WithDefaults()
+	zero := opts.ZeroAtMs
+	if zero == 0 && state.Pending != nil {
+		zero = state.Pending.TakenAtMs
+	}
+	switch ph := state.Phase; {
+	case m.HeartbeatIntervalMs <= 0, ph == nil && state.PhaseNotSeen == "":
+	case ph == nil:
+		m.startPhase = "not seen: " + state.PhaseNotSeen
+	case zero == 0 || ph.AtMs > zero:
+		m.startPhase = "not used: the plan's time 0 is before the round the input dates the phase from"
+	case zero-ph.AtMs > cluster.MaxPhaseAge*m.HeartbeatIntervalMs:
+		m.startPhase = fmt.Sprintf("not used: the last round the input dates (generation %d) is %s before time 0, more than %d heartbeat intervals (heartbeats drift a few ms each)", ph.Generation, format.Millis(zero-ph.AtMs), cluster.MaxPhaseAge)
+	default:
+		at := ph.AtMs - zero
+		m.StartPhaseMs, m.startPhase = &at, ph.PhaseStatement(at)
+	}
+	return m
 }
 
 func (m TimeModel) WithDefaults() TimeModel {
@@ -131,8 +165,9 @@ type engine struct {
 	windows int
 	// phase is when the members' heartbeat timers last restarted: their
 	// JoinGroup answer in the plan's last round (its start; under eager
-	// after the stop); -1 before the plan's first round, where no input
-	// shows it (timemodel.go, nextHeartbeat).
+	// after the stop); before the plan's first round the one the input
+	// shows (TimeModel.StartPhaseMs), else noPhase (timemodel.go,
+	// nextHeartbeat).
 	phase int64
 	// fresh are the members that joined since the last round.
 	fresh     []*engineMember

@@ -65,8 +65,7 @@ func NewSeed(state cluster.State, opts Options, protocol string) (*Seed, error) 
 		}
 	}
 	s := &Seed{state: state, protocol: protocol, sim: sim, delayedAt: -1, followUpAt: -1, detail: opts.Detail, plot: !opts.NoPlot, stateAfter: opts.StateAfterRound,
-		model: TimeModel{RoundTimeMs: opts.RoundTimeMs, SessionTimeoutMs: opts.SessionTimeoutMs, MaxRounds: opts.MaxRounds, HeartbeatIntervalMs: opts.HeartbeatIntervalMs,
-			FirstRejoinMs: opts.FirstRejoinMs}.WithDefaults()}
+		model: NewTimeModel(state, opts)}
 	if protocol != "eager" {
 		sim.Sleep(1) // a deadline at plan time 0 must not read as "none" (0) to the assignor
 		var st assignor.AssignorState
@@ -123,11 +122,14 @@ func (s *Seed) run(ctx context.Context, events []Event, lite bool, cutoff func()
 		sim: sim, eager: s.protocol == "eager", model: s.model, base: sim.Now(), leader: s.leader, ix: ix,
 		members: map[string]*engineMember{}, noticeAt: map[string]int64{},
 		label: memoLabel(state), ctx: ctx, lite: lite, cutoff: cutoff, detail: s.detail, plot: !lite && s.plot,
-		followUpAt: s.followUpAt, delayedAt: s.delayedAt, dueWhy: s.due, windowOpen: -1, windowClose: -1, phase: -1,
+		followUpAt: s.followUpAt, delayedAt: s.delayedAt, dueWhy: s.due, windowOpen: -1, windowClose: -1, phase: noPhase,
 		deckID: -1, pendingCycle: -1, stateAfter: s.stateAfter,
 	}
 	// Eager rounds dealt as places when nothing shows every piece of every
 	// round: no round rows with names, no spans, no running series.
+	if s.model.StartPhaseMs != nil {
+		e.phase = *s.model.StartPhaseMs
+	}
 	e.lazy = e.eager && (lite || s.detail != DetailFull) && !e.plot
 	e.startHost = make([]int32, ix.len())
 	for i := range e.startHost {

@@ -182,6 +182,10 @@ type Options struct {
 	// interval after it opened, and decides, as the real group did,
 	// whether a fast return shares its stop's round. nil = the model.
 	FirstRejoinMs *int64
+	// ZeroAtMs is the moment (epoch ms) the plan's time 0 stands for: the
+	// event's; 0 = when the input was read. It places the heartbeat phase
+	// the input shows (NewTimeModel).
+	ZeroAtMs int64
 	// Sources says where each setting came from (Setting* -> Source*),
 	// shown in assumptions.settings; a setting not listed is "default"
 	// when left zero, "given" otherwise.

@@ -1,6 +1,9 @@
 package timeline
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // The clock of a rebalance, in one place. Kafka's assignor decides what
 // moves; when it happens follows the group protocol and what the workers
@@ -229,12 +232,22 @@ func (m TimeModel) ClockStatements() []string {
 	if m.HeartbeatIntervalMs <= 0 {
 		return []string{"heartbeat.interval.ms unknown: every membership change gets its own round, and a crash is noticed session.timeout.ms after the kill (the latest it can be)"}
 	}
-	return []string{
-		fmt.Sprintf("members learn of a rebalance at their next heartbeat: they heartbeat in step, every heartbeat.interval.ms (%d ms) from their JoinGroup answer in the last round; before the plan's first round, where nothing shows that phase, taken as half an interval (%d ms) after the change. Membership changes until they rejoin share the round (the join window); a departure still to come (a LeaveGroup, a crash not yet noticed) holds the round until the group sees it", m.HeartbeatIntervalMs, m.JoinWindowMs()),
-		fmt.Sprintf("a crash is noticed when the broker expires the member (session.timeout.ms after its last heartbeat) and the others heartbeat next: after a round of the plan in their phase, before it taken as %d ms after the kill, then the join window", m.CrashNoticeMs()),
+	before := fmt.Sprintf("before the plan's first round, where nothing shows that phase, taken as half an interval (%d ms) after the change", m.JoinWindowMs())
+	crashBefore := fmt.Sprintf("before it taken as %d ms after the kill, then the join window", m.CrashNoticeMs())
+	if m.StartPhaseMs != nil {
+		before = "before it in the phase the input shows (below)"
+		crashBefore = "before it in the phase the input shows"
+	}
+	out := []string{
+		fmt.Sprintf("members learn of a rebalance at their next heartbeat: they heartbeat in step, every heartbeat.interval.ms (%d ms) from their JoinGroup answer in the last round; %s. Membership changes until they rejoin share the round (the join window); a departure still to come (a LeaveGroup, a crash not yet noticed) holds the round until the group sees it", m.HeartbeatIntervalMs, before),
+		fmt.Sprintf("a crash is noticed when the broker expires the member (session.timeout.ms after its last heartbeat) and the others heartbeat next: after a round of the plan in their phase, %s", crashBefore),
 		fmt.Sprintf("a clean stop sends LeaveGroup once the worker stopped its work and its stores, taken as %d ms after the stop (%d ms more per piece it held); a follow-up after revocations waits for the members revoked nothing, who learn at their next heartbeat (%d ms after their JoinGroup answer in the round); the others rejoin once they stopped the revoked work (%d ms + %d ms per piece, for the member revoked the most)", m.LeaveGroupAfterMs(), LeaveGroupPerPieceMs, m.HeartbeatIntervalMs, StopWorkBaseMs, StopWorkPerPieceMs),
 		fmt.Sprintf("a round takes %d ms from the members' JoinGroup to the assignment, then each member starts its assigned pieces one after another (%d ms per piece): the round ends when the member that starts the most has started them; eager members first stop all their work (%d ms + %d ms per piece, for the member holding the most)", m.RoundTimeMs, StartPerPieceMs, EagerStopBaseMs, EagerStopPerPieceMs),
 	}
+	if m.startPhase != "" {
+		out = append(out, "heartbeat phase: "+m.startPhase)
+	}
+	return out
 }
 
 // rejoinKind is how the members learn of the round wanted now, which
@@ -292,7 +305,7 @@ func (e *engine) holdForJoinWindow() bool {
 	}
 	if e.windowOpen < 0 {
 		e.windowOpen, e.windowClose = e.now, e.now+w
-		if e.window != rejoinAtOnce && e.phase >= 0 {
+		if e.window != rejoinAtOnce && e.phase != noPhase {
 			e.windowClose = e.model.nextHeartbeat(e.phase, e.now)
 		}
 		if e.windows == 0 && e.model.FirstRejoinMs != nil {
@@ -302,6 +315,19 @@ func (e *engine) holdForJoinWindow() bool {
 	}
 	return e.now < e.windowClose
 }
+
+// LearntAtMs is when the members learn of a membership change at plan
+// time t before the plan's first round: at their next heartbeat in the
+// phase the input shows, else half an interval later (JoinWindowMs).
+func (m TimeModel) LearntAtMs(t int64) int64 {
+	if m.StartPhaseMs != nil && m.HeartbeatIntervalMs > 0 {
+		return m.nextHeartbeat(*m.StartPhaseMs, t)
+	}
+	return t + m.JoinWindowMs()
+}
+
+// noPhase is the engine's phase where nothing shows it.
+const noPhase = math.MinInt64
 
 // nextHeartbeat is when members whose heartbeat timers restarted at phase
 // (the end of the plan's last round: they synced then) next heartbeat
@@ -405,7 +431,7 @@ func (e *engine) departs(kind EventKind, w string) error {
 	case kind == EventStop:
 		e.log(MarkStop, w, "%s stops cleanly (its work stops, LeaveGroup)", e.label(w))
 		return e.leave(w)
-	case e.model.HeartbeatIntervalMs > 0 && e.phase >= 0:
+	case e.model.HeartbeatIntervalMs > 0 && e.phase != noPhase:
 		ms := e.model.lastHeartbeat(e.phase, e.now) + e.model.SessionTimeoutMs - e.now
 		e.log(MarkCrash, w, "%s crashes (its work stops; the broker expires it session.timeout.ms after its last heartbeat, %d ms from now, and the others learn it at their next heartbeat)", e.label(w), ms)
 		e.awaitLeave(w, ms, eventNotice)

@@ -323,6 +323,9 @@ func (c *cluster) planOf(st plancluster.State, f func(plancluster.State, timelin
 // planWith runs f on a state with options o.
 func (c *cluster) planWith(st plancluster.State, f func(plancluster.State, timeline.Options) (*whatif.PlanResult, error), o timeline.Options) planJSON {
 	c.t.Helper()
+	if !c.zeroAt.IsZero() {
+		o.ZeroAtMs = c.zeroAt.UnixMilli()
+	}
 	res, err := f(st, o)
 	if err != nil {
 		c.t.Fatal(err)
@@ -344,6 +347,13 @@ func (c *cluster) planWith(st plancluster.State, f func(plancluster.State, timel
 // at t0, which log no stop).
 func (c *cluster) compareClass(p planJSON, branch int, initial map[string][]string, workerOf map[string]string, t0 time.Time, killed []string) matrixRow {
 	c.t.Helper()
+	if c.zeroAt.IsZero() && c.replan != nil {
+		// Planned before the event: its time 0 is the snapshot's read
+		// time, and the heartbeat phase the snapshot shows is placed from
+		// there. Made again from the event's moment.
+		c.zeroAt = t0
+		p = c.replan(c.matrixOptions())
+	}
 	tl, err := p.timeline(branch)
 	if err != nil {
 		c.t.Fatal(err)
@@ -355,6 +365,11 @@ func (c *cluster) compareClass(p planJSON, branch int, initial map[string][]stri
 	row.variants = c.variantNote(branch)
 	c.logRoundParts(t0)
 	row.exact = err == nil
+	for _, m := range p.Assumptions.Model {
+		if strings.HasPrefix(m, "heartbeat phase: ") {
+			c.t.Logf("%s", m)
+		}
+	}
 	if err != nil {
 		c.t.Errorf("ownership differs from the plan: %v", err)
 	}
@@ -693,6 +708,7 @@ func matrixRoll(pauseMs int64) func(c *cluster) matrixRow {
 		}
 		order = append(order, leader)
 		t0 := time.Now()
+		c.zeroAt = t0
 		var away []int64
 		var stops []time.Time
 		for _, w := range order {

@@ -55,6 +55,9 @@ type cluster struct {
 	// replan makes the last plan of planOf again with other options
 	// (the clock matrix's round-time variants).
 	replan func(timeline.Options) planJSON
+	// zeroAt is the event's moment, the plans' time 0 (ZeroAtMs), once
+	// known; zero = the snapshot's read time. snapshot() clears it.
+	zeroAt time.Time
 }
 
 // newCluster starts n workers of version with the given extra properties
@@ -605,7 +608,7 @@ func (c *cluster) settledNow(m membersJSON) error {
 func (c *cluster) snapshot() string {
 	c.t.Helper()
 	path := filepath.Join(c.t.TempDir(), "snapshot.json")
-	c.snapAt = time.Now()
+	c.snapAt, c.zeroAt = time.Now(), time.Time{}
 	c.cs(nil, "snapshot", "--file", path)
 	c.snapOrder = snapshotMemberOrder(c.t, path)
 	return path

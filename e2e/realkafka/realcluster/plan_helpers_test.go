@@ -11,8 +11,11 @@ import (
 // planJSON is the part of a what-if plan's -o json output the comparisons
 // read.
 type planJSON struct {
-	Protocol string   `json:"protocol"`
-	Notes    []string `json:"notes"`
+	Protocol    string   `json:"protocol"`
+	Notes       []string `json:"notes"`
+	Assumptions struct {
+		Model []string `json:"model"`
+	} `json:"assumptions"`
 	Branches []struct {
 		Name        string        `json:"name"`
 		Cooperative *planTimeline `json:"cooperative"`
