@@ -289,6 +289,9 @@ func fastRoll(t *testing.T, version string) matrixRow {
 		"heartbeat.interval.ms": fmt.Sprint(fastHeartbeatMs), "session.timeout.ms": fmt.Sprint(3 * fastHeartbeatMs)}))
 	c.standardConnectors()
 	c.settle(2*time.Minute, 3*time.Second, nil)
+	// As before every other class: a sink task that stops while its
+	// consumer group is still forming waits out its graceful timeout.
+	c.sinkGroupsSettled(90 * time.Second)
 	// The members heartbeat in step from the last rebalance, so how long
 	// before the roll it ran decides whether the first return beats the
 	// other member's next heartbeat. Repeats start 0, 5 and 10 s later in
