@@ -282,3 +282,13 @@ func poll(ctx context.Context, what string, interval time.Duration, stop func() 
 		}
 	}
 }
+
+// pid is the running process's id, 0 when it is not running.
+func (j *jvm) pid() int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.cmd == nil || j.exited() {
+		return 0
+	}
+	return j.cmd.Process.Pid
+}

@@ -439,3 +439,52 @@ func (w *Worker) RESTRetry(ctx context.Context, method, path string, body, out a
 		}
 	}
 }
+
+// WaitPaused waits until every thread of the paused JVM is stopped
+// (/proc/PID/task/*/stat state T): SIGSTOP is delivered to each thread
+// apart, so a thread busy on another core may still answer for a moment.
+func (w *Worker) WaitPaused(ctx context.Context) error {
+	pid := w.proc.pid()
+	if pid == 0 {
+		return fmt.Errorf("%s is not running", w.proc.name)
+	}
+	for {
+		running, err := threadsNotStopped(pid)
+		if err != nil {
+			return fmt.Errorf("reading the threads of %s (pid %d): %w", w.proc.name, pid, err)
+		}
+		if running == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s (pid %d): %d thread(s) not stopped: %w", w.proc.name, pid, running, ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// threadsNotStopped counts the threads of pid whose state is not T/t.
+func threadsNotStopped(pid int) (int, error) {
+	dirs, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, d := range dirs {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", pid, d.Name()))
+		if err != nil {
+			continue // the thread ended
+		}
+		// "tid (comm) S ...": the state follows the last ')'.
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 || i+2 >= len(s) {
+			continue
+		}
+		if st := s[i+2]; st != 'T' && st != 't' {
+			n++
+		}
+	}
+	return n, nil
+}

@@ -97,10 +97,13 @@ func TestWorkersAndUpgradeTo4x(t *testing.T) {
 	if err := old.Pause(); err != nil {
 		t.Fatal(err)
 	}
+	if err := old.WaitPaused(c.ctx(5 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
 	for _, w := range c.inspectWorkers("--rest-timeout", "1s", "--rest-total-timeout", "3s").Workers {
 		switch {
 		case w.Worker == old.ID() && (w.Error == nil || !strings.Contains(*w.Error, "no answer within 1s")):
-			t.Errorf("frozen worker %s: %v, want a timeout", w.Worker, w.Error)
+			t.Errorf("frozen worker %s: %v, want a timeout (row %+v; its log's last lines:\n%s)", w.Worker, w.Error, w, old.LogTail(5))
 		case w.Worker != old.ID() && w.Error != nil:
 			t.Errorf("worker %s: %v", w.Worker, *w.Error)
 		}
