@@ -181,6 +181,9 @@ func (f *File) decodeContexts(n *yaml.Node) error {
 		if k.Kind != yaml.ScalarNode {
 			return fmt.Errorf("%s:%d: a context's name must be text", f.Path, k.Line)
 		}
+		if isMerge(k) {
+			return fmt.Errorf("%s:%d: a merge (<<) among the contexts is not supported; merge shared settings inside each context instead (b: {<<: *a, group: g})", f.Path, k.Line)
+		}
 		if err := once(f.Path, names, k); err != nil {
 			return err
 		}
@@ -212,7 +215,7 @@ func checkKeys(path string, m *yaml.Node, seen map[string]int, depth int) error 
 	}
 	for j := 0; j+1 < len(m.Content); j += 2 {
 		key, val := m.Content[j], m.Content[j+1]
-		if key.Value == "<<" {
+		if isMerge(key) {
 			merged := []*yaml.Node{val}
 			if val.Kind == yaml.SequenceNode {
 				merged = val.Content
@@ -221,10 +224,11 @@ func checkKeys(path string, m *yaml.Node, seen map[string]int, depth int) error 
 				if mm.Kind == yaml.AliasNode {
 					mm = mm.Alias
 				}
-				if mm.Kind == yaml.MappingNode {
-					if err := checkKeys(path, mm, map[string]int{}, depth+1); err != nil {
-						return err
-					}
+				if mm == nil || mm.Kind != yaml.MappingNode {
+					return fmt.Errorf("%s:%d: a merge (<<) takes a mapping or a list of mappings", path, key.Line)
+				}
+				if err := checkKeys(path, mm, map[string]int{}, depth+1); err != nil {
+					return err
 				}
 			}
 			continue
@@ -237,6 +241,12 @@ func checkKeys(path string, m *yaml.Node, seen map[string]int, depth int) error 
 		}
 	}
 	return nil
+}
+
+// isMerge says whether k is a merge key: a plain <<, which the parser tags
+// !!merge ("<<" in quotes is an ordinary key, and unknown to a context).
+func isMerge(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.Value == "<<" && k.Tag == "!!merge"
 }
 
 // once refuses a key already seen in its mapping, as yaml.v3 does.

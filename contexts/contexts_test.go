@@ -69,6 +69,9 @@ func TestRefusedFiles(t *testing.T) {
 		{"contexts:\n  prod:\n    bootstrap: k:9092\n", ":3: unknown key bootstrap"},
 		{"contexts:\n  prod:\n    sasl-password-env: A\n    sasl-password-file: b\n", "not both"},
 		{"contexts: [\n", "did not find expected"},
+		{"contexts:\n  <<: {a: {group: g}}\n", ":2: a merge (<<) among the contexts is not supported"},
+		{"contexts:\n  a:\n    <<: [{group: g}, 2]\n", ":3: a merge (<<) takes a mapping or a list of mappings"},
+		{"contexts:\n  a:\n    \"<<\": {group: g}\n", ":3: unknown key <<"},
 	} {
 		_, err := Load(write(t, tc.text))
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "hunter2") {

@@ -27,6 +27,10 @@ func FuzzLoadMatchesYAMLv3(f *testing.F) {
 		"contexts:\n  a: {timeout: soon}\n",
 		"contexts:\n  a: {sasl-password-env: A, sasl-password-file: /f}\n",
 		"- a\n",
+		"contexts: {<<}\n", // a merge among the contexts (CI fuzz finding)
+		"contexts: {a: {<<: 1}}\n",
+		"contexts: {a: {<<: [{group: g}, 2]}}\n",
+		"contexts: {a: {\"<<\": {group: g}}}\n",
 	} {
 		f.Add(s)
 	}
