@@ -51,6 +51,10 @@ type Pending struct {
 	// EndsInMs overrides when the delay ends, from plan time 0 (nil = from
 	// what was seen).
 	EndsInMs *int64
+	// ZeroAtMs is the moment (epoch ms) plan time 0 stands for when it is
+	// not the read (timeline.Options.ZeroAtMs: an event after the
+	// snapshot); 0 = the read. The delay has run on in between.
+	ZeroAtMs int64
 
 	Reconstructed []string
 	NotSeen       []string
@@ -110,13 +114,37 @@ func (p *Pending) endsIn(maxDelayMs int64) (int64, string) {
 	if p.EndsInMs != nil {
 		return max(*p.EndsInMs, 0), "given"
 	}
+	since, zero := p.sinceRead()
 	if p.DepartedAtMs > 0 && p.TakenAtMs > 0 && p.Backoff == 0 {
-		left := p.DepartedAtMs + maxDelayMs - p.TakenAtMs
-		left = max(min(left, p.DelayMs), 0)
-		return left, fmt.Sprintf("the departure seen in the status topic %s before the read, plus max delay %s (at most the %s told)",
-			format.Millis(p.TakenAtMs-p.DepartedAtMs), format.Millis(maxDelayMs), format.Millis(p.DelayMs))
+		left := p.DepartedAtMs + maxDelayMs - p.TakenAtMs - since
+		left = max(min(left, p.DelayMs-since), 0)
+		return left, fmt.Sprintf("the departure seen in the status topic %s before %s, plus max delay %s (at most the %s told)",
+			format.Millis(p.TakenAtMs+since-p.DepartedAtMs), zero, format.Millis(maxDelayMs), format.Millis(p.DelayMs))
+	}
+	if since > 0 {
+		return max(p.DelayMs-since, 0), fmt.Sprintf("the round that told %s is not visible: taken as the moment of reading, %s before time 0, the latest the delay can end (it may end up to %s earlier)", format.Millis(p.DelayMs), format.Millis(since), format.Millis(p.DelayMs))
 	}
 	return p.DelayMs, fmt.Sprintf("the round that told %s is not visible: taken as the moment of reading, the latest the delay can end (it may end up to %s earlier)", format.Millis(p.DelayMs), format.Millis(p.DelayMs))
+}
+
+// sinceRead is how long after the read plan time 0 is, and how the
+// assumptions name time 0.
+func (p *Pending) sinceRead() (int64, string) {
+	if p.ZeroAtMs > p.TakenAtMs && p.TakenAtMs > 0 {
+		return p.ZeroAtMs - p.TakenAtMs, "time 0"
+	}
+	return 0, "the read"
+}
+
+// From is p with plan time 0 at zeroAtMs (epoch ms; 0 = the read); nil
+// stays nil.
+func (p *Pending) From(zeroAtMs int64) *Pending {
+	if p == nil || zeroAtMs == 0 {
+		return p
+	}
+	q := *p
+	q.ZeroAtMs = zeroAtMs
+	return &q
 }
 
 // view renders the pending state for the plan's assumptions; nil when

@@ -69,10 +69,11 @@ func NewSeed(state cluster.State, opts Options, protocol string) (*Seed, error) 
 	if protocol != "eager" {
 		sim.Sleep(1) // a deadline at plan time 0 must not read as "none" (0) to the assignor
 		var st assignor.AssignorState
-		st, s.delayedAt = cluster.LeaderMemory(sim, state.Pending, opts.MaxDelayMs)
+		pending := state.Pending.From(opts.ZeroAtMs)
+		st, s.delayedAt = cluster.LeaderMemory(sim, pending, opts.MaxDelayMs)
 		sim.SetState(st)
 		var ok bool
-		if ok, s.due = state.Pending.RoundDue(opts.MaxDelayMs); ok {
+		if ok, s.due = pending.RoundDue(opts.MaxDelayMs); ok {
 			s.followUpAt, s.delayedAt = 0, -1
 		}
 	}

@@ -259,3 +259,40 @@ func TestReplayFromMidDelay(t *testing.T) {
 		t.Error("without --from, leaving a worker that never joined is accepted")
 	}
 }
+
+// A plan whose time 0 is an event after the snapshot (ZeroAtMs) counts the
+// delay from the read: the deadline, and the held work's return, come that
+// much earlier than in the plan from the read itself.
+func TestMidDelayPlanFromALaterTimeZero(t *testing.T) {
+	const maxDelay, elapsed, read, later = 60000, 20000, 1_000_000, 5000
+	_, snap := midDelay(t, maxDelay, elapsed, false)
+	snap.Pending.EndsInMs = nil
+	snap.Pending.TakenAtMs, snap.Pending.DepartedAtMs = read, read-elapsed
+	held := timeline.PieceName(cluster.KeysOf(snap.Pending.Lost)[0])
+	ends := map[int64]int64{}
+	back := map[int64]int64{}
+	for _, zero := range []int64{0, read + later} {
+		opts := testOpts(maxDelay)
+		opts.ZeroAtMs = zero
+		res, err := ConnectorPlan(snap, opts, ConnectorChange{Set: map[string]int{"conn-00": 4}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := res.Assumptions.Pending
+		if p == nil || p.DelayEndsAfterMs == nil {
+			t.Fatalf("time 0 at %d: no pending delay in %+v", zero, p)
+		}
+		ends[zero] = *p.DelayEndsAfterMs
+		iv := outageOf(res.Branches[0].Cooperative, held)
+		if len(iv) == 0 {
+			t.Fatalf("time 0 at %d: held piece %s never down", zero, held)
+		}
+		back[zero] = iv[len(iv)-1].ToMs
+	}
+	if ends[0] != maxDelay-elapsed || ends[read+later] != maxDelay-elapsed-later {
+		t.Errorf("delay ends after %v, want %d from the read and %d from 5 s later", ends, maxDelay-elapsed, maxDelay-elapsed-later)
+	}
+	if back[0]-back[read+later] != later {
+		t.Errorf("held piece %s back at %v: want the later time 0's %d ms earlier", held, back, later)
+	}
+}

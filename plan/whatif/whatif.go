@@ -236,7 +236,7 @@ func NewResult(plan string, state cluster.State, opts timeline.Options, event st
 				RoundTimeMs: model.RoundTimeMs, SessionTimeoutMs: model.SessionTimeoutMs, MaxDelayMs: opts.MaxDelayMs,
 				KafkaVersion: version, JDK: jdk, Leader: state.LeaderID(), LeaderName: state.Name(state.LeaderID()), Model: model.Statements(),
 				CrashNoticedAfterMs: model.CrashNoticeMs(), JoinWindowMs: model.JoinWindowMs(),
-				Pending: state.Pending.View(opts.MaxDelayMs),
+				Pending: state.Pending.From(opts.ZeroAtMs).View(opts.MaxDelayMs),
 			},
 			Initial: timeline.NameCounts(state, initialCounts(state)),
 			Labels:  map[string]string{},
