@@ -105,6 +105,12 @@ const (
 	// is 0).
 	LeaveGroupAfterMsDefault int64 = 1200
 	LeaveGroupPerPieceMs     int64 = 0
+	// LeaveGroupEarliestMs and LeaveGroupLatestMs bound the same
+	// measurement (0.45 to 2.9 s over the 35 clean stops): with the
+	// others' heartbeats known, a heartbeat inside that range may come
+	// before or after the LeaveGroup (LeaveLearntRange).
+	LeaveGroupEarliestMs int64 = 450
+	LeaveGroupLatestMs   int64 = 2900
 	// StartPerPieceMs: a worker creates the connectors and tasks it was
 	// assigned one after another; its last "Creating" line came 7.0 ms
 	// per piece after its assignment (Theil-Sen over 136 starts of 1 to
@@ -324,6 +330,22 @@ func (m TimeModel) LearntAtMs(t int64) int64 {
 		return m.nextHeartbeat(*m.StartPhaseMs, t)
 	}
 	return t + m.JoinWindowMs()
+}
+
+// LeaveLearntRange is when the others can learn of a clean stop at plan
+// time t before the plan's first round, in the phase the input shows: the
+// heartbeat after the earliest LeaveGroup measured, the one the plan takes
+// (after LeaveGroupAfterMs), and the one after the latest measured. ok is
+// false without a phase (the half-interval window stands for all of them)
+// or when they are one heartbeat.
+func (m TimeModel) LeaveLearntRange(t int64) (earliest, planned, latest int64, ok bool) {
+	if m.StartPhaseMs == nil || m.HeartbeatIntervalMs <= 0 {
+		return 0, 0, 0, false
+	}
+	earliest = m.LearntAtMs(t + LeaveGroupEarliestMs)
+	planned = m.LearntAtMs(t + m.LeaveGroupAfterMs())
+	latest = m.LearntAtMs(t + LeaveGroupLatestMs)
+	return earliest, planned, latest, earliest != latest
 }
 
 // noPhase is the engine's phase where nothing shows it.

@@ -125,3 +125,58 @@ func TestPhaseNotSeen(t *testing.T) {
 		t.Errorf("a phase %d intervals old was used", cluster.MaxPhaseAge+1)
 	}
 }
+
+// A clean stop's round, with the others' heartbeats dated, falls at the
+// heartbeat after its LeaveGroup (taken 1.2 s after the stop); one inside
+// the measured range (0.45 to 2.9 s) may come first, or last, in a real
+// group, and the plan says which heartbeats are possible. Heartbeats at
+// -1930, 1070, 4070 (the 36-task run's case: the LeaveGroup came at 0.67
+// s, before the heartbeat at 1.07 s the plan passed over) and at -1600,
+// 1400, 4400; none said without a phase.
+func TestCleanStopNearAHeartbeatIsTimingDependent(t *testing.T) {
+	const readAt = 1_800_000_000_000
+	opts := timeline.Options{MaxDelayMs: 300_000, SessionTimeoutMs: 10_000, HeartbeatIntervalMs: 3000, RoundTimeMs: 50}
+	for _, c := range []struct {
+		roundAgo int64
+		planned  string
+		may      string
+		first    int64
+	}{
+		{4930, "4.07s after the stop", "1.07s or 4.07s", 4070},
+		{4600, "1.4s after the stop", "1.4s or 4.4s", 1400},
+	} {
+		st, err := cluster.StateFromDataset(views.Decode(phaseDataset(t, readAt-c.roundAgo, readAt), store.DecodeOptions{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, plan := range []func() (*PlanResult, error){
+			func() (*PlanResult, error) { return LeavePlan(st, opts, "connect-2-bbbb", StopClean, nil) },
+			func() (*PlanResult, error) { return ScalePlan(st, opts, ScaleOptions{To: 1}) },
+		} {
+			res, err := plan()
+			if err != nil {
+				t.Fatal(err)
+			}
+			note := strings.Join(res.Notes, "\n")
+			if !strings.Contains(note, "LeaveGroup at their heartbeat "+c.planned) || !strings.Contains(note, "heartbeat at "+c.may+",") {
+				t.Errorf("round %d ms before the read (%s): notes %q, want the heartbeat %s planned and %s possible", c.roundAgo, res.Event, note, c.planned, c.may)
+			}
+			// The round opens at the LeaveGroup; the others rejoin at their heartbeat.
+			if tl := res.Branches[0].Cooperative; len(tl.Rounds) == 0 || tl.Rounds[0].EndMs-opts.RoundTimeMs != c.first {
+				t.Errorf("round %d ms before the read (%s): first round %+v, want the others to rejoin at %d", c.roundAgo, res.Event, tl.Rounds, c.first)
+			}
+		}
+	}
+	st, err := cluster.StateFromDataset(views.Decode(phaseDataset(t, readAt-4930, readAt), store.DecodeOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Phase, st.PhaseNotSeen = nil, "test"
+	res, err := LeavePlan(st, opts, "connect-2-bbbb", StopClean, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if note := strings.Join(res.Notes, "\n"); strings.Contains(note, "timing-dependent") {
+		t.Errorf("no phase, yet: %q", note)
+	}
+}

@@ -78,6 +78,24 @@ func (r *PlanResult) noteFoldTiming(m timeline.TimeModel, restartMs int64, kind 
 		Millis(restartMs), Millis(heartbeatMs), Millis(leave), fold, how))
 }
 
+// noteLeaveTiming says where the round of a clean stop at time 0 depends
+// on when its LeaveGroup reaches the broker, which the plan takes from a
+// median: with the others' heartbeat phase known, a heartbeat inside the
+// measured range of the LeaveGroup makes the round an interval earlier or
+// later than planned, and every figure after it with it.
+func (r *PlanResult) noteLeaveTiming(m timeline.TimeModel, who string) {
+	earliest, planned, latest, ok := m.LeaveLearntRange(0)
+	if !ok {
+		return
+	}
+	var at []string
+	for t := earliest; t <= latest; t += m.HeartbeatIntervalMs {
+		at = append(at, Millis(t))
+	}
+	r.Notes = append(r.Notes, fmt.Sprintf("timing-dependent: in the heartbeat phase the input shows, the others learn of %s's LeaveGroup at their heartbeat %s after the stop (the LeaveGroup taken as %s after it); clean stops sent it %s to %s after the stop, so a real round can start at the heartbeat at %s, an interval (%s) apart, and every figure of this plan moves with it",
+		who, Millis(planned), Millis(m.LeaveGroupAfterMs()), Millis(timeline.LeaveGroupEarliestMs), Millis(timeline.LeaveGroupLatestMs), strings.Join(at, " or "), Millis(m.HeartbeatIntervalMs)))
+}
+
 // RollRoundCap is the round cap of a roll of n workers: a roll takes a few
 // rounds per worker (more when paced by stability), so the plans' default
 // cap would cut a roll of a few hundred workers short.
