@@ -121,10 +121,11 @@ func (p *Pending) endsIn(maxDelayMs int64) (int64, string) {
 		return left, fmt.Sprintf("the departure seen in the status topic %s before %s, plus max delay %s (at most the %s told)",
 			format.Millis(p.TakenAtMs+since-p.DepartedAtMs), zero, format.Millis(maxDelayMs), format.Millis(p.DelayMs))
 	}
+	read := "the moment of reading"
 	if since > 0 {
-		return max(p.DelayMs-since, 0), fmt.Sprintf("the round that told %s is not visible: taken as the moment of reading, %s before time 0, the latest the delay can end (it may end up to %s earlier)", format.Millis(p.DelayMs), format.Millis(since), format.Millis(p.DelayMs))
+		read += ", " + format.Millis(since) + " before time 0"
 	}
-	return p.DelayMs, fmt.Sprintf("the round that told %s is not visible: taken as the moment of reading, the latest the delay can end (it may end up to %s earlier)", format.Millis(p.DelayMs), format.Millis(p.DelayMs))
+	return max(p.DelayMs-since, 0), fmt.Sprintf("the round that told %s is not visible: taken as %s, the latest the delay can end (it may end up to %s earlier)", format.Millis(p.DelayMs), read, format.Millis(p.DelayMs))
 }
 
 // sinceRead is how long after the read plan time 0 is, and how the

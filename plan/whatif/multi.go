@@ -54,9 +54,7 @@ func LeaveWorkersPlan(state cluster.State, opts timeline.Options, lo LeaveOption
 		stop = StopClean
 	}
 	res.Assumptions.Stop = &stop
-	if kind == timeline.EventStop {
-		res.noteLeaveTiming(timeline.NewTimeModel(state, opts), labels(state, ids)[0])
-	}
+	res.noteLeaveTiming(timeline.NewTimeModel(state, opts), kind, state.Label(ids[0]))
 	if len(ids) > 1 {
 		pace := lo.PaceMs
 		res.Assumptions.PaceMs = &pace
@@ -298,9 +296,7 @@ func ScalePlan(state cluster.State, opts timeline.Options, so ScaleOptions) (*Pl
 	res := NewResult("scale", state, opts, desc)
 	res.Assumptions.Stop = &stop
 	res.Assumptions.PaceMs = &pace
-	if kind == timeline.EventStop {
-		res.noteLeaveTiming(timeline.NewTimeModel(state, opts), labels(state, removed)[0])
-	}
+	res.noteLeaveTiming(timeline.NewTimeModel(state, opts), kind, state.Label(removed[0]))
 	return res, res.addBranch(state, opts, desc, evs)
 }
 

@@ -82,10 +82,11 @@ func (r *PlanResult) noteFoldTiming(m timeline.TimeModel, restartMs int64, kind 
 // on when its LeaveGroup reaches the broker, which the plan takes from a
 // median: with the others' heartbeat phase known, a heartbeat inside the
 // measured range of the LeaveGroup makes the round an interval earlier or
-// later than planned, and every figure after it with it.
-func (r *PlanResult) noteLeaveTiming(m timeline.TimeModel, who string) {
+// later than planned, and every figure after it with it. A crash sends
+// no LeaveGroup.
+func (r *PlanResult) noteLeaveTiming(m timeline.TimeModel, kind timeline.EventKind, who string) {
 	earliest, planned, latest, ok := m.LeaveLearntRange(0)
-	if !ok {
+	if kind != timeline.EventStop || !ok {
 		return
 	}
 	var at []string
