@@ -15,6 +15,11 @@ import (
 	"time"
 )
 
+// ErrOverran marks a JVM that did not stop, or become ready, within the
+// time the harness gives it: a fault of the machine or of the release
+// under test, not of what a test checks, so a test may try its step again.
+var ErrOverran = errors.New("overran the harness's grace")
+
 // jvm is one running java process whose output goes to a log file.
 type jvm struct {
 	name    string
@@ -149,7 +154,7 @@ func (j *jvm) signal(sig syscall.Signal, grace time.Duration) error {
 	_ = cmd.Process.Kill()
 	select {
 	case <-done:
-		return fmt.Errorf("%s did not stop within %s of %v; killed", j.name, grace, sig)
+		return fmt.Errorf("%s did not stop within %s of %v; killed (%w)%s", j.name, grace, sig, ErrOverran, stuckThreads(j.logTail(4000)))
 	case <-time.After(10 * time.Second):
 		return fmt.Errorf("%s (pid %d) did not end even after SIGKILL", j.name, cmd.Process.Pid)
 	}

@@ -291,6 +291,9 @@ func (w *Worker) WaitReady(ctx context.Context) error {
 			return w.REST(ctx, http.MethodGet, "/connectors", nil, nil)
 		})
 	}
+	if err != nil && errors.Is(err, context.DeadlineExceeded) && w.proc.running() {
+		err = fmt.Errorf("%w (%w)", err, ErrOverran)
+	}
 	if err != nil {
 		return fmt.Errorf("%w\n--- %s log (tail) ---\n%s", err, w.name, w.LogTail(40))
 	}

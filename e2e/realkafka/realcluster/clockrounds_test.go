@@ -113,12 +113,17 @@ func assignmentSummary(line string) string {
 	return fmt.Sprintf("gen %s: +%dc +%dt -%dc -%dt delay %s", m[1], n(m[2]), n(m[3]), n(m[4]), n(m[5]), m[6])
 }
 
-// logRoundParts logs the parts of the class's rounds when asked.
-func (c *cluster) logRoundParts(t0 time.Time) {
+// logRoundParts logs the parts of the class's rounds when asked, after
+// the plan's rounds (start and end, ms after the same event).
+func (c *cluster) logRoundParts(t0 time.Time, plan *planTimeline) {
 	if os.Getenv("CONNECTSCOPE_CLOCK_ROUNDS") == "" {
 		return
 	}
-	c.t.Logf("round parts (ms after the event):%s", c.roundParts(t0))
+	var b strings.Builder
+	for _, r := range plan.Rounds {
+		fmt.Fprintf(&b, "\n  %7d to %d: %s", r.TimeMs, r.EndMs, r.Trigger)
+	}
+	c.t.Logf("the plan's rounds (ms after the event):%s\nround parts (ms after the event):%s", b.String(), c.roundParts(t0))
 }
 
 // roundTimeVariants are CONNECTSCOPE_CLOCK_ROUND_TIMES in ms.

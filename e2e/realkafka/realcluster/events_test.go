@@ -182,7 +182,7 @@ func (c *cluster) planFlags(snapshot string) []string {
 		"--session-timeout", fmt.Sprint(sessionTimeoutMs)}
 }
 
-func branchNamed(t *testing.T, p planJSON, word string) int {
+func branchNamed(t testing.TB, p planJSON, word string) int {
 	t.Helper()
 	for i, b := range p.Branches {
 		if strings.Contains(b.Name, word) && !strings.Contains(b.Name, "not") {

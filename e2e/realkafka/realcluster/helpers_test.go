@@ -32,8 +32,8 @@ const (
 // cluster is one Connect cluster (its own group and internal topics) on a
 // shared broker.
 type cluster struct {
-	t       *testing.T // the running (sub)test: failures go here
-	root    *testing.T // the test that owns the workers: they live until it ends
+	t       testing.TB // the running (sub)test or one try of it: failures go here
+	root    testing.TB // the test that owns the workers: they live until it ends
 	b       *realkafka.Broker
 	version string
 	group   string
@@ -63,7 +63,7 @@ type cluster struct {
 // newCluster starts n workers of version with the given extra properties
 // (scheduled.rebalance.max.delay.ms among them) on the shared broker of
 // brokerVersion.
-func newCluster(t *testing.T, brokerVersion, version string, n int, props map[string]string) *cluster {
+func newCluster(t testing.TB, brokerVersion, version string, n int, props map[string]string) *cluster {
 	t.Helper()
 	b := broker(t, brokerVersion)
 	all := map[string]string{
@@ -614,7 +614,7 @@ func (c *cluster) snapshot() string {
 	return path
 }
 
-func snapshotMemberOrder(t *testing.T, path string) []string {
+func snapshotMemberOrder(t testing.TB, path string) []string {
 	t.Helper()
 	d, err := source.LoadFile(path, inspect.DefaultTopicNames())
 	if err != nil {

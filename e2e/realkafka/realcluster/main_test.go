@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 }
 
 // broker is the shared broker of a version, started on first use.
-func broker(t *testing.T, version string) *realkafka.Broker {
+func broker(t testing.TB, version string) *realkafka.Broker {
 	t.Helper()
 	realkafka.Require(t)
 	brokersMu.Lock()

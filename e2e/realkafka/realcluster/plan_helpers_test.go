@@ -27,6 +27,8 @@ type planTimeline struct {
 	Protocol string `json:"protocol"`
 	Rounds   []struct {
 		Trigger string `json:"trigger"`
+		TimeMs  int64  `json:"time_ms"`
+		EndMs   int64  `json:"end_ms"`
 		Workers []struct {
 			Worker             string   `json:"worker"`
 			RevokedConnectors  []string `json:"revoked_connectors"`
