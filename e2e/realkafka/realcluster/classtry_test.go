@@ -35,11 +35,12 @@ func (t *classTry) Cleanup(f func()) { t.cleanups = append(t.cleanups, f) }
 // end hands the try's cleanups to the test, or runs them now (last first)
 // when a fault cut the try short.
 func (t *classTry) end(faulted bool) {
-	for i := len(t.cleanups) - 1; faulted && i >= 0; i-- {
-		t.cleanups[i]()
-	}
-	for _, f := range t.cleanups {
-		if !faulted {
+	if faulted {
+		for i := len(t.cleanups) - 1; i >= 0; i-- {
+			t.cleanups[i]()
+		}
+	} else {
+		for _, f := range t.cleanups {
 			t.TB.Cleanup(f)
 		}
 	}
