@@ -62,6 +62,14 @@ func (r matrixRow) taskErr() float64 {
 	return float64(r.planTaskMs-r.taskMs) / float64(r.taskMs)
 }
 
+// addNote adds a note to the row's.
+func (r *matrixRow) addNote(s string) {
+	if r.note != "" {
+		s = r.note + "; " + s
+	}
+	r.note = s
+}
+
 func (r matrixRow) String() string {
 	all := "never"
 	if r.planAll != nil {
@@ -370,6 +378,10 @@ func (c *cluster) compareClass(p planJSON, branch int, initial map[string][]stri
 	m := c.measureClock(t0, killed)
 	row.taskMs, row.allRunning, row.genCount = m.taskMs, m.allRunning, len(c.generationsSince(t0))
 	row.variants = c.variantNote(branch)
+	if strings.Contains(strings.Join(append(p.Notes, tl.Notes...), "\n"), "timing-dependent") {
+		// The rolls replace it with their own, which says more.
+		row.addNote("the plan calls it timing-dependent")
+	}
 	c.logRoundParts(t0, tl)
 	row.exact = err == nil
 	for _, m := range p.Assumptions.Model {
@@ -577,7 +589,7 @@ func matrixBounce(c *cluster) matrixRow {
 		return whatif.LeavePlan(st, o, old, whatif.StopClean, &back)
 	})
 	row := c.compareClass(p, branchNamed(c.t, p, "returns"), initial, workerOf, t0, nil)
-	row.note = fmt.Sprintf("back after %.1f s", float64(back)/1000)
+	row.addNote(fmt.Sprintf("back after %.1f s", float64(back)/1000))
 	return row
 }
 
@@ -649,7 +661,7 @@ func matrixTasksRaisedMidDelay(c *cluster) matrixRow {
 	// From the change: the held tasks and the new ones are down then.
 	down := append(killed, fmt.Sprintf("sink-x-%d", sinkX), fmt.Sprintf("sink-x-%d", sinkX+1))
 	row := c.compareClass(p, 0, initial, workerOf, t1, down)
-	row.note = fmt.Sprintf("sink-x %d -> %d tasks", sinkX, sinkX+2)
+	row.addNote(fmt.Sprintf("sink-x %d -> %d tasks", sinkX, sinkX+2))
 	return row
 }
 

@@ -39,6 +39,7 @@ type planTimeline struct {
 			Tasks              int      `json:"tasks"`
 		} `json:"workers"`
 	} `json:"rounds"`
+	Notes   []string `json:"notes"`
 	Summary struct {
 		EndMs           int64    `json:"end_ms"`
 		NotRunningAtEnd []string `json:"not_running_at_end"`
