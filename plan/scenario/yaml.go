@@ -106,29 +106,35 @@ func isStringMapping(n *yaml.Node) bool {
 }
 
 // keyName names a mapping key as yaml.v3 does; skip reports a null key,
-// which yaml.v3 leaves out of a string-keyed map.
-func (c *yamlConverter) keyName(k *yaml.Node, stringKeys bool) (name string, skip bool, err error) {
+// which yaml.v3 leaves out of a string-keyed map. same is what yaml.v3
+// compares when a merged key meets one already there: the key's value
+// with its type in a mapping keyed by values (00 is 0, the int; 0.0 is
+// not), its name in one keyed by text.
+func (c *yamlConverter) keyName(k *yaml.Node, stringKeys bool) (name, same string, skip bool, err error) {
 	if !stringKeys {
 		key, err := c.value(k)
-		return fmt.Sprint(key), false, err
+		return fmt.Sprint(key), fmt.Sprintf("%T %v", key, key), false, err
 	}
 	scalar := k
 	if scalar.Kind == yaml.AliasNode && scalar.Alias != nil {
 		scalar = scalar.Alias
 	}
 	if scalar.Kind != yaml.ScalarNode {
-		return "", false, fmt.Errorf("line %d: a mapping key that is not text where the mapping's other keys are", k.Line)
+		return "", "", false, fmt.Errorf("line %d: a mapping key that is not text where the mapping's other keys are", k.Line)
 	}
 	if scalar.ShortTag() == "!!null" {
-		return "", true, nil
+		return "", "", true, nil
 	}
 	err = scalar.Decode(&name)
-	return name, false, err
+	return name, name, false, err
 }
 
 // mapping adds n's keys to out. Merged keys (<<) give way to the mapping's
-// own; a key twice in one mapping is an error, as yaml.v3 makes it.
-// stringKeys says how the outermost mapping names its keys (isStringMapping).
+// own and to keys merged before them, compared as keyName's same; a key
+// twice in one mapping is an error, as yaml.v3 makes it, compared by its
+// text (0 and 0.0 differ). stringKeys says how the outermost mapping names
+// its keys (isStringMapping). seen holds "text:" keys with their line and
+// "same:" keys (line 0 when merged, which an own key may replace).
 func (c *yamlConverter) mapping(n *yaml.Node, out map[string]any, seen map[string]int, merged, stringKeys bool) error {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -138,26 +144,24 @@ func (c *yamlConverter) mapping(n *yaml.Node, out map[string]any, seen map[strin
 			}
 			continue
 		}
-		name, skip, err := c.keyName(k, stringKeys)
+		name, same, skip, err := c.keyName(k, stringKeys)
 		if err != nil {
 			return err
 		}
-		id := name // yaml.v3 calls keys the same when their text is: 0 and 0.0 differ
+		text := name
 		if k.Kind == yaml.ScalarNode {
-			id = k.Value
-		}
-		if line, dup := seen[id]; dup {
-			if merged {
-				continue
-			}
-			if line > 0 {
-				return fmt.Errorf("line %d: mapping key %q already defined at line %d", k.Line, name, line)
-			}
+			text = k.Value
 		}
 		if merged {
-			seen[id] = 0 // a mapping's own key may replace it
+			if _, there := seen["same:"+same]; there {
+				continue
+			}
+			seen["same:"+same] = 0
 		} else {
-			seen[id] = k.Line
+			if line := seen["text:"+text]; line > 0 {
+				return fmt.Errorf("line %d: mapping key %q already defined at line %d", k.Line, name, line)
+			}
+			seen["text:"+text], seen["same:"+same] = k.Line, k.Line
 		}
 		if skip {
 			continue

@@ -69,6 +69,11 @@ var yamlSeeds = []string{
 	"z: 1\n<<: [{7101, 0}, {000, 00}]\n",
 	"z: 1\n<<: {~: a, true: b, 0x1F: c, 1.50: d, !!binary aGk=: g, 007: h}\n",
 	"z: 1\n~: a\n~: b\n",
+	// A mapping keyed by values compares a merged key by its value: 00
+	// is the int 0, which the mapping already has; 0.0 is another key.
+	"0: 0\n<<: [{00}]\n",
+	"0: a\n<<: [{00: b, 0.0: c}, {000: d}]\nx: 1\n",
+	"<<: {00: m}\n0: own\n",
 }
 
 func FuzzYAMLScenarioMatchesYAMLv3(f *testing.F) {
