@@ -181,6 +181,10 @@ func (f *File) decodeContexts(n *yaml.Node) error {
 		if k.Kind != yaml.ScalarNode {
 			return fmt.Errorf("%s:%d: a context's name must be text", f.Path, k.Line)
 		}
+		if k.ShortTag() == "!!null" {
+			// yaml.v3 would drop such a context without a word.
+			return fmt.Errorf("%s:%d: a context's name must be text, not null (%q); quote it to use it as a name", f.Path, k.Line, k.Value)
+		}
 		if isMerge(k) {
 			return fmt.Errorf("%s:%d: a merge (<<) among the contexts is not supported; merge shared settings inside each context instead (b: {<<: *a, group: g})", f.Path, k.Line)
 		}

@@ -72,6 +72,7 @@ func TestRefusedFiles(t *testing.T) {
 		{"contexts:\n  <<: {a: {group: g}}\n", ":2: a merge (<<) among the contexts is not supported"},
 		{"contexts:\n  a:\n    <<: [{group: g}, 2]\n", ":3: a merge (<<) takes a mapping or a list of mappings"},
 		{"contexts:\n  a:\n    \"<<\": {group: g}\n", ":3: unknown key <<"},
+		{"contexts:\n  ~: {group: g}\n", `:2: a context's name must be text, not null ("~"); quote it`},
 	} {
 		_, err := Load(write(t, tc.text))
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "hunter2") {

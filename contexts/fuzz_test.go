@@ -31,6 +31,9 @@ func FuzzLoadMatchesYAMLv3(f *testing.F) {
 		"contexts: {a: {<<: 1}}\n",
 		"contexts: {a: {<<: [{group: g}, 2]}}\n",
 		"contexts: {a: {\"<<\": {group: g}}}\n",
+		"contexts: {~}\n", // a null name, which yaml.v3 drops (CI fuzz finding)
+		"contexts: {null: {group: g}, a: {}}\n",
+		"contexts: {\"~\": {group: g}}\n",
 	} {
 		f.Add(s)
 	}
