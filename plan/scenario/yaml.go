@@ -133,8 +133,8 @@ func (c *yamlConverter) keyName(k *yaml.Node, stringKeys bool) (name, same strin
 // own and to keys merged before them, compared as keyName's same; a key
 // twice in one mapping is an error, as yaml.v3 makes it, compared by its
 // text (0 and 0.0 differ). stringKeys says how the outermost mapping names
-// its keys (isStringMapping). seen holds "text:" keys with their line and
-// "same:" keys (line 0 when merged, which an own key may replace).
+// its keys (isStringMapping). seen holds the own keys' "text:" with their
+// line and every kept key's "same:", which an own key may replace.
 func (c *yamlConverter) mapping(n *yaml.Node, out map[string]any, seen map[string]int, merged, stringKeys bool) error {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -152,20 +152,19 @@ func (c *yamlConverter) mapping(n *yaml.Node, out map[string]any, seen map[strin
 		if k.Kind == yaml.ScalarNode {
 			text = k.Value
 		}
-		if merged {
-			if _, there := seen["same:"+same]; there {
-				continue
-			}
-			seen["same:"+same] = 0
-		} else {
+		if !merged {
 			if line := seen["text:"+text]; line > 0 {
 				return fmt.Errorf("line %d: mapping key %q already defined at line %d", k.Line, name, line)
 			}
-			seen["text:"+text], seen["same:"+same] = k.Line, k.Line
+			seen["text:"+text] = k.Line
 		}
 		if skip {
+			continue // a dropped null key holds no place ("" may follow)
+		}
+		if _, there := seen["same:"+same]; merged && there {
 			continue
 		}
+		seen["same:"+same] = 0
 		val, err := c.value(v)
 		if err != nil {
 			return err
