@@ -36,14 +36,17 @@ func (m TimeModel) leaveRange(phase, t, leave int64) (earliest, planned, latest 
 	return earliest, planned, latest, earliest != latest
 }
 
-// HeartbeatsBetween names the heartbeats from earliest to latest, an
-// interval apart: "1.07s or 4.07s".
-func (m TimeModel) HeartbeatsBetween(earliest, latest int64) string {
+// LeaveRangeWords is the clause both timing notes of a clean stop end
+// with: the measured range of the LeaveGroup and the heartbeats from
+// earliest to latest it reaches, an interval apart ("… at the heartbeat
+// at 1.07s or 4.07s").
+func (m TimeModel) LeaveRangeWords(earliest, latest int64) string {
 	var at []string
 	for t := earliest; t <= latest && m.HeartbeatIntervalMs > 0; t += m.HeartbeatIntervalMs {
 		at = append(at, format.Millis(t))
 	}
-	return strings.Join(at, " or ")
+	return fmt.Sprintf("clean stops sent it %s to %s after the stop, so a real round can start at the heartbeat at %s",
+		format.Millis(LeaveGroupEarliestMs), format.Millis(LeaveGroupLatestMs), strings.Join(at, " or "))
 }
 
 // noteLeaveHeartbeats notes a clean stop after the plan's first round
@@ -62,7 +65,6 @@ func (e *engine) noteLeaveHeartbeats(w string, leave int64) {
 	if !ok || (e.delayedAt >= 0 && e.delayedAt <= latest) {
 		return
 	}
-	e.notes = append(e.notes, fmt.Sprintf("timing-dependent: %s stops cleanly at %s; the members, heartbeating in step since round %d, learn of its LeaveGroup (taken as %s after the stop) at their heartbeat at %s; clean stops sent it %s to %s after the stop, so a real round can start at the heartbeat at %s, and every figure after it moves with it",
-		e.label(w), format.Millis(e.now), len(e.rounds), format.Millis(leave), format.Millis(planned),
-		format.Millis(LeaveGroupEarliestMs), format.Millis(LeaveGroupLatestMs), e.model.HeartbeatsBetween(earliest, latest)))
+	e.notes = append(e.notes, fmt.Sprintf("timing-dependent: %s stops cleanly at %s; the members, heartbeating in step since round %d, learn of its LeaveGroup (taken as %s after the stop) at their heartbeat at %s; %s, and every figure after it moves with it",
+		e.label(w), format.Millis(e.now), len(e.rounds), format.Millis(leave), format.Millis(planned), e.model.LeaveRangeWords(earliest, latest)))
 }

@@ -89,8 +89,8 @@ func (r *PlanResult) noteLeaveTiming(m timeline.TimeModel, kind timeline.EventKi
 	if kind != timeline.EventStop || !ok {
 		return
 	}
-	r.Notes = append(r.Notes, fmt.Sprintf("timing-dependent: in the heartbeat phase the input shows, the others learn of %s's LeaveGroup at their heartbeat %s after the stop (the LeaveGroup taken as %s after it); clean stops sent it %s to %s after the stop, so a real round can start at the heartbeat at %s, an interval (%s) apart, and every figure of this plan moves with it",
-		who, Millis(planned), Millis(m.LeaveGroupAfterMs()), Millis(timeline.LeaveGroupEarliestMs), Millis(timeline.LeaveGroupLatestMs), m.HeartbeatsBetween(earliest, latest), Millis(m.HeartbeatIntervalMs)))
+	r.Notes = append(r.Notes, fmt.Sprintf("timing-dependent: in the heartbeat phase the input shows, the others learn of %s's LeaveGroup at their heartbeat %s after the stop (the LeaveGroup taken as %s after it); %s, an interval (%s) apart, and every figure of this plan moves with it",
+		who, Millis(planned), Millis(m.LeaveGroupAfterMs()), m.LeaveRangeWords(earliest, latest), Millis(m.HeartbeatIntervalMs)))
 }
 
 // RollRoundCap is the round cap of a roll of n workers: a roll takes a few
