@@ -127,14 +127,17 @@ func (m *engineMember) set(x *pieceIndex, owned idList) {
 
 // engine runs one timeline on one Sim.
 type engine struct {
-	sim    *assignor.Sim
-	eager  bool
-	model  TimeModel
-	base   int64 // Sim clock at plan time 0
-	now    int64 // plan clock
-	seq    int
-	queue  eventQueue
-	leader string
+	sim   *assignor.Sim
+	eager bool
+	// eagerStopNoted: the plan's notes already say what an eager stop's
+	// spread does to a round (eagertiming.go).
+	eagerStopNoted bool
+	model          TimeModel
+	base           int64 // Sim clock at plan time 0
+	now            int64 // plan clock
+	seq            int
+	queue          eventQueue
+	leader         string
 
 	ix     *pieceIndex
 	holder []int32 // scratch of eagerHoldings, all 0 between rounds

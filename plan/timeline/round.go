@@ -68,6 +68,7 @@ func (e *engine) round() {
 	held := 0
 	if e.eager {
 		held = e.mostHeld()
+		e.noteEagerStop(held)
 	}
 	e.mostStarted = 0
 	if e.eager && !e.lazy {

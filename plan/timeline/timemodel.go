@@ -94,6 +94,15 @@ const (
 	// fit 408 ms + 1.2 ms per piece.
 	EagerStopBaseMs     int64 = 410
 	EagerStopPerPieceMs int64 = 1
+	// EagerStopEarliestMs and EagerStopLatestMs bound the same
+	// measurement over those stops and 12 more of 2 workers holding 5 to
+	// 9 pieces each (138 to 965 ms). Each of the 12 ended as the last of
+	// the worker's source tasks stopped, which it does only when its poll
+	// returns (the test clusters' file source waits up to a second), and
+	// an eager round waits for its slowest member: its pieces can be down
+	// that much less or more than the fit says (noteEagerStop).
+	EagerStopEarliestMs int64 = 130
+	EagerStopLatestMs   int64 = 1060
 	// LeaveGroupAfterMsDefault and LeaveGroupPerPieceMs: how long after a
 	// clean stop the worker sends LeaveGroup. It stops its connectors and
 	// tasks (all at once, each within task.shutdown.graceful.timeout.ms),

@@ -62,6 +62,29 @@ func (r matrixRow) taskErr() float64 {
 	return float64(r.planTaskMs-r.taskMs) / float64(r.taskMs)
 }
 
+// eagerStopNote reads the plan's eager stop note (timeline.noteEagerStop):
+// how many task-seconds fewer or more its first eager round can cost.
+var eagerStopNote = regexp.MustCompile(`can add up to (\S+) fewer or (\S+) more task-seconds not running`)
+
+// eagerStopRange is the task-ms range a plan with an eager stop note
+// gives: its figure less and plus what the note says the measured spread
+// of eager stops can take away or add.
+func eagerStopRange(notes []string, planTaskMs int64) (lo, hi int64, ok bool) {
+	for _, n := range notes {
+		m := eagerStopNote.FindStringSubmatch(n)
+		if m == nil {
+			continue
+		}
+		less, err1 := time.ParseDuration(m[1])
+		more, err2 := time.ParseDuration(m[2])
+		if err1 != nil || err2 != nil {
+			return 0, 0, false
+		}
+		return planTaskMs - less.Milliseconds(), planTaskMs + more.Milliseconds(), true
+	}
+	return 0, 0, false
+}
+
 // addNote adds a note to the row's.
 func (r *matrixRow) addNote(s string) {
 	if r.note != "" {
@@ -381,6 +404,13 @@ func (c *cluster) compareClass(p planJSON, branch int, initial map[string][]stri
 	if strings.Contains(strings.Join(append(p.Notes, tl.Notes...), "\n"), "timing-dependent") {
 		// The rolls replace it with their own, which says more.
 		row.addNote("the plan calls it timing-dependent")
+		if lo, hi, ok := eagerStopRange(tl.Notes, row.planTaskMs); ok {
+			in := "within"
+			if row.taskMs < lo || row.taskMs > hi {
+				in = "outside"
+			}
+			row.addNote(fmt.Sprintf("%s its eager stop range, %.1f to %.1f task-s", in, float64(lo)/1000, float64(hi)/1000))
+		}
 	}
 	c.logRoundParts(t0, tl)
 	row.exact = err == nil
