@@ -77,8 +77,7 @@ func (c *yamlConverter) value(n *yaml.Node) (any, error) {
 		return out, nil
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)
-		seen := make(map[string]int, len(n.Content)/2)
-		if err := c.mapping(n, out, seen, false, isStringMapping(n)); err != nil {
+		if err := c.mapping(n, out, nil, isStringMapping(n)); err != nil {
 			return nil, err
 		}
 		return out, nil
@@ -129,49 +128,90 @@ func (c *yamlConverter) keyName(k *yaml.Node, stringKeys bool) (name, same strin
 	return name, name, false, err
 }
 
-// mapping adds n's keys to out. Merged keys (<<) give way to the mapping's
-// own and to keys merged before them, compared as keyName's same; a key
-// twice in one mapping is an error, as yaml.v3 makes it, compared by its
-// text (0 and 0.0 differ). stringKeys says how the outermost mapping names
-// its keys (isStringMapping). seen holds the own keys' "text:" with their
-// line and every kept key's "same:", which an own key may replace.
-func (c *yamlConverter) mapping(n *yaml.Node, out map[string]any, seen map[string]int, merged, stringKeys bool) error {
+// mapping adds n's keys to out as yaml.v3 decodes a mapping into a map:
+// a key twice in one mapping (the same kind and text: 0 and 0.0 differ)
+// is an error; the own keys go in first, then what the mapping's << key
+// merges. merged is nil for a mapping decoded for itself; while a merge
+// runs it holds every key already placed (keyName's same), which a merged
+// key gives way to and then joins. stringKeys says how the outermost
+// mapping names its keys (isStringMapping).
+func (c *yamlConverter) mapping(n *yaml.Node, out map[string]any, merged map[string]bool, stringKeys bool) error {
+	defined := make(map[string]int, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		id := fmt.Sprintf("%d:%s", k.Kind, k.Value)
+		if line, ok := defined[id]; ok {
+			return fmt.Errorf("line %d: mapping key %q already defined at line %d", k.Line, k.Value, line)
+		}
+		defined[id] = k.Line
+	}
+	var mergeNode *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
-			if err := c.merge(v, out, seen, stringKeys); err != nil {
-				return err
-			}
+		if isMergeKey(k) {
+			mergeNode = v
 			continue
 		}
 		name, same, skip, err := c.keyName(k, stringKeys)
 		if err != nil {
 			return err
 		}
-		text := name
-		if k.Kind == yaml.ScalarNode {
-			text = k.Value
-		}
-		if !merged {
-			if line := seen["text:"+text]; line > 0 {
-				return fmt.Errorf("line %d: mapping key %q already defined at line %d", k.Line, name, line)
-			}
-			seen["text:"+text] = k.Line
-		}
 		if skip {
 			continue // a dropped null key holds no place ("" may follow)
 		}
-		if _, there := seen["same:"+same]; merged && there {
-			continue
+		if merged != nil {
+			if merged[same] {
+				continue
+			}
+			merged[same] = true
 		}
-		seen["same:"+same] = 0
 		val, err := c.value(v)
 		if err != nil {
 			return err
 		}
 		out[name] = val
 	}
-	return nil
+	if mergeNode == nil {
+		return nil
+	}
+	if merged == nil {
+		// The first merge holds a place for every key of the mapping
+		// that merges, its own << too; nested merges share that set.
+		merged = make(map[string]bool, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if isMergeKey(k) {
+				merged[mergeKeySame(stringKeys)] = true
+				continue
+			}
+			if _, same, skip, err := c.keyName(k, stringKeys); err == nil && !skip {
+				merged[same] = true
+			}
+		}
+	}
+	return c.merge(mergeNode, out, merged, stringKeys)
+}
+
+// isMergeKey is yaml.v3's test for a merge key: the text << untagged, with
+// the non-specific tag ! or tagged !!merge (a quoted "<<" is text).
+func isMergeKey(k *yaml.Node) bool {
+	if k.Kind != yaml.ScalarNode || k.Value != "<<" {
+		return false
+	}
+	switch k.Tag {
+	case "", "!", "!!merge", "tag:yaml.org,2002:merge":
+		return true
+	}
+	return false
+}
+
+// mergeKeySame is keyName's same for a << key, which yaml.v3 reads as the
+// text <<.
+func mergeKeySame(stringKeys bool) string {
+	if stringKeys {
+		return "<<"
+	}
+	return fmt.Sprintf("%T %v", "<<", "<<")
 }
 
 // enter counts a node against the budget and the depth; the caller
@@ -185,7 +225,7 @@ func (c *yamlConverter) enter(n *yaml.Node) error {
 	return nil
 }
 
-func (c *yamlConverter) merge(v *yaml.Node, out map[string]any, seen map[string]int, stringKeys bool) error {
+func (c *yamlConverter) merge(v *yaml.Node, out map[string]any, merged map[string]bool, stringKeys bool) error {
 	if err := c.enter(v); err != nil {
 		return err
 	}
@@ -195,10 +235,13 @@ func (c *yamlConverter) merge(v *yaml.Node, out map[string]any, seen map[string]
 	}
 	switch v.Kind {
 	case yaml.MappingNode:
-		return c.mapping(v, out, seen, true, stringKeys)
+		return c.mapping(v, out, merged, stringKeys)
 	case yaml.SequenceNode:
 		for _, e := range v.Content {
-			if err := c.merge(e, out, seen, stringKeys); err != nil {
+			if m := e; m.Kind != yaml.MappingNode && (m.Kind != yaml.AliasNode || m.Alias == nil || m.Alias.Kind != yaml.MappingNode) {
+				return fmt.Errorf("line %d: << merges a mapping or a list of mappings", e.Line)
+			}
+			if err := c.merge(e, out, merged, stringKeys); err != nil {
 				return err
 			}
 		}

@@ -77,6 +77,16 @@ var yamlSeeds = []string{
 	// A null key that a string-keyed mapping drops does not hold back an
 	// empty-text key merged after it (CI fuzz finding).
 	"A: \n<<: {~,10000, !000000 }\n",
+	// A merge holds a place for the merging mapping's own << (a merged
+	// key read as the text << gives way to it); a merged mapping's own
+	// keys go in before what it merges itself (CI fuzz finding: the first).
+	"<<: {!0 <<}",
+	"<<: {<<: {a: 1}, a: 2}",
+	"<<: [{<<: {a: 1}, a: 2}, {a: 3}]",
+	"1: a\n<<: {!0 <<: x}",
+	"x: {<<: {<<: {!0 <<: 1}}}",
+	"! <<: {a: 1}\n",
+	"\"<<\": {a: 1}\n",
 }
 
 func FuzzYAMLScenarioMatchesYAMLv3(f *testing.F) {
