@@ -196,8 +196,15 @@ func topicDescriptionList(in []inspect.TopicDescription) []inspect.TopicDescript
 			out[i].Configs = map[string]string{}
 		}
 	}
-	slices.SortFunc(out, func(a, b inspect.TopicDescription) int { return cmp.Compare(a.Name, b.Name) })
+	sortTopicDescriptions(out)
 	return out
+}
+
+// sortTopicDescriptions puts descriptions in a snapshot's order, by name
+// (stable: two of one name keep theirs). The writer and the reader both
+// apply it, so a file written in another order reads as it writes back.
+func sortTopicDescriptions(ds []inspect.TopicDescription) {
+	slices.SortStableFunc(ds, func(a, b inspect.TopicDescription) int { return cmp.Compare(a.Name, b.Name) })
 }
 
 // normalizeGroup writes an absent member list as [] rather than null.

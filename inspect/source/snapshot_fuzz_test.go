@@ -29,6 +29,9 @@ func FuzzReadSnapshot(f *testing.F) {
 		f.Add([]byte(`{"snapshot":1,"records":[` + goodSnapshotRecord + `,` + rec + `]}`))
 	}
 	f.Add([]byte(`{"snapshot":1,"records":[]}{"snapshot":1,"records":[]}`))
+	// Descriptions out of name order, and two of one name (a fuzz finding:
+	// the writer sorted them, the reader kept the file's order).
+	f.Add([]byte(`{"snapshot":1,"records":[],"topic_descriptions":[{"name":"s","exists":true,"partitions":5},{"name":"c","exists":true,"partitions":1},{"name":"c","exists":false}]}`))
 	f.Add([]byte("\xEF\xBB\xBF{\"snapshot\":1,\"records\":[]} garbage"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		d, err := ReadSnapshot(bytes.NewReader(in))

@@ -121,6 +121,7 @@ func readSnapshotField(dec *json.Decoder, g *entryGuard, name string, d *inspect
 				d.TopicDescriptions[i].Configs = map[string]string{} // written as {} for null
 			}
 		}
+		sortTopicDescriptions(d.TopicDescriptions)
 	case "broker_configs":
 		if err := dec.Decode(&d.BrokerConfigs); err != nil {
 			return err
