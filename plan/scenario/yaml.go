@@ -137,6 +137,7 @@ func (c *yamlConverter) keyName(k *yaml.Node, stringKeys bool) (name, same strin
 // mapping names its keys (isStringMapping).
 func (c *yamlConverter) mapping(n *yaml.Node, out map[string]any, merged map[string]bool, stringKeys bool) error {
 	defined := make(map[string]int, len(n.Content)/2)
+	hasMerge := false
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
 		id := fmt.Sprintf("%d:%s", k.Kind, k.Value)
@@ -144,6 +145,14 @@ func (c *yamlConverter) mapping(n *yaml.Node, out map[string]any, merged map[str
 			return fmt.Errorf("line %d: mapping key %q already defined at line %d", k.Line, k.Value, line)
 		}
 		defined[id] = k.Line
+		hasMerge = hasMerge || isMergeKey(k)
+	}
+	// placed is the set a merge gives way to: the running merge's, or,
+	// for the first merge, every key of the mapping that merges, its own
+	// << too; nested merges share it.
+	placed := merged
+	if placed == nil && hasMerge {
+		placed = map[string]bool{mergeKeySame(stringKeys): true}
 	}
 	var mergeNode *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -159,11 +168,11 @@ func (c *yamlConverter) mapping(n *yaml.Node, out map[string]any, merged map[str
 		if skip {
 			continue // a dropped null key holds no place ("" may follow)
 		}
-		if merged != nil {
-			if merged[same] {
-				continue
-			}
-			merged[same] = true
+		if merged != nil && merged[same] {
+			continue
+		}
+		if placed != nil {
+			placed[same] = true
 		}
 		val, err := c.value(v)
 		if err != nil {
@@ -174,22 +183,7 @@ func (c *yamlConverter) mapping(n *yaml.Node, out map[string]any, merged map[str
 	if mergeNode == nil {
 		return nil
 	}
-	if merged == nil {
-		// The first merge holds a place for every key of the mapping
-		// that merges, its own << too; nested merges share that set.
-		merged = make(map[string]bool, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if isMergeKey(k) {
-				merged[mergeKeySame(stringKeys)] = true
-				continue
-			}
-			if _, same, skip, err := c.keyName(k, stringKeys); err == nil && !skip {
-				merged[same] = true
-			}
-		}
-	}
-	return c.merge(mergeNode, out, merged, stringKeys)
+	return c.merge(mergeNode, out, placed, stringKeys)
 }
 
 // isMergeKey is yaml.v3's test for a merge key: the text << untagged, with
@@ -238,7 +232,7 @@ func (c *yamlConverter) merge(v *yaml.Node, out map[string]any, merged map[strin
 		return c.mapping(v, out, merged, stringKeys)
 	case yaml.SequenceNode:
 		for _, e := range v.Content {
-			if m := e; m.Kind != yaml.MappingNode && (m.Kind != yaml.AliasNode || m.Alias == nil || m.Alias.Kind != yaml.MappingNode) {
+			if e.Kind != yaml.MappingNode && (e.Kind != yaml.AliasNode || e.Alias == nil || e.Alias.Kind != yaml.MappingNode) {
 				return fmt.Errorf("line %d: << merges a mapping or a list of mappings", e.Line)
 			}
 			if err := c.merge(e, out, merged, stringKeys); err != nil {
