@@ -62,19 +62,19 @@ type Pending struct {
 
 // PendingView is Pending in a plan's JSON assumptions (`pending`).
 type PendingView struct {
-	DelayMs          int64    `json:"delay_ms"`
-	DelayEndsAfterMs *int64   `json:"delay_ends_after_ms"` // plan time; null = no delay pending
-	DelayEndsSource  string   `json:"delay_ends_source"`
-	LostConnectors   []string `json:"lost_connectors"`
-	LostTasks        []string `json:"lost_tasks"`
-	UnownedPieces    []string `json:"unowned"`
-	DepartedWorkers  []string `json:"departed_workers"`
-	Candidates       []string `json:"candidates"`
-	Revoked          []string `json:"revoked"`
-	RevocationBackof int      `json:"revocation_backoff"`
-	RoundPending     bool     `json:"round_pending"`
-	Reconstructed    []string `json:"reconstructed"`
-	NotSeen          []string `json:"not_seen"`
+	DelayMs           int64    `json:"delay_ms"`
+	DelayEndsAfterMs  *int64   `json:"delay_ends_after_ms"` // plan time; null = no delay pending
+	DelayEndsSource   string   `json:"delay_ends_source"`
+	LostConnectors    []string `json:"lost_connectors"`
+	LostTasks         []string `json:"lost_tasks"`
+	UnownedPieces     []string `json:"unowned"`
+	DepartedWorkers   []string `json:"departed_workers"`
+	Candidates        []string `json:"candidates"`
+	Revoked           []string `json:"revoked"`
+	RevocationBackoff int      `json:"revocation_backoff"`
+	RoundPending      bool     `json:"round_pending"`
+	Reconstructed     []string `json:"reconstructed"`
+	NotSeen           []string `json:"not_seen"`
 }
 
 // Holding reports that the leader holds something the next round acts on.
@@ -156,7 +156,7 @@ func (p *Pending) View(maxDelayMs int64) *PendingView {
 	}
 	v := &PendingView{
 		DelayMs: p.DelayMs, DepartedWorkers: nonNil(p.Departed), Candidates: nonNil(p.Candidates),
-		RevocationBackof: p.Backoff, Reconstructed: nonNil(p.Reconstructed), NotSeen: nonNil(p.NotSeen),
+		RevocationBackoff: p.Backoff, Reconstructed: nonNil(p.Reconstructed), NotSeen: nonNil(p.NotSeen),
 	}
 	v.LostConnectors, v.LostTasks = PieceNames(KeysOf(p.Lost))
 	uc, ut := PieceNames(KeysOf(p.Unowned))
