@@ -8,6 +8,7 @@
 package format
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -31,6 +32,10 @@ type Options struct {
 	NoHeaders bool
 	// JQVars are the --jq expression's $NAME variables (--arg, --argjson).
 	JQVars []JQVar
+	// Context ends a --jq run early (Ctrl-C): an expression that loops or
+	// builds a huge value stops within its next step, not at the process's
+	// grace deadline. nil never ends it.
+	Context context.Context
 }
 
 // Table is one table of a result.
@@ -140,9 +145,9 @@ func Write(w io.Writer, result any, opts Options) error {
 		if opts.Output == OutputJSONL {
 			// Each line of the jsonl output is one jq input, as piping it
 			// through jq would make it.
-			return writeJQLines(w, jsonlItems(result), opts.JQ, opts.JQVars)
+			return writeJQLines(opts.Context, w, jsonlItems(result), opts.JQ, opts.JQVars)
 		}
-		return writeJQLines(w, []any{result}, opts.JQ, opts.JQVars)
+		return writeJQLines(opts.Context, w, []any{result}, opts.JQ, opts.JQVars)
 	}
 	switch opts.Output {
 	case "", OutputTable, OutputWide:

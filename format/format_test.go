@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -216,6 +217,36 @@ func TestJQHaltStopsQuietly(t *testing.T) {
 	}
 	if got := buf.String(); got != "connect-status\n" {
 		t.Errorf("output = %q", got)
+	}
+}
+
+// TestJQEndsWithItsContext: Ctrl-C cancels the run's context, and a --jq
+// expression stops at its next step with that error (Main then says
+// "interrupted", exit 130), not as a usage error and not at the process's
+// grace deadline. The expression would run long and succeed if the context
+// went unchecked.
+func TestJQEndsWithItsContext(t *testing.T) {
+	for _, jsonl := range []bool{false, true} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		opts := Options{JQ: "last(limit(10000000; repeat(1)))", Context: ctx}
+		if jsonl {
+			opts.Output = OutputJSONL
+		}
+		var buf bytes.Buffer
+		err := Write(&buf, newSample(), opts)
+		var ue *UsageError
+		if !errors.Is(err, context.Canceled) || errors.As(err, &ue) {
+			t.Errorf("jsonl %v: error %v (%T), want context.Canceled and no usage error", jsonl, err, err)
+		}
+		if buf.Len() != 0 {
+			t.Errorf("jsonl %v: printed %q after the context ended", jsonl, buf.String())
+		}
+	}
+	// A context still running changes nothing.
+	var buf bytes.Buffer
+	if err := Write(&buf, newSample(), Options{JQ: "last(limit(1000; repeat(1)))", Context: context.Background()}); err != nil || buf.String() != "1\n" {
+		t.Errorf("live context: %q, %v", buf.String(), err)
 	}
 }
 

@@ -3,6 +3,7 @@ package format
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -148,8 +149,8 @@ func parseProblem(expr string, err error) string {
 
 // writeJQLines runs expr on the JSON form of each input in turn and prints
 // each value on its own line: strings raw (as `jq -r` and `gh --jq` do),
-// anything else as compact JSON.
-func writeJQLines(w io.Writer, inputs []any, expr string, vars []JQVar) error {
+// anything else as compact JSON. A cancelled ctx ends the run with its error.
+func writeJQLines(ctx context.Context, w io.Writer, inputs []any, expr string, vars []JQVar) error {
 	code, err := CompileJQ(expr, vars...)
 	if err != nil {
 		return err
@@ -160,7 +161,7 @@ func writeJQLines(w io.Writer, inputs []any, expr string, vars []JQVar) error {
 		if err != nil {
 			return err
 		}
-		halted, err := runJQ(bw, code, input, expr, jqValues(vars))
+		halted, err := runJQ(ctx, bw, code, input, expr, jqValues(vars))
 		if err != nil {
 			bw.Flush()
 			return err
@@ -173,8 +174,11 @@ func writeJQLines(w io.Writer, inputs []any, expr string, vars []JQVar) error {
 }
 
 // runJQ writes what code yields for one input; halted reports a `halt`.
-func runJQ(bw *bufio.Writer, code *gojq.Code, input any, expr string, values []any) (halted bool, err error) {
-	iter := code.Run(input, values...)
+func runJQ(ctx context.Context, bw *bufio.Writer, code *gojq.Code, input any, expr string, values []any) (halted bool, err error) {
+	if ctx == nil {
+		ctx = context.Background() // gojq checks no context then, at no cost per step
+	}
+	iter := code.RunWithContext(ctx, input, values...)
 	for {
 		v, ok := iter.Next()
 		if !ok {
@@ -184,6 +188,9 @@ func runJQ(bw *bufio.Writer, code *gojq.Code, input any, expr string, values []a
 			var halt *gojq.HaltError
 			if errors.As(err, &halt) && halt.Value() == nil {
 				return true, nil // `halt` ends the output without an error
+			}
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				return false, fmt.Errorf("--jq %q: %w", expr, err) // interrupted, not a usage error
 			}
 			return false, &UsageError{Flag: "--jq", Problem: fmt.Sprintf("%v (running %q)", err, expr)}
 		}

@@ -63,7 +63,9 @@ func (e *Env) Typed(flag string) bool { return e.typed != nil && e.typed(flag) }
 // Emit is the one output pipeline: every verb prints its result through
 // it, in the format the global flags ask for.
 func (e *Env) Emit(result any) error {
-	return format.Write(e.IO.Out, result, e.Globals.FormatOptions()) // *format.UsageError maps to exit 2
+	opts := e.Globals.FormatOptions()
+	opts.Context = e.Ctx // Ctrl-C ends a --jq run at its next step
+	return format.Write(e.IO.Out, result, opts) // *format.UsageError maps to exit 2
 }
 
 // SweepMemory asks for the collector target of a long simulation sweep
