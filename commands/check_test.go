@@ -2,13 +2,13 @@ package commands
 
 import (
 	"encoding/json"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/connectscope/connectscope/check"
+	"github.com/connectscope/connectscope/internal/kafkatest"
 	"github.com/connectscope/connectscope/sandbox"
 )
 
@@ -253,12 +253,7 @@ func findingRule(list []check.Finding, id string) bool {
 // "why not" of the checks that need it says so, as the note does.
 func TestCheckAllUnreadClusterReason(t *testing.T) {
 	t.Parallel() // waits on the network mostly
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := l.Addr().String()
-	l.Close()
+	closed := kafkatest.RefusedAddr(t)
 	w := filepath.Join(t.TempDir(), "worker.properties")
 	if err := os.WriteFile(w, []byte("bootstrap.servers="+closed+"\ngroup.id=connect-cluster\n"), 0o600); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/inspect/live"
+	"github.com/connectscope/connectscope/internal/kafkatest"
 )
 
 // check and plan name their inputs; the errors users see name the flags.
@@ -54,12 +54,7 @@ func TestLiveErrorsNameFlags(t *testing.T) {
 
 	// Through Main: a port nothing listens on, and a worker config without
 	// bootstrap.servers.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := l.Addr().String()
-	l.Close()
+	closed := kafkatest.RefusedAddr(t)
 	_, stderr, code := run(t, "-b", closed, "--timeout", "5s", "inspect", "configs")
 	if code != ExitInput || !strings.Contains(stderr, "check the host and port in -b/--bootstrap-server ("+closed+")") {
 		t.Errorf("refused port: exit %d, stderr %q; want exit 3 naming -b/--bootstrap-server", code, stderr)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,16 +34,7 @@ func connectscopeBinary(t *testing.T) string {
 }
 
 // refusedAddr is a loopback port nothing listens on.
-func refusedAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
-}
+func refusedAddr(t *testing.T) string { return kafkatest.RefusedAddr(t) }
 
 // stallingBroker is a kfake cluster that answers ApiVersions but holds every
 // Metadata request until the test ends.

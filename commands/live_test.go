@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -239,12 +238,7 @@ func TestLiveInspectOutputs(t *testing.T) {
 // one line on stderr, nothing on stdout, exit status 3.
 func TestLiveFaultsExit3(t *testing.T) {
 	t.Parallel()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := l.Addr().String()
-	l.Close()
+	closed := kafkatest.RefusedAddr(t)
 
 	noStatus, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "connect-configs"), kfake.SeedTopics(25, "connect-offsets"))
 	if err != nil {

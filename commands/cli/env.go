@@ -64,7 +64,7 @@ func (e *Env) Typed(flag string) bool { return e.typed != nil && e.typed(flag) }
 // it, in the format the global flags ask for.
 func (e *Env) Emit(result any) error {
 	opts := e.Globals.FormatOptions()
-	opts.Context = e.Ctx // Ctrl-C ends a --jq run at its next step
+	opts.Context = e.Ctx                        // Ctrl-C ends a --jq run at its next step
 	return format.Write(e.IO.Out, result, opts) // *format.UsageError maps to exit 2
 }
 

@@ -60,15 +60,7 @@ func quickOpts(addrs ...string) live.Options {
 }
 
 // closedPort returns a loopback address nothing listens on.
-func closedPort(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
-}
+func closedPort(t *testing.T) string { return kafkatest.RefusedAddr(t) }
 
 func TestLiveFaultUnreachableBootstrap(t *testing.T) {
 	t.Parallel()
