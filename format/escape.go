@@ -17,7 +17,15 @@ import (
 // U+061C) their \u202e form, so a name cannot display as another. Printable
 // text, including any other Unicode, is unchanged.
 // Machine formats never go through it: they carry the exact bytes.
-func EscapeTerminal(s string) string {
+func EscapeTerminal(s string) string { return escapeText(s, false) }
+
+// EscapeText is EscapeTerminal for text printed whole on a terminal (a
+// --jq string, as jq -r prints it): newlines and tabs stay, so a trace
+// reads as lines; every other control is escaped as EscapeTerminal does,
+// \r too, so no line can be written over another.
+func EscapeText(s string) string { return escapeText(s, true) }
+
+func escapeText(s string, keepLines bool) string {
 	if !needsEscape(s) {
 		return s
 	}
@@ -29,6 +37,8 @@ func EscapeTerminal(s string) string {
 		case r == utf8.RuneError && size <= 1:
 			b.WriteString(`\x`)
 			b.WriteString(strconv.FormatUint(uint64(s[i])|0x100, 16)[1:])
+		case keepLines && (r == '\n' || r == '\t'):
+			b.WriteRune(r)
 		case r == '\n':
 			b.WriteString(`\n`)
 		case r == '\r':

@@ -32,6 +32,9 @@ type Options struct {
 	NoHeaders bool
 	// JQVars are the --jq expression's $NAME variables (--arg, --argjson).
 	JQVars []JQVar
+	// Terminal says the output is a terminal (tests; Write also asks w):
+	// --jq strings are then escaped as EscapeText does.
+	Terminal bool
 	// Context ends a --jq run early (Ctrl-C): an expression that loops or
 	// builds a huge value stops within its next step, not at the process's
 	// grace deadline. nil never ends it.
@@ -142,14 +145,22 @@ func Write(w io.Writer, result any, opts Options) error {
 		return err
 	}
 	if opts.JQ != "" {
+		run := jqRun{ctx: opts.Context, expr: opts.JQ, vars: opts.JQVars, terminal: opts.Terminal || IsTerminal(w)}
 		if opts.Output == OutputJSONL {
 			// Each line of the jsonl output is one jq input, as piping it
 			// through jq would make it.
-			return writeJQLines(opts.Context, w, jsonlItems(result), opts.JQ, opts.JQVars)
+			return run.writeLines(w, jsonlItems(result))
 		}
-		return writeJQLines(opts.Context, w, []any{result}, opts.JQ, opts.JQVars)
+		return run.writeLines(w, []any{result})
 	}
 	switch opts.Output {
+	case OutputJSON, OutputJSONL, OutputYAML:
+		// Text a terminal acts on stays text: see RuneEscaper.
+		e := NewRuneEscaper(w)
+		if err := writeMachine(e, result, opts.Output); err != nil {
+			return err
+		}
+		return e.Flush()
 	case "", OutputTable, OutputWide:
 		t, ok := result.(Tabler)
 		if !ok {
@@ -161,6 +172,16 @@ func Write(w io.Writer, result any, opts Options) error {
 			width = 0 // rows for scripts: never shortened, dropped or wrapped to a terminal
 		}
 		return writeTables(w, t.Tables(), tableStyle{wide: opts.Output == OutputWide, color: useColor(w, opts), width: width, noHeaders: opts.NoHeaders})
+	case OutputSchema:
+		return writeSchema(w, result)
+	default:
+		return result.(Extra).WriteExtra(w, opts.Output)
+	}
+}
+
+// writeMachine prints result as JSON, JSON lines or YAML.
+func writeMachine(w io.Writer, result any, output string) error {
+	switch output {
 	case OutputJSON:
 		if jw, ok := result.(JSONWriter); ok {
 			return jw.WriteJSON(w)
@@ -168,13 +189,8 @@ func Write(w io.Writer, result any, opts Options) error {
 		return writeJSON(w, result)
 	case OutputJSONL:
 		return writeJSONL(w, result)
-	case OutputYAML:
-		return writeYAML(w, result)
-	case OutputSchema:
-		return writeSchema(w, result)
-	default:
-		return result.(Extra).WriteExtra(w, opts.Output)
 	}
+	return writeYAML(w, result)
 }
 
 // useColor is true only for a terminal that has not asked for plain text.

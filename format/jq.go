@@ -147,13 +147,27 @@ func parseProblem(expr string, err error) string {
 	return fmt.Sprintf("%v at column %d of %q (before %q)", err, start+1, expr, expr[start:])
 }
 
-// writeJQLines runs expr on the JSON form of each input in turn and prints
-// each value on its own line: strings raw (as `jq -r` and `gh --jq` do),
-// anything else as compact JSON. A cancelled ctx ends the run with its error.
-func writeJQLines(ctx context.Context, w io.Writer, inputs []any, expr string, vars []JQVar) error {
-	code, err := CompileJQ(expr, vars...)
+// jqRun is one --jq run: the expression, its variables, the context that
+// ends it early (nil: none) and whether the output is a terminal.
+type jqRun struct {
+	ctx      context.Context
+	expr     string
+	vars     []JQVar
+	terminal bool
+}
+
+// writeLines runs the expression on the JSON form of each input in turn and
+// prints each value on its own line: strings raw (as `jq -r` and `gh --jq`
+// do; on a terminal escaped as EscapeText does, since a name from the
+// cluster must not drive it), anything else as compact JSON (with the runes
+// RuneEscaper escapes). A cancelled context ends the run with its error.
+func (j jqRun) writeLines(w io.Writer, inputs []any) error {
+	code, err := CompileJQ(j.expr, j.vars...)
 	if err != nil {
 		return err
+	}
+	if j.ctx == nil {
+		j.ctx = context.Background() // gojq checks no context then, at no cost per step
 	}
 	bw := bufio.NewWriter(w)
 	for _, in := range inputs {
@@ -161,7 +175,7 @@ func writeJQLines(ctx context.Context, w io.Writer, inputs []any, expr string, v
 		if err != nil {
 			return err
 		}
-		halted, err := runJQ(ctx, bw, code, input, expr, jqValues(vars))
+		halted, err := j.run(bw, code, input)
 		if err != nil {
 			bw.Flush()
 			return err
@@ -173,12 +187,10 @@ func writeJQLines(ctx context.Context, w io.Writer, inputs []any, expr string, v
 	return bw.Flush()
 }
 
-// runJQ writes what code yields for one input; halted reports a `halt`.
-func runJQ(ctx context.Context, bw *bufio.Writer, code *gojq.Code, input any, expr string, values []any) (halted bool, err error) {
-	if ctx == nil {
-		ctx = context.Background() // gojq checks no context then, at no cost per step
-	}
-	iter := code.RunWithContext(ctx, input, values...)
+// run writes what code yields for one input; halted reports a `halt`.
+func (j jqRun) run(bw *bufio.Writer, code *gojq.Code, input any) (halted bool, err error) {
+	values := NewRuneEscaper(bw) // each value whole: nothing is carried
+	iter := code.RunWithContext(j.ctx, input, jqValues(j.vars)...)
 	for {
 		v, ok := iter.Next()
 		if !ok {
@@ -189,16 +201,19 @@ func runJQ(ctx context.Context, bw *bufio.Writer, code *gojq.Code, input any, ex
 			if errors.As(err, &halt) && halt.Value() == nil {
 				return true, nil // `halt` ends the output without an error
 			}
-			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-				return false, fmt.Errorf("--jq %q: %w", expr, err) // interrupted, not a usage error
+			if j.ctx.Err() != nil && errors.Is(err, j.ctx.Err()) {
+				return false, fmt.Errorf("--jq %q: %w", j.expr, err) // interrupted, not a usage error
 			}
-			return false, &UsageError{Flag: "--jq", Problem: fmt.Sprintf("%v (running %q)", err, expr)}
+			return false, &UsageError{Flag: "--jq", Problem: fmt.Sprintf("%v (running %q)", err, j.expr)}
 		}
 		if s, isStr := v.(string); isStr {
+			if j.terminal {
+				s = EscapeText(s)
+			}
 			bw.WriteString(s)
 		} else {
 			b, _ := gojq.Marshal(v)
-			bw.Write(b)
+			values.Write(b)
 		}
 		bw.WriteByte('\n')
 	}

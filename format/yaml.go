@@ -79,7 +79,7 @@ func streamYAML(w *bufio.Writer, dec *json.Decoder, tok json.Token, indent, dept
 		if err != nil {
 			return err
 		}
-		key := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: keyTok.(string)}
+		key := yamlString(keyTok.(string))
 		first, err := dec.Token()
 		if err != nil {
 			return err
@@ -173,7 +173,7 @@ func yamlNodeFrom(dec *json.Decoder, tok json.Token) (*yaml.Node, error) {
 				if err != nil {
 					return nil, err
 				}
-				n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key.(string)}, val)
+				n.Content = append(n.Content, yamlString(key.(string)), val)
 			}
 		case '[':
 			n = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
@@ -190,7 +190,7 @@ func yamlNodeFrom(dec *json.Decoder, tok json.Token) (*yaml.Node, error) {
 		_, err := dec.Token() // the closing delimiter
 		return n, err
 	case string:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}, nil
+		return yamlString(v), nil
 	case json.Number:
 		tag := "!!int"
 		if strings.ContainsAny(string(v), ".eE") {
@@ -203,6 +203,31 @@ func yamlNodeFrom(dec *json.Decoder, tok json.Token) (*yaml.Node, error) {
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}, nil
 	}
 	return nil, fmt.Errorf("unexpected JSON token %v", tok)
+}
+
+// yamlString is a string scalar. One holding a rune a terminal acts on is
+// double-quoted, the one style in which RuneEscaper's \uXXXX escape reads
+// back as the same character (the encoder would write a bidi mark plain).
+// So is a multi-line one that the encoder's block style would not read
+// back as itself: yaml.v3 3.0.1 writes "\n" as "|2+" with no line under
+// it (read back as ""), and "\t\n" as a block its own parser refuses.
+func yamlString(v string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}
+	if hasTerminalRune(v) || (strings.IndexByte(v, '\n') >= 0 && !blockReadsBack(n)) {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
+
+// blockReadsBack reports whether the encoder's own choice for the string
+// scalar n reads back as n's value.
+func blockReadsBack(n *yaml.Node) bool {
+	text, err := encodeYAMLString(&yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{n}})
+	if err != nil {
+		return false
+	}
+	var back []string
+	return yaml.Unmarshal([]byte(text), &back) == nil && len(back) == 1 && back[0] == n.Value
 }
 
 // yamlNode reads the next JSON value from dec as a yaml.Node.

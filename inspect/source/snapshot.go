@@ -9,6 +9,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/format/jsonout"
 	"github.com/connectscope/connectscope/inspect"
 )
@@ -51,7 +52,10 @@ func WriteSnapshot(w io.Writer, d *inspect.Dataset) error {
 	if d == nil {
 		return errors.New("writing snapshot: no dataset")
 	}
-	sw := &snapshotWriter{jsonout.New(w, 256<<10)}
+	// A name the cluster holds reaches the file as a JSON escape where
+	// a terminal showing the file would act on it (format.RuneEscaper).
+	esc := format.NewRuneEscaper(w)
+	sw := &snapshotWriter{jsonout.New(esc, 256<<10)}
 	sw.raw("{\n")
 	sw.field("snapshot", SnapshotVersion, false)
 	sw.field("taken_at_ms", nullIfZero(d.TakenAtMs), false)
@@ -80,6 +84,9 @@ func WriteSnapshot(w io.Writer, d *inspect.Dataset) error {
 	sw.list(len(d.Records), func(i int) any { return snapshotRecordOf(&d.Records[i]) })
 	sw.raw("\n}\n")
 	if err := sw.Close(); err != nil {
+		return fmt.Errorf("writing snapshot: %w", err)
+	}
+	if err := esc.Flush(); err != nil {
 		return fmt.Errorf("writing snapshot: %w", err)
 	}
 	return nil

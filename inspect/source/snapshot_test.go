@@ -142,3 +142,35 @@ func TestSnapshotOfKcatDumps(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotCarriesNoTerminalRunes: a connector named with a C1 control
+// (U+009B is CSI on many terminals), a bidi mark or DEL, in a record, a
+// group, a sink group and a topic description, reaches the file as JSON
+// escapes, so `cat` of a snapshot cannot drive a terminal, and reads back
+// as the same dataset. Written by encoding/json alone, the file holds them
+// raw.
+func TestSnapshotCarriesNoTerminalRunes(t *testing.T) {
+	name := "evil\u009b2J\u202eabc\x7f\u2066"
+	d := sampleDataset()
+	d.Records = append(d.Records, inspect.Record{Topic: "connect-configs", Partition: 0, Offset: 2,
+		Key: []byte("connector-" + name), Value: []byte(`{"properties":{"name":"` + name + `"}}`)})
+	d.Group.Members[0].ClientID = name
+	d.SinkGroups[0].Connector = name
+	d.TopicDescriptions[0].Configs[name] = name
+	var buf bytes.Buffer
+	if err := WriteSnapshot(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range buf.String() {
+		if r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+			t.Fatalf("snapshot holds %U raw", r)
+		}
+	}
+	got, err := ReadSnapshot(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, d) {
+		t.Errorf("round trip changed the dataset:\n got %+v\nwant %+v", got, d)
+	}
+}

@@ -213,7 +213,7 @@ var stated = map[string]arrows{
 	"inspect/watch":        {uses: []string{"inspect", "inspect/store", "inspect/group", "format"}, helpers: true},
 	"inspect/views":        {uses: []string{"inspect", "inspect/store", "inspect/group", "inspect/watch", "inspect/redact", "inspect/filter"}, helpers: true},
 	"inspect/live":         {uses: []string{"inspect", "inspect/store", "inspect/watch", "inspect/workerconfig"}, helpers: true},
-	"inspect/source":       {uses: []string{"inspect"}, helpers: true},
+	"inspect/source":       {uses: []string{"inspect", "format"}, helpers: true},
 	"inspect/workerconfig": {uses: []string{"inspect", "inspect/redact"}, helpers: true},
 }
 
