@@ -170,8 +170,9 @@ func holds(v any, want string) bool {
 }
 
 // Every view of hostile cluster text, in every format: nothing reaches the
-// terminal raw, machine formats stay valid and carry the exact text, and a
-// plot stays well-formed XML.
+// terminal raw, machine formats stay valid and carry the exact text (as
+// escapes where a terminal would act on it), and a plot stays well-formed
+// XML.
 func TestHostileNamesInEveryView(t *testing.T) {
 	t.Parallel() // owns its snapshot, scenario and REST server
 	snap := hostileSnapshot(t, hostileREST(t))
@@ -242,6 +243,11 @@ func TestHostileNamesInEveryView(t *testing.T) {
 
 func checkFormat(t *testing.T, f, out, exact string) {
 	t.Helper()
+	// Machine formats too: their exact text holds no rune a terminal
+	// acts on raw, only escapes that read back as it.
+	if bad := rawOnTerminal(out); bad != "" {
+		t.Errorf("-o %s: %s", f, bad)
+	}
 	switch f {
 	case "json":
 		var v any
