@@ -41,11 +41,11 @@ func newHostileResult() hostileResult {
 }
 
 // rawTerminalRunes lists what a terminal would act on in out, outside the
-// newlines that lay it out.
+// newlines that lay it out and the tabs a YAML block keeps.
 func rawTerminalRunes(out []byte) []rune {
 	var bad []rune
 	for _, r := range string(out) {
-		if (r < 0x20 && r != '\n') || r == 0x7f || actsOnTerminal(r) {
+		if (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || actsOnTerminal(r) {
 			bad = append(bad, r)
 		}
 	}

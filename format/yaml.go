@@ -211,9 +211,12 @@ func yamlNodeFrom(dec *json.Decoder, tok json.Token) (*yaml.Node, error) {
 // So is a multi-line one that the encoder's block style would not read
 // back as itself: yaml.v3 3.0.1 writes "\n" as "|2+" with no line under
 // it (read back as ""), and "\t\n" as a block its own parser refuses.
+// And the string "<<": the encoder writes it plain, which every YAML
+// reader takes for a merge key (a config key "<<" made the whole output
+// unreadable: "map merge requires map or sequence of maps").
 func yamlString(v string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}
-	if hasTerminalRune(v) || (strings.IndexByte(v, '\n') >= 0 && !blockReadsBack(n)) {
+	if v == "<<" || hasTerminalRune(v) || (strings.IndexByte(v, '\n') >= 0 && !blockReadsBack(n)) {
 		n.Style = yaml.DoubleQuotedStyle
 	}
 	return n
