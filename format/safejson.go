@@ -3,6 +3,7 @@ package format
 import (
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -13,19 +14,7 @@ import (
 func actsOnTerminal(r rune) bool { return (r >= 0x7f && r <= 0x9f) || isBidiControl(r) }
 
 // hasTerminalRune reports whether s holds a rune actsOnTerminal reports.
-func hasTerminalRune(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x7f {
-			for _, r := range s[i:] {
-				if actsOnTerminal(r) {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	return false
-}
+func hasTerminalRune(s string) bool { return strings.IndexFunc(s, actsOnTerminal) >= 0 }
 
 // RuneEscaper passes JSON or YAML text through and writes every rune
 // actsOnTerminal reports as a \uXXXX escape. JSON strings and YAML
@@ -50,6 +39,9 @@ func NewRuneEscaper(w io.Writer) *RuneEscaper { return &RuneEscaper{w: w} }
 // a rune actsOnTerminal reports (DEL: 1; U+0080-U+009F: C2; U+061C: D8;
 // U+200E-U+2069: E2), 0 for any other byte.
 func leadLen(c byte) int {
+	if c < 0x7f {
+		return 0 // ASCII below DEL, nearly all of the text: one compare
+	}
 	switch c {
 	case 0x7f:
 		return 1
@@ -72,10 +64,7 @@ func (e *RuneEscaper) Write(p []byte) (int, error) {
 	}
 	out, start := e.out[:0], 0
 	for i := 0; i < len(data); {
-		n := 0
-		if data[i] >= 0x7f {
-			n = leadLen(data[i])
-		}
+		n := leadLen(data[i])
 		if n == 0 {
 			i++
 			continue
@@ -107,7 +96,7 @@ func (e *RuneEscaper) Write(p []byte) (int, error) {
 
 func hasLead(p []byte) bool {
 	for _, c := range p {
-		if c >= 0x7f && leadLen(c) != 0 { // ASCII below DEL, nearly all of it, costs one compare
+		if leadLen(c) != 0 {
 			return true
 		}
 	}
