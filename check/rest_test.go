@@ -23,8 +23,7 @@ func TestFetchWorkerVersions(t *testing.T) {
 		w.Write([]byte(`{"version":"3.9.0-ccs","commit":"abc","kafka_cluster_id":"xyz"}`))
 	}))
 	defer srv.Close()
-	gone := httptest.NewServer(http.NotFoundHandler())
-	gone.Close()
+	goneURL := "http://" + kafkatest.RefusedAddr(t)
 	ctx := context.Background()
 
 	// Worker files are matched to members by advertised host:port.
@@ -34,13 +33,13 @@ func TestFetchWorkerVersions(t *testing.T) {
 		return h, p
 	}
 	host, port := hostPort(srv.URL)
-	ghost, gport := hostPort(gone.URL)
+	ghost, gport := hostPort(goneURL)
 	w1 := worker(t, "w1.properties", "rest.advertised.host.name="+host+"\nrest.advertised.port="+port+"\n")
 	w2 := worker(t, "w2.properties", "rest.advertised.host.name="+ghost+"\nrest.advertised.port="+gport+"\n")
 	w3 := worker(t, "w3.properties", "rest.advertised.host.name=10.255.0.1\nrest.advertised.port=1\n")
 	hang := kafkatest.HangingHTTP(t)
 	var members []inspect.GroupMember
-	for i, u := range []string{srv.URL + "/", gone.URL + "/", hang.URL + "/"} {
+	for i, u := range []string{srv.URL + "/", goneURL + "/", hang.URL + "/"} {
 		meta, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 1, URL: u})
 		if err != nil {
 			t.Fatal(err)

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -46,10 +44,9 @@ func TestWorkersFlags(t *testing.T) {
 // and the command still exits 0.
 func TestWorkersRun(t *testing.T) {
 	good := kafkatest.ConnectREST(t, "4.1.0", `[{"class":"org.apache.kafka.connect.file.FileStreamSourceConnector","type":"source","version":"4.1.0"}]`)
-	gone := httptest.NewServer(http.NotFoundHandler())
-	gone.Close()
+	goneURL := "http://" + kafkatest.RefusedAddr(t)
 	var out bytes.Buffer
-	e := cli.NewEnv(context.Background(), cli.Streams{Out: &out}, cli.Globals{Output: "json", Timeout: 30 * time.Second}).WithDataset(groupOf(t, good, gone.URL+"/"))
+	e := cli.NewEnv(context.Background(), cli.Streams{Out: &out}, cli.Globals{Output: "json", Timeout: 30 * time.Second}).WithDataset(groupOf(t, good, goneURL+"/"))
 	if err := runWorkers(e, &WorkersOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +74,7 @@ func TestWorkersRun(t *testing.T) {
 			if w.Error != nil || *w.Version != "4.1.0" || *w.PluginCount != 1 || w.Health.Status != "healthy" {
 				t.Errorf("good: %+v", w)
 			}
-		case strings.HasSuffix(gone.URL, w.Worker):
+		case strings.HasSuffix(goneURL, w.Worker):
 			if w.Error == nil || !strings.Contains(*w.Error, "refused") {
 				t.Errorf("gone: %+v", w)
 			}
@@ -121,9 +118,7 @@ func TestPluginsRun(t *testing.T) {
 func TestWorkersNoneAnswered(t *testing.T) {
 	var urls []string
 	for i := 0; i < 2; i++ {
-		gone := httptest.NewServer(http.NotFoundHandler())
-		gone.Close()
-		urls = append(urls, gone.URL+"/")
+		urls = append(urls, "http://"+kafkatest.RefusedAddr(t)+"/")
 	}
 	var out bytes.Buffer
 	e := cli.NewEnv(context.Background(), cli.Streams{Out: &out}, cli.Globals{Output: "json", Timeout: 30 * time.Second}).WithDataset(groupOf(t, urls...))

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"strings"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -273,13 +274,10 @@ type restartable struct {
 }
 
 func newRestartable(t *testing.T) *restartable {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	r := &restartable{t: t, port: port, dir: t.TempDir()}
+	// The first start takes any free port and keeps it for the restarts; a
+	// port found by listening and closing could be taken by a parallel test
+	// before the broker binds it.
+	r := &restartable{t: t, dir: t.TempDir()}
 	r.start()
 	t.Cleanup(func() {
 		r.mu.Lock()
@@ -300,6 +298,11 @@ func (r *restartable) start() {
 	}
 	r.mu.Lock()
 	r.c, r.addrs = c, c.ListenAddrs()
+	if r.port == 0 && len(r.addrs) > 0 {
+		if _, p, err := net.SplitHostPort(r.addrs[0]); err == nil {
+			r.port, _ = strconv.Atoi(p)
+		}
+	}
 	r.mu.Unlock()
 }
 

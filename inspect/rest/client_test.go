@@ -57,9 +57,9 @@ func TestWorkersOneRowPerWorkerWithItsOwnError(t *testing.T) {
 	healthy := worker(t, "4.1.0", http.StatusOK, plugins)
 	starting := worker(t, "4.1.0", http.StatusServiceUnavailable, plugins[:1])
 	old := worker(t, "3.8.1", http.StatusNotFound, nil)
-	gone := httptest.NewServer(http.NotFoundHandler())
-	goneURL := gone.URL
-	gone.Close()
+	// Refused for the whole test: a closed httptest port can be handed at
+	// once to the hanging server below, which then answers "no answer".
+	goneURL := "http://" + kafkatest.RefusedAddr(t)
 	slow := kafkatest.HangingHTTP(t)
 
 	c := New(Options{PerRequest: 300 * time.Millisecond, Total: 5 * time.Second})
