@@ -154,7 +154,14 @@ func Members(desc *inspect.GroupDescription) MembersResult {
 	}
 
 	leaders := map[string]bool{}
+	listed := map[string]int{}
 	for _, m := range desc.Members {
+		// A group has each member once; a description that repeats one
+		// (an edited or corrupt snapshot) is read by its first entry, so
+		// that views and plans count the member once and say so.
+		if listed[m.MemberID]++; listed[m.MemberID] > 1 {
+			continue
+		}
 		view := MemberView{MemberID: m.MemberID, ClientID: m.ClientID, ClientHost: m.ClientHost, Warnings: []string{}}
 		if !connect {
 			view.Worker = m.MemberID
@@ -171,6 +178,11 @@ func Members(desc *inspect.GroupDescription) MembersResult {
 		res.Members = append(res.Members, view)
 	}
 	slices.SortFunc(res.Members, func(a, b MemberView) int { return strings.Compare(a.MemberID, b.MemberID) })
+	for _, m := range res.Members {
+		if n := listed[m.MemberID]; n > 1 {
+			notes = append(notes, setting.Textf("member %q is listed %d times in the group description: only its first entry is read", m.MemberID, n))
+		}
+	}
 
 	switch len(leaders) {
 	case 0:

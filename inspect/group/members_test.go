@@ -169,6 +169,30 @@ func TestMembersNotes(t *testing.T) {
 	}
 }
 
+// A repeated member id is one member, read by its first entry, with a note:
+// the view (and every count from it) never shows it twice.
+func TestMembersListedTwice(t *testing.T) {
+	entry := func(id, url string) inspect.GroupMember {
+		return inspect.GroupMember{MemberID: id,
+			Metadata:   mustEncodeMetadata(t, &protocol.MemberMetadata{Version: 2, URL: url, ConfigOffset: 3}),
+			Assignment: mustEncodeAssignment(t, &protocol.Assignment{Version: 2, Leader: "a-1", LeaderURL: "http://a:8083/", Assigned: protocol.EntriesFor([]string{id}, nil), Revoked: []protocol.ConnectorEntry{}})}
+	}
+	second := entry("b-2", "http://b:8083/")
+	second.MemberID = "a-1"
+	desc := &inspect.GroupDescription{Group: "g", State: "Stable", ProtocolType: "connect", Protocol: "sessioned",
+		Members: []inspect.GroupMember{entry("a-1", "http://a:8083/"), entry("b-2", "http://b:8083/"), second}}
+	res := Members(desc)
+	if len(res.Members) != 2 {
+		t.Fatalf("%d members, want 2: %+v", len(res.Members), res.Members)
+	}
+	if a := res.Members[0]; a.MemberID != "a-1" || a.Worker != "a:8083" || a.Owned == nil || strings.Join(a.Owned.Connectors, ",") != "a-1" {
+		t.Errorf("a-1 is not read from its first entry: %+v %+v", a, a.Owned)
+	}
+	if res.Note == nil || !strings.Contains(*res.Note, `member "a-1" is listed 2 times in the group description: only its first entry is read`) {
+		t.Errorf("note %v", res.Note)
+	}
+}
+
 func TestMembersTable(t *testing.T) {
 	asg := &protocol.Assignment{Version: 1, Leader: "w1-1", Assigned: protocol.EntriesFor([]string{"a"}, []protocol.TaskRef{tr("a", 0)}),
 		Revoked: protocol.EntriesFor(nil, []protocol.TaskRef{tr("b", 3)}), DelayMs: 40}

@@ -57,7 +57,11 @@ func StateFromDataset(d *views.Dataset) (State, error) {
 		st.Notes = append(st.Notes, "group: "+*members.Note)
 	}
 	for _, gm := range d.Group.Members {
-		v := views[gm.MemberID]
+		v, ok := views[gm.MemberID]
+		if !ok {
+			continue // a repeated entry: the view kept the first, and its note says so
+		}
+		delete(views, gm.MemberID)
 		w := WorkerState{ID: gm.MemberID, Aliases: memberAliases(v), Owned: assignor.Pieces{Connectors: []string{}, Tasks: []assignor.TaskID{}}}
 		if v.Owned == nil {
 			st.Notes = append(st.Notes, fmt.Sprintf("what %s owns could not be decoded: it is taken as owning nothing", gm.MemberID))

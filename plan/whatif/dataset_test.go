@@ -135,6 +135,36 @@ func TestStateFromDatasetWithoutGroup(t *testing.T) {
 	}
 }
 
+// A description that lists a member twice (an edited or corrupt snapshot;
+// a broker never does) plans with the member once, in the place of its
+// first entry, and says so, where it was a usage error ("already a member")
+// before. The repeat's own bytes, here another worker's work, are not read.
+func TestStateFromDatasetMemberListedTwice(t *testing.T) {
+	d := testDataset(t)
+	first := d.Group.Members[0]
+	repeat := d.Group.Members[1]
+	repeat.MemberID = first.MemberID
+	d.Group.Members = append(d.Group.Members, repeat, first)
+	st, err := cluster.StateFromDataset(views.Decode(d, store.DecodeOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Workers) != 2 || st.Workers[0].ID != "connect-2-bbbb" || st.Workers[1].ID != "connect-1-aaaa" {
+		t.Fatalf("workers %+v, want each member once in the broker's order", st.Workers)
+	}
+	if got := strings.Join(st.Workers[0].Owned.Connectors, ","); got != "orders" {
+		t.Errorf("connect-2-bbbb owns %q: its first entry's work, orders, and not the repeat's", got)
+	}
+	if notes := strings.Join(st.Notes, "\n"); !strings.Contains(notes, `member "connect-2-bbbb" is listed 3 times in the group description: only its first entry is read`) {
+		t.Errorf("notes do not say so: %v", st.Notes)
+	}
+	res, err := LeavePlan(st, testOpts(60000), "10.0.0.2:8083", StopClean, nil)
+	if err != nil {
+		t.Fatalf("a plan on it: %v", err)
+	}
+	checkConservation(t, res.Branches[0].Cooperative, 3, 3)
+}
+
 // Member ids that share a bucket of the leader's 16-bucket HashMap are
 // walked in the broker's order (assignor.md §6.2), so which of two equally
 // loaded workers keeps the extra connector depends on that order alone.
