@@ -83,6 +83,8 @@ func TestReadKcatProblems(t *testing.T) {
 		// A repeated field: the last value counts, as in encoding/json.
 		`{"topic":"connect-status","partition":1,"offset":7,"ts":"","ts":9,"key":"r","payload":null}`,
 		`{"topic":"connect-status","partition":1,"offset":8,"ts":9,"ts":"late","key":"r","payload":null}`,
+		// Kafka gives no record a negative offset; a snapshot refuses one.
+		`{"topic":"connect-status","partition":1,"offset":-1,"key":"r","payload":null}`,
 	}, "\n")
 	d, err := ReadKcat(strings.NewReader(input), inspect.DefaultTopicNames())
 	if err != nil {
@@ -117,6 +119,7 @@ func TestReadKcatProblems(t *testing.T) {
 		{"line 11:", "x", 1, `"payload" is neither a string nor null`},
 		{"line 12:", "x", 1, "partition 4294967296 out of range"},
 		{"line 14:", "connect-status", 8, `"ts" is a string`},
+		{"line 15:", "connect-status", -1, "offset -1 out of range"},
 	}
 	if len(d.Problems) != len(wantProblems) {
 		t.Fatalf("problems = %+v", d.Problems)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/connectscope/connectscope/inspect"
 )
@@ -168,6 +169,10 @@ func (k *kcatReader) parseLine(d *inspect.Dataset, lineNo int, line []byte) {
 			err = errors.New(`no "topic" field`)
 		case len(e.topic) == 0:
 			err = errors.New(`"topic" is empty`)
+		case !utf8.Valid(e.topic):
+			// No Kafka topic name is (they are ASCII), and a snapshot could
+			// not keep the bytes: the dump and its snapshot read alike.
+			err = errors.New(`"topic" is not UTF-8 text`)
 		case !e.hasPartition:
 			err = errors.New(`no "partition" field`)
 		case !e.hasOffset:
@@ -176,17 +181,21 @@ func (k *kcatReader) parseLine(d *inspect.Dataset, lineNo int, line []byte) {
 			err = errors.New(`no "payload" field (a tombstone is "payload":null)`)
 		case e.partition < 0 || e.partition > 1<<31-1:
 			err = fmt.Errorf("partition %d out of range", e.partition)
+		case e.offset < 0:
+			// Kafka never gives a record a negative offset; a snapshot
+			// refuses one too, so the dump and its snapshot read alike.
+			err = fmt.Errorf("offset %d out of range", e.offset)
 		}
 	}
 	if err != nil {
 		p := inspect.Problem{Partition: -1, Offset: -1, Reason: fmt.Sprintf("line %d: %v", lineNo, err)}
-		if e.hasTopic {
+		if e.hasTopic && utf8.Valid(e.topic) {
 			p.Topic = k.intern(e.topic)
 		}
 		if e.hasPartition && e.partition >= 0 && e.partition <= 1<<31-1 {
 			p.Partition = int32(e.partition)
 		}
-		if e.hasOffset {
+		if e.hasOffset && e.offset >= 0 {
 			p.Offset = e.offset
 		}
 		if e.hasKey && !e.keyNull {

@@ -55,7 +55,7 @@ func referenceEnvelope(line []byte) (rec inspect.Record, ok bool) {
 	part, ok2 := num("partition")
 	off, ok3 := num("offset")
 	payload, ok4 := str("payload", true)
-	if !ok1 || !ok2 || !ok3 || !ok4 || len(topic) == 0 || part < 0 || part > 1<<31-1 {
+	if !ok1 || !ok2 || !ok3 || !ok4 || len(topic) == 0 || part < 0 || part > 1<<31-1 || off < 0 {
 		return rec, false
 	}
 	rec = inspect.Record{Topic: string(topic), Partition: int32(part), Offset: off, Value: payload}
@@ -90,6 +90,9 @@ func FuzzReadKcatLine(f *testing.F) {
 	// A repeated field whose first value has the wrong type (the last counts).
 	f.Add([]byte(`{"topic":"0","partition":0,"offset":0,"ts":"","ts":0,"payload":""}`))
 	f.Add([]byte(`{"topic":"t","topic":1,"partition":0,"offset":0,"payload":""}`))
+	// What a snapshot cannot hold: a negative offset, a topic of bytes.
+	f.Add([]byte(`{"topic":"t","partition":0,"offset":-1,"payload":""}`))
+	f.Add([]byte("{\"topic\":\"\xff\",\"partition\":0,\"offset\":0,\"payload\":\"\"}"))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		if bytes.ContainsAny(line, "\n") || len(bytes.TrimSpace(line)) == 0 {
 			return
@@ -100,6 +103,23 @@ func FuzzReadKcatLine(f *testing.F) {
 		}
 		if len(d.Records)+len(d.Problems) != 1 {
 			t.Fatalf("one line gave %d records and %d problems", len(d.Records), len(d.Problems))
+		}
+		// A record the dump holds reads the same from its snapshot: the
+		// snapshot of a dump is the dump, for every command.
+		if len(d.Records) == 1 {
+			var snap bytes.Buffer
+			if err := WriteSnapshot(&snap, d); err != nil {
+				t.Fatalf("writing the snapshot: %v", err)
+			}
+			back, err := ReadSnapshot(&snap)
+			if err != nil || len(back.Problems) != 0 || len(back.Records) != 1 {
+				t.Fatalf("line %q: its snapshot reads as %v, %+v, %d records", line, err, back.Problems, len(back.Records))
+			}
+			if a, b := d.Records[0], back.Records[0]; a.Topic != b.Topic || a.Partition != b.Partition || a.Offset != b.Offset ||
+				a.Timestamp != b.Timestamp || !bytes.Equal(a.Key, b.Key) || (a.Key == nil) != (b.Key == nil) ||
+				!bytes.Equal(a.Value, b.Value) || (a.Value == nil) != (b.Value == nil) {
+				t.Fatalf("line %q: the dump reads %+v, its snapshot %+v", line, a, b)
+			}
 		}
 		// Compare with encoding/json on valid UTF-8 (encoding/json replaces
 		// invalid bytes; we keep them on purpose).
