@@ -343,6 +343,52 @@ func TestYAMLPiecesMatchOneDocument(t *testing.T) {
 	}
 }
 
+// The same at every depth: containers laid out however small (as big ones
+// are), against one encoder over the whole document.
+func FuzzYAMLLaidOutMatchesOneDocument(f *testing.F) {
+	for _, seed := range []string{
+		`{"a":{"b":{"c":[1,"x",{}],"d":[[1,2],[],[[3]]]},"e":[{"k":{"x":[{"y":1,"z":"- not a list"}]}}]}}`,
+		`[[{"a":[1]}],{"b":{"c":"line one\n\tline two\n"}},[],{}]`,
+		`{"` + strings.Repeat("k", 140) + `":{"x":[1,2]},"l":[{"` + strings.Repeat("m", 130) + `":[{"n":1}]}]}`,
+		`{"<<":{"true":["null","\u202e"]},"odd: key":[[["deep"]]]}`,
+		`"plain"`, `42`, `[{"a":"\n"},{"b":"\t\n"}]`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var v any
+		if json.Unmarshal(in, &v) != nil {
+			return
+		}
+		b, err := marshalJSON(v, false)
+		if err != nil {
+			return
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		doc, err := yamlNode(dec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, err := encodeYAMLString(doc)
+		if err != nil {
+			return // the encoder refuses it whole: nothing to match
+		}
+		defer func(old int) { streamBytes = old }(streamBytes)
+		// Every container laid out, each item on its own; then runs of
+		// items beside containers laid out.
+		for _, streamBytes = range []int{1, 24} {
+			var laid bytes.Buffer
+			if err := writeYAML(&laid, v); err != nil {
+				t.Fatal(err)
+			}
+			if laid.String() != whole {
+				t.Fatalf("%s, streamBytes %d\n--- laid out ---\n%s\n--- whole ---\n%s", b, streamBytes, laid.String(), whole)
+			}
+		}
+	})
+}
+
 // With -o jsonl, --jq runs once per line: each line of the jsonl output is
 // one input, as `connectscope ... -o jsonl | jq` would see it.
 func TestJQPerJSONLLine(t *testing.T) {
