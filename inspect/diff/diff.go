@@ -350,12 +350,14 @@ func configChanges(a, b map[string]any, opts Options) []KeyChange {
 	return out
 }
 
-// shown is a config value as the diff prints it: redacted when the key is
-// secret, unless secrets are shown or the value is a provider reference.
+// shown is a config value as the diff prints it, as every other view shows
+// it: a secret key's value redacted (unless it is a provider reference),
+// and a credential inside any other value (a URL's password, a bearer
+// token), unless secrets are shown.
 func shown(key string, v any, opts Options) *string {
 	text := detail.ConfigValue(v)
-	if !opts.ShowSecrets && v != nil && redact.IsSecretKey(key) && !redact.IsProviderReference(text) {
-		text = redact.Placeholder
+	if !opts.ShowSecrets && v != nil {
+		text = redact.Value(key, text)
 	}
 	return &text
 }

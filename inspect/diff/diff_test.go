@@ -133,3 +133,35 @@ func TestCompareWithoutGroupData(t *testing.T) {
 		t.Errorf("two dumps: %+v", res)
 	}
 }
+
+// A credential inside a value that is not a secret key's (a JDBC URL's
+// password, a bearer token) is redacted in the diff as in every other
+// view; the change still counts, and --show-secrets shows both sides.
+func TestCompareRedactsCredentialsInsideValues(t *testing.T) {
+	side := func(pass, token string) *inspect.Dataset {
+		cfg := `{"properties":{"connector.class":"X","connection.url":"jdbc:postgresql://h/db?user=a&password=` + pass +
+			`&ssl=true","http.headers":"Authorization: Bearer ` + token + `"}}`
+		return &inspect.Dataset{Topics: inspect.DefaultTopicNames(), Records: []inspect.Record{
+			{Topic: "connect-configs", Offset: 0, Key: []byte("connector-orders"), Value: []byte(cfg)},
+			{Topic: "connect-configs", Offset: 1, Key: []byte("commit-orders"), Value: []byte(`{"tasks":0}`)},
+		}}
+	}
+	before, after := side("old-pass-1", "tok-A"), side("new-pass-2", "tok-B")
+	res := Compare(before, after, Options{})
+	if len(res.Connectors) != 1 || len(res.Connectors[0].Config) != 2 {
+		t.Fatalf("want both keys changed: %+v", res.Connectors)
+	}
+	for _, k := range res.Connectors[0].Config {
+		for _, v := range []string{*k.Before, *k.After} {
+			if strings.Contains(v, "pass-") || strings.Contains(v, "tok-") || !strings.Contains(v, redact.Placeholder) {
+				t.Errorf("%s shown as %q", k.Key, v)
+			}
+		}
+	}
+	shown := Compare(before, after, Options{ShowSecrets: true})
+	for _, k := range shown.Connectors[0].Config {
+		if !strings.Contains(*k.Before+*k.After, "old-pass-1") && !strings.Contains(*k.Before+*k.After, "tok-A") {
+			t.Errorf("--show-secrets: %s %q -> %q", k.Key, *k.Before, *k.After)
+		}
+	}
+}
