@@ -255,6 +255,7 @@ func TestLiveFaultsExit3(t *testing.T) {
 	hung := rebalancing.JoinMember(t, kafkatest.Group, "connect", "w1", []kafkatest.Protocol{{Name: "default", Metadata: meta}}, none, kafkatest.SessionTimeout(30*time.Second))
 	hung.Pause()
 	rebalancing.StartMember(t, kafkatest.Group, "connect", "w2", []kafkatest.Protocol{{Name: "default", Metadata: meta}}, none, kafkatest.SessionTimeout(30*time.Second))
+	rebalancing.WaitGroupState(t, kafkatest.Group, "PreparingRebalance", 20*time.Second)
 
 	for _, tc := range []struct {
 		name string

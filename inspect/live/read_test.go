@@ -252,13 +252,8 @@ func TestReadLiveGroupStates(t *testing.T) {
 	// PreparingRebalance until the first one's session times out.
 	first.Pause()
 	c.StartMember(t, kafkatest.Group, "connect", "w2", []kafkatest.Protocol{{Name: "default", Metadata: meta}}, noAssign)
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		ds = readLive(t, liveOpts(c))
-		if inspect.GroupRebalancing(ds.Group) || time.Now().After(deadline) {
-			break
-		}
-	}
+	c.WaitGroupState(t, kafkatest.Group, "PreparingRebalance", 20*time.Second)
+	ds = readLive(t, liveOpts(c))
 	if !inspect.GroupRebalancing(ds.Group) {
 		t.Fatalf("group not seen rebalancing: %+v", ds.Group)
 	}

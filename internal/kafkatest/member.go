@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -226,4 +227,30 @@ func sleep(ctx context.Context, d time.Duration) {
 	case <-ctx.Done():
 	case <-time.After(d):
 	}
+}
+
+// WaitGroupState waits until the broker describes group in state (such as
+// "PreparingRebalance" once a member started with StartMember has sent its
+// JoinGroup), failing the test after within. A member's first request can
+// come late on a loaded machine, so a test that reads the group in that
+// state waits for it rather than assuming it.
+func (c *Cluster) WaitGroupState(t testing.TB, group, state string, within time.Duration) {
+	t.Helper()
+	adm := kadm.NewClient(c.Client(t))
+	deadline := time.Now().Add(within)
+	last := "not described"
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		described, err := adm.DescribeGroups(ctx, group)
+		cancel()
+		if err == nil {
+			if g, ok := described[group]; ok && g.Err == nil {
+				if last = g.State; last == state {
+					return
+				}
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("group %s still %s after %v, want %s", group, last, within, state)
 }
