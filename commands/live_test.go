@@ -249,29 +249,36 @@ func TestLiveFaultsExit3(t *testing.T) {
 	sasl := kafkatest.New(t, kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-512", "connect", "right"))
 
 	// A group mid-rebalance: a hung worker and a newcomer waiting for it.
-	rebalancing := kafkatest.New(t)
-	meta, _ := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 0, URL: "http://w:8083/", ConfigOffset: 0})
-	none := func(string, map[string][]byte) map[string][]byte { return nil }
-	hung := rebalancing.JoinMember(t, kafkatest.Group, "connect", "w1", []kafkatest.Protocol{{Name: "default", Metadata: meta}}, none, kafkatest.SessionTimeout(30*time.Second))
-	hung.Pause()
-	rebalancing.StartMember(t, kafkatest.Group, "connect", "w2", []kafkatest.Protocol{{Name: "default", Metadata: meta}}, none, kafkatest.SessionTimeout(30*time.Second))
-	rebalancing.WaitGroupState(t, kafkatest.Group, "PreparingRebalance", 20*time.Second)
+	// Made inside its subtest, just before the read: a parallel subtest can
+	// wait long for its turn, longer than the hung member's session.
+	rebalancing := func(t *testing.T) string {
+		c := kafkatest.New(t)
+		meta, _ := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 0, URL: "http://w:8083/", ConfigOffset: 0})
+		none := func(string, map[string][]byte) map[string][]byte { return nil }
+		hung := c.JoinMember(t, kafkatest.Group, "connect", "w1", []kafkatest.Protocol{{Name: "default", Metadata: meta}}, none, kafkatest.SessionTimeout(30*time.Second))
+		hung.Pause()
+		c.StartMember(t, kafkatest.Group, "connect", "w2", []kafkatest.Protocol{{Name: "default", Metadata: meta}}, none, kafkatest.SessionTimeout(30*time.Second))
+		c.WaitGroupState(t, kafkatest.Group, "PreparingRebalance", 20*time.Second)
+		return c.Bootstrap()
+	}
+	fixed := func(args ...string) func(*testing.T) []string { return func(*testing.T) []string { return args } }
 
 	for _, tc := range []struct {
 		name string
-		args []string
+		args func(*testing.T) []string
 		want []string
 	}{
-		{"unreachable", []string{"-b", closed, "inspect", "status"}, []string{"connection refused", "-b/--bootstrap-server"}},
-		{"missing topic", []string{"-b", noStatus.ListenAddrs()[0], "inspect", "status"}, []string{"connect-status", "does not exist", "--status-topic"}},
-		{"bad password", []string{"-b", sasl.Bootstrap(), "--sasl-mechanism", "SCRAM-SHA-512", "--sasl-user", "connect", "--sasl-password", "wrong", "inspect", "status"},
+		{"unreachable", fixed("-b", closed, "inspect", "status"), []string{"connection refused", "-b/--bootstrap-server"}},
+		{"missing topic", fixed("-b", noStatus.ListenAddrs()[0], "inspect", "status"), []string{"connect-status", "does not exist", "--status-topic"}},
+		{"bad password", fixed("-b", sasl.Bootstrap(), "--sasl-mechanism", "SCRAM-SHA-512", "--sasl-user", "connect", "--sasl-password", "wrong", "inspect", "status"),
 			[]string{"authentication failed for user \"connect\" with SCRAM-SHA-512"}},
-		{"rebalancing", []string{"-b", rebalancing.Bootstrap(), "inspect", "members"}, []string{"rebalancing (PreparingRebalance)", "run again"}},
+		{"rebalancing", func(t *testing.T) []string { return []string{"-b", rebalancing(t), "inspect", "members"} }, []string{"rebalancing (PreparingRebalance)", "run again"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel() // each waits on its own fault
+			args := tc.args(t)
 			start := time.Now()
-			stdout, stderr, code := run(t, append([]string{"--timeout", "3s"}, tc.args...)...)
+			stdout, stderr, code := run(t, append([]string{"--timeout", "3s"}, args...)...)
 			if took := time.Since(start); took > 8*time.Second {
 				t.Errorf("took %s with --timeout 3s", took)
 			}

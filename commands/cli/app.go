@@ -172,6 +172,9 @@ var globalFlagNamesInOrder = sync.OnceValue(func() [][]string {
 // an error naming a deep package's input is reworded with the verb's flag.
 func action(cmd *Command) urfave.ActionFunc {
 	return func(c *urfave.Context) error {
+		if done, ok := c.App.Metadata[setupDoneKey].(func()); ok {
+			done() // urfave has parsed the command line: other apps may set up
+		}
 		e := &Env{Ctx: c.Context, IO: Streams{In: c.App.Reader, Out: c.App.Writer, Err: c.App.ErrWriter},
 			Args: c.Args().Slice(), Load: loadDataset, spec: cmd.Spec, given: map[string]bool{},
 			typed: func(flag string) bool { return typedOnCommandLine(c, flag) }, app: c.App}

@@ -37,6 +37,8 @@ func (st *Query) ClusterNames(kind string) []string {
 	defer cancel()
 	// The read stops with ctx; should anything still hold on past it, the
 	// shell gets no names rather than a Tab that never returns.
+	release := holdSetup(app)
+	defer release()
 	if ok, err := withinCompleteTimeout(func() error { return app.RunContext(ctx, args) }); !ok || err != nil {
 		return nil
 	}

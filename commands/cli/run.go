@@ -36,6 +36,12 @@ func Run(app *urfave.App, args []string) int {
 	app.Metadata[liveMemoryKey] = func() { liveGC.Do(func() { setGC(liveGCPercent) }) }
 	app.Metadata[sweepMemoryKey] = func() { sweepGC.Do(func() { setGC(sweepGCPercent) }) }
 	defer func() { restoreGC() }()
+	// urfave/cli v2 writes package variables (HelpFlag, VersionFlag, its
+	// help command) while it sets an app up and parses the command line,
+	// so apps in one process (tests in parallel; the tour, whose steps run
+	// inside its own) set up one at a time. A verb releases the lock as it
+	// starts: a long command, or one that runs another, holds nothing.
+	defer holdSetup(app)()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	finished, err := runUntilInterrupted(ctx, func() error { return app.RunContext(ctx, flagsFirst(app, joinPairs(args))) })
@@ -58,6 +64,21 @@ func Run(app *urfave.App, args []string) int {
 		fmt.Fprintf(app.ErrWriter, "%s: %s\n", app.Name, msg)
 	}
 	return code
+}
+
+// urfaveSetup is held from Run's start until the verb starts (or Run ends).
+var urfaveSetup sync.Mutex
+
+// setupDoneKey names, in App.Metadata, the release of urfaveSetup.
+const setupDoneKey = "connectscope.setupDone"
+
+// holdSetup takes urfaveSetup for app until its verb starts or the
+// returned release (safe to call twice) is called.
+func holdSetup(app *urfave.App) (release func()) {
+	urfaveSetup.Lock()
+	release = sync.OnceFunc(urfaveSetup.Unlock)
+	app.Metadata[setupDoneKey] = release
+	return release
 }
 
 // liveMemoryKey names, in App.Metadata, Main's hook that applies the live
