@@ -11,10 +11,7 @@ import (
 // accepted connection close when the test ends.
 func SilentListener(t testing.TB) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln := loopback(t)
 	var mu sync.Mutex
 	var conns []net.Conn
 	go func() {
@@ -37,4 +34,14 @@ func SilentListener(t testing.TB) string {
 		mu.Unlock()
 	})
 	return ln.Addr().String()
+}
+
+// loopback listens on a free loopback port.
+func loopback(t testing.TB) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ln
 }
