@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"io"
 	"sort"
+	"strings"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -77,13 +78,18 @@ type MarkLabel struct {
 // (a worker back and the next one stopping), so their labels do not overlap.
 func MarkLabels(tl *timeline.Timeline, label func(string) string) []MarkLabel {
 	var out []MarkLabel
+	var texts [][]string // each label's parts, joined once (10,000 at one moment is a scale-out)
 	for _, m := range tl.Marks {
 		t := MarkText(m, label)
 		if n := len(out); n > 0 && out[n-1].TimeMs == m.TimeMs {
-			out[n-1].Text += ", " + t
+			texts[n-1] = append(texts[n-1], t)
 			continue
 		}
-		out = append(out, MarkLabel{TimeMs: m.TimeMs, Kind: m.Kind, Text: t})
+		out = append(out, MarkLabel{TimeMs: m.TimeMs, Kind: m.Kind})
+		texts = append(texts, []string{t})
+	}
+	for i := range out {
+		out[i].Text = strings.Join(texts[i], ", ")
 	}
 	return out
 }
