@@ -138,7 +138,7 @@ func (st *configReplay) apply(r inspect.Record) string {
 	var value map[string]json.RawMessage // nil: null value or JSON null
 	if r.Value != nil {
 		if !json.Valid(r.Value) {
-			return "value is not JSON" // Kafka skips it before looking at the key
+			return notJSON("value", r.Value) // Kafka skips it before looking at the key
 		}
 		if !isJSONNull(r.Value) { // the converter turns JSON null into a null value
 			m, reason := jsonObject(r.Value)

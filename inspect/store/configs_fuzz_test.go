@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
@@ -99,4 +100,25 @@ func FuzzDecodeOffsets(f *testing.F) {
 		recFuzzCheck(t, res, res.Records, res.Problems, 2)
 		res.Tables()
 	})
+}
+
+// Valid JSON nested deeper than the decoder reads is named so, not "not
+// JSON"; a string of brackets is text, and broken JSON stays "not JSON".
+func TestNotJSONNamesTheDepth(t *testing.T) {
+	deep := strings.Repeat("[", maxJSONDepth+1) + strings.Repeat("]", maxJSONDepth+1)
+	for in, want := range map[string]string{
+		deep:                        "value is nested more than 10000 levels deep",
+		`"` + deep + `"`:            "value is not JSON",
+		`{"a":"\"[[[" ` + deep[:50]: "value is not JSON",
+		`{"a":`:                     "value is not JSON",
+	} {
+		if got := notJSON("value", []byte(in)); !strings.HasPrefix(got, want) {
+			t.Errorf("%.40q: %q, want %q", in, got, want)
+		}
+	}
+	// As a config record's problem.
+	res := DecodeConfigs([]inspect.Record{{Topic: "connect-configs", Key: []byte("connector-a"), Value: []byte(`{"properties":{"k":` + deep + `}}`)}}, DecodeOptions{})
+	if len(res.Problems) != 1 || !strings.Contains(res.Problems[0].Reason, "nested more than 10000 levels deep") {
+		t.Errorf("config record: %+v", res.Problems)
+	}
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"strconv"
 
@@ -30,7 +31,7 @@ func recordProblem(r inspect.Record, reason string) inspect.Problem {
 // reason says why it is not one ("" when it is).
 func jsonObject(value []byte) (map[string]json.RawMessage, string) {
 	if !json.Valid(value) {
-		return nil, "value is not JSON"
+		return nil, notJSON("value", value)
 	}
 	if firstJSONByte(value) != '{' {
 		return nil, "value is not a JSON object"
@@ -203,4 +204,31 @@ func topicName(opt, seen, fallback string) string {
 		return seen
 	}
 	return fallback
+}
+
+// maxJSONDepth is how deep encoding/json reads nested arrays and objects;
+// json.Valid refuses anything deeper.
+const maxJSONDepth = 10000
+
+// notJSON is the reason a value json.Valid refuses is a problem: named as
+// what ("value", "offset key"), not JSON, or valid JSON nested deeper than
+// the decoder reads, which "not JSON" would misname.
+func notJSON(what string, b []byte) string {
+	depth, inString := 0, false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			if depth++; depth > maxJSONDepth {
+				return fmt.Sprintf("%s is nested more than %d levels deep (more than the decoder reads)", what, maxJSONDepth)
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return what + " is not JSON"
 }

@@ -162,7 +162,7 @@ func (d *OffsetsDecoder) entry(n int) *offsetEntry {
 // the white space around it.
 func offsetValue(value []byte) (json.RawMessage, string) {
 	if !jsonValid(value) {
-		return nil, "offset value is not JSON"
+		return nil, notJSON("offset value", value)
 	}
 	if firstJSONByte(value) != '{' {
 		return nil, "offset value is not a JSON object"
@@ -239,7 +239,7 @@ func canonicalPartition(e *offsetEntry) string {
 // parseOffsetKey checks the key is ["connector", {partition}].
 func parseOffsetKey(key []byte) (string, json.RawMessage, string) {
 	if !json.Valid(key) {
-		return "", nil, "offset key is not JSON"
+		return "", nil, notJSON("offset key", key)
 	}
 	var parts []json.RawMessage
 	if firstJSONByte(key) != '[' || json.Unmarshal(key, &parts) != nil || len(parts) != 2 {

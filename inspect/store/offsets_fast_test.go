@@ -43,7 +43,7 @@ func offsetsReference(records []inspect.Record, opts DecodeOptions) *OffsetsResu
 			case why != "":
 				reason = why
 			case !json.Valid(r.Value):
-				reason = "offset value is not JSON"
+				reason = notJSON("offset value", r.Value) // the same words; what is tested is when
 			case firstJSONByte(r.Value) != '{':
 				reason = "offset value is not a JSON object"
 			default:
