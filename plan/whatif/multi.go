@@ -372,12 +372,36 @@ func (r *PlanResult) noteJoinerOrder(state cluster.State, joiners []string) {
 	for i, id := range ids {
 		pos[id] = i
 	}
+	var named, madeUp joinerNotes
 	for _, j := range joiners {
 		place := fmt.Sprintf("%d of %d", pos[j]+1, len(ids))
 		if _, ok := cluster.JoinerLabel(j); ok {
-			r.Notes = append(r.Notes, fmt.Sprintf("eager: joiner %s is placed %s in the member-id order, as Connect's id connect-%s-<uuid> sorts (exact against other workers; its random UUID still decides HashMap tie-breaks)", state.Label(j), place, state.Label(j)))
+			named.add(fmt.Sprintf("%s is placed %s", state.Label(j), place), fmt.Sprintf("eager: joiner %s is placed %s in the member-id order, as Connect's id connect-%s-<uuid> sorts (exact against other workers; its random UUID still decides HashMap tie-breaks)", state.Label(j), place, state.Label(j)))
 			continue
 		}
-		r.Notes = append(r.Notes, fmt.Sprintf("eager: joiner %s is a made-up member id placed %s in the member-id order; a real worker's id is connect-<host:port>-<uuid> and may sort elsewhere, which moves where eager deals (give --add HOST:PORT to place it as Connect will)", j, place))
+		madeUp.add(fmt.Sprintf("%s is a made-up member id placed %s", j, place), fmt.Sprintf("eager: joiner %s is a made-up member id placed %s in the member-id order; a real worker's id is connect-<host:port>-<uuid> and may sort elsewhere, which moves where eager deals (give --add HOST:PORT to place it as Connect will)", j, place))
 	}
+	r.Notes = append(r.Notes, named.notes("in the member-id order, each as Connect's id connect-HOST:PORT-<uuid> sorts (exact against other workers; their random UUIDs still decide HashMap tie-breaks)")...)
+	r.Notes = append(r.Notes, madeUp.notes("in the member-id order; a real worker's id is connect-<host:port>-<uuid> and may sort elsewhere, which moves where eager deals (give --add HOST:PORT to place them as Connect will)")...)
+}
+
+// joinerNotesEach is how many joiners of one kind get a note each; a
+// scale-out by more (hundreds, from an autoscaler) gets one note naming
+// the first few, not a screen of notes.
+const joinerNotesEach = 8
+
+// joinerNotes collects one kind of joiner note: each joiner's whole note,
+// and its part ("w7 is placed 3 of 9") for the one note beyond joinerNotesEach.
+type joinerNotes struct{ parts, whole []string }
+
+func (n *joinerNotes) add(part, whole string) {
+	n.parts, n.whole = append(n.parts, part), append(n.whole, whole)
+}
+
+func (n *joinerNotes) notes(rest string) []string {
+	if len(n.whole) <= joinerNotesEach {
+		return n.whole
+	}
+	const shown = 3
+	return []string{fmt.Sprintf("eager: %d joiners: %s, and %d more like them, %s", len(n.parts), strings.Join(n.parts[:shown], "; "), len(n.parts)-shown, rest)}
 }

@@ -177,6 +177,22 @@ func TestJoinerNamedAsConnect(t *testing.T) {
 	if !strings.Contains(strings.Join(res.Notes, "\n"), "made-up member id placed 4 of 4") {
 		t.Errorf("notes %q", res.Notes)
 	}
+	// Beyond joinerNotesEach joiners of a kind, one note names the first
+	// few and counts the rest: a scale-out by hundreds is not a screen of notes.
+	many, err := Joiners(st, []string{"20"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ = JoinPlan(st, testOpts(60000), many)
+	var joinerNotes []string
+	for _, n := range res.Notes {
+		if strings.HasPrefix(n, "eager: ") && strings.Contains(n, "joiner") {
+			joinerNotes = append(joinerNotes, n)
+		}
+	}
+	if len(joinerNotes) != 1 || !strings.HasPrefix(joinerNotes[0], "eager: 20 joiners: ") || !strings.Contains(joinerNotes[0], "and 17 more like them") {
+		t.Errorf("20 joiners: %q", joinerNotes)
+	}
 	if _, err := Joiners(st, []string{"10.0.1.10:8083,10.0.1.10:8083"}); err == nil {
 		t.Error("a joiner given twice was accepted")
 	}
