@@ -154,3 +154,21 @@ func TestDemoTour(t *testing.T) {
 		}
 	}
 }
+
+// Names typed into the sandbox (or read from its broker) reach the terminal
+// as text: ESC and bidi marks are escaped on its log and its error lines.
+func TestSandboxCommandNamesAreText(t *testing.T) {
+	t.Parallel()
+	script := "add-connector \x1b]0;X\x07evil 1 sink\nadd-connector \u202eq 1 weird\nquit\n"
+	stdout, stderr, code := runInput(t, script, append(fastSandbox, "--workers", "1", "--connectors", "0")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	all := stdout + stderr
+	if strings.ContainsAny(all, "\x1b\x07\u202e") {
+		t.Errorf("raw terminal control in the sandbox's output:\n%q", all)
+	}
+	if !strings.Contains(stdout, "connector ^[]0;X^Gevil created") || !strings.Contains(stderr, `\u202eq: kind "weird"`) {
+		t.Errorf("names not shown escaped:\nstdout %q\nstderr %q", stdout, stderr)
+	}
+}

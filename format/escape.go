@@ -1,6 +1,7 @@
 package format
 
 import (
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -178,4 +179,23 @@ func escapeTable(t Table) Table {
 	}
 	t.Rows = rows
 	return t
+}
+
+// TextWriter writes through EscapeText: for a stream of lines that carry
+// names (the sandbox's log and shell, whose connector and worker names are
+// typed by anyone on its input or read from its broker). Each Write is
+// escaped whole, as the lines are written (fmt.Fprintf writes one string).
+func TextWriter(w io.Writer) io.Writer { return textWriter{w} }
+
+type textWriter struct{ w io.Writer }
+
+func (t textWriter) Write(p []byte) (int, error) {
+	s := string(p)
+	if !needsEscape(s) {
+		return t.w.Write(p)
+	}
+	if _, err := io.WriteString(t.w, EscapeText(s)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

@@ -3,6 +3,7 @@ package format
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -148,5 +149,18 @@ func TestListShortens(t *testing.T) {
 	}
 	if got := List([]string{"a", "b"}); got != "a, b" {
 		t.Errorf("List = %q", got)
+	}
+}
+
+func TestTextWriterEscapesEachWrite(t *testing.T) {
+	var b strings.Builder
+	w := TextWriter(&b)
+	for _, s := range []string{"plain line\n", "name \x1b[31mred\tand\n\u202eq\n"} {
+		if n, err := io.WriteString(w, s); err != nil || n != len(s) {
+			t.Fatalf("write %q: %d, %v", s, n, err)
+		}
+	}
+	if got, want := b.String(), "plain line\nname ^[[31mred\tand\n\\u202eq\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/connectscope/connectscope/commands/cli"
 	urfave "github.com/urfave/cli/v2"
 
+	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/sandbox"
 )
 
@@ -103,7 +104,9 @@ func runSandbox(e *cli.Env, o *SandboxOptions) error {
 	if err != nil {
 		return err
 	}
-	out := e.IO.Out
+	// Names on these lines come from the sandbox's input and its broker:
+	// text, never terminal control.
+	out, errOut := format.TextWriter(e.IO.Out), format.TextWriter(e.IO.Err)
 	cfg.Log = out
 	ctx := e.Ctx
 	sb, err := sandbox.Start(ctx, cfg)
@@ -129,12 +132,12 @@ func runSandbox(e *cli.Env, o *SandboxOptions) error {
 	fmt.Fprintln(out, "type 'help' for commands; 'quit', end of input or Ctrl-C stops the workers cleanly")
 
 	sh := &sandbox.Shell{C: sb, Out: out}
-	runShell(ctx, sh, e.IO.In, e.IO.Err)
+	runShell(ctx, sh, e.IO.In, errOut)
 
 	stopCtx, cancelStop := context.WithTimeout(context.WithoutCancel(ctx), sandboxShutdownLimit)
 	defer cancelStop()
 	if err := sb.StopAll(stopCtx); err != nil {
-		fmt.Fprintf(e.IO.Err, "connectscope: stopping workers: %v\n", err)
+		fmt.Fprintf(errOut, "connectscope: stopping workers: %v\n", err)
 	}
 	fmt.Fprintln(out, "sandbox stopped")
 	return nil
