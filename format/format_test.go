@@ -309,6 +309,28 @@ func TestNotTerminal(t *testing.T) {
 	}
 }
 
+// oneYAMLDocument is result's YAML from one encoder over the whole JSON
+// form, the text writeYAML must match; false when the JSON form or the
+// encoder refuses it.
+func oneYAMLDocument(t *testing.T, result any) (string, bool) {
+	t.Helper()
+	b, err := marshalJSON(result, false)
+	if err != nil {
+		return "", false
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	doc, err := yamlNode(dec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := encodeYAMLString(doc)
+	if err != nil {
+		return "", false
+	}
+	return whole, true
+}
+
 // Writing YAML piece by piece must give exactly what one encoder gives for
 // the whole document.
 func TestYAMLPiecesMatchOneDocument(t *testing.T) {
@@ -319,19 +341,9 @@ func TestYAMLPiecesMatchOneDocument(t *testing.T) {
 	big.Counts["key: with colon"] = 1
 	nested := map[string]any{"a": map[string]any{"b": map[string]any{"c": []any{1, "x", map[string]any{}}}, "e": []any{}}, "z": "null", "list": []any{[]any{1, 2}, []any{}}, "odd: key": map[string]any{"x": 1}, "true": []any{"y"}}
 	for _, result := range []any{newSample(), big, nested, []any{"x", map[string]any{"k": "v"}}, "plain", 42} {
-		b, err := marshalJSON(result, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.UseNumber()
-		doc, err := yamlNode(dec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		whole, err := encodeYAMLString(doc)
-		if err != nil {
-			t.Fatal(err)
+		whole, ok := oneYAMLDocument(t, result)
+		if !ok {
+			t.Fatalf("%v: one encoder refused the whole document", result)
 		}
 		var pieces bytes.Buffer
 		if err := Write(&pieces, result, Options{Output: "yaml"}); err != nil {
@@ -360,19 +372,9 @@ func FuzzYAMLLaidOutMatchesOneDocument(f *testing.F) {
 		if json.Unmarshal(in, &v) != nil {
 			return
 		}
-		b, err := marshalJSON(v, false)
-		if err != nil {
-			return
-		}
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.UseNumber()
-		doc, err := yamlNode(dec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		whole, err := encodeYAMLString(doc)
-		if err != nil {
-			return // the encoder refuses it whole: nothing to match
+		whole, ok := oneYAMLDocument(t, v)
+		if !ok {
+			return // refused whole: nothing to match
 		}
 		defer func(old int) { streamBytes = old }(streamBytes)
 		// Every container laid out, each item on its own; then runs of
@@ -383,7 +385,7 @@ func FuzzYAMLLaidOutMatchesOneDocument(f *testing.F) {
 				t.Fatal(err)
 			}
 			if laid.String() != whole {
-				t.Fatalf("%s, streamBytes %d\n--- laid out ---\n%s\n--- whole ---\n%s", b, streamBytes, laid.String(), whole)
+				t.Fatalf("%s, streamBytes %d\n--- laid out ---\n%s\n--- whole ---\n%s", in, streamBytes, laid.String(), whole)
 			}
 		}
 	})

@@ -69,10 +69,12 @@ type yamlStream struct {
 }
 
 // value writes the value that starts with tok (already read) as a block at
-// indent. depth counts the containers around it.
+// indent, laying a non-empty container out here: the caller has decided it
+// is one to lay out (the result itself, or below streamDepth, or big).
+// depth counts the containers around it.
 func (y *yamlStream) value(tok json.Token, indent, depth int) error {
 	open, isDelim := tok.(json.Delim)
-	if !isDelim || !y.dec.More() || (depth >= streamDepth && !y.big()) {
+	if !isDelim || !y.dec.More() {
 		n, err := yamlNodeFrom(y.dec, tok)
 		if err != nil {
 			return err
