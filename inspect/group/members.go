@@ -9,6 +9,7 @@ import (
 
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/protocol"
+	"github.com/connectscope/connectscope/inspect/redact"
 	"github.com/connectscope/connectscope/inspect/setting"
 )
 
@@ -231,7 +232,7 @@ func decodeMember(view *MemberView, m inspect.GroupMember, groupProtocol string)
 	var problems []string
 	meta := decodeOrKeep(m.Metadata, protocol.DecodeMetadata, &problems, &view.MetadataBase64)
 	if meta != nil {
-		u := withoutUserinfo(meta.URL)
+		u := redact.URL(meta.URL)
 		view.URL = &u
 		view.Version = &meta.Version
 		view.ConfigOffset = &meta.ConfigOffset
@@ -315,7 +316,7 @@ func assignmentView(a *protocol.Assignment) *AssignmentView {
 	conns := piecesOf(a.Connectors(), a.Tasks())
 	rev := piecesOf(a.RevokedConnectors(), a.RevokedTasks())
 	return &AssignmentView{
-		Version: a.Version, Error: a.Error, Leader: a.Leader, LeaderURL: withoutUserinfo(a.LeaderURL), ConfigOffset: a.ConfigOffset,
+		Version: a.Version, Error: a.Error, Leader: a.Leader, LeaderURL: redact.URL(a.LeaderURL), ConfigOffset: a.ConfigOffset,
 		LeaderWorker: WorkerID(MemberView{MemberID: a.Leader, URL: &a.LeaderURL}),
 		Connectors:   conns.Connectors, Tasks: conns.Tasks,
 		RevokedConnectors: rev.Connectors, RevokedTasks: rev.Tasks,
@@ -379,23 +380,4 @@ func WorkerID(m MemberView) string {
 		return id
 	}
 	return m.MemberID
-}
-
-// withoutUserinfo drops user:password@ from an advertised REST URL: a
-// credential a worker put in rest.advertised.* is never shown (the REST
-// client sends credentials in a header, never from the URL).
-func withoutUserinfo(u string) string {
-	i := strings.Index(u, "://")
-	if i < 0 {
-		return u
-	}
-	auth := u[i+3:]
-	if j := strings.IndexAny(auth, "/?#"); j >= 0 {
-		auth = auth[:j]
-	}
-	k := strings.LastIndexByte(auth, '@')
-	if k < 0 {
-		return u
-	}
-	return u[:i+3] + u[i+3+k+1:]
 }

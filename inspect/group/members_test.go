@@ -251,10 +251,11 @@ func TestMembersLeaderWorker(t *testing.T) {
 	}
 }
 
-// A worker that puts user:password@ in its advertised REST URL: the name
-// (HOST:PORT), the URL and the leader URL shown never carry it.
+// A worker that puts user:password@, or a query or fragment, in its
+// advertised REST URL: the name (HOST:PORT), the URL and the leader URL
+// shown never carry them.
 func TestMembersURLCredentialsNeverShown(t *testing.T) {
-	url := "http://admin:s3cret@w1:8083/"
+	url := "http://admin:s3cret@w1:8083/?access_token=t0k#frag"
 	asg := &protocol.Assignment{Version: 2, Leader: "w1-1", LeaderURL: url, ConfigOffset: 3,
 		Assigned: protocol.EntriesFor(nil, nil), Revoked: []protocol.ConnectorEntry{}}
 	desc := &inspect.GroupDescription{Group: "g", State: "Stable", ProtocolType: "connect", Protocol: "sessioned",
@@ -266,7 +267,7 @@ func TestMembersURLCredentialsNeverShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(out), "s3cret") || strings.Contains(string(out), "admin") {
+	if strings.Contains(string(out), "s3cret") || strings.Contains(string(out), "admin") || strings.Contains(string(out), "t0k") {
 		t.Errorf("credentials shown: %s", out)
 	}
 	if got := WorkerID(res.Members[0]); got != "w1:8083" {

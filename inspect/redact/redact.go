@@ -72,9 +72,11 @@ var (
 	oracleUserPassword = regexp.MustCompile(`(?i)(jdbc:oracle:[a-z0-9]+:[^/@\s"';:]*/)[^@\s"']*@`)
 	// JDBC and URI parameters and key=value settings whose name ends in a
 	// secret word: ;password=… ?sslpassword=… &client_secret=… sig=…
-	// (Azure SAS); a quoted or braced value takes what follows it up to the
-	// next delimiter too, so redacting twice gives what redacting once gave.
-	passwordParam = regexp.MustCompile(`(?i)((?:^|[;?&,\s"'{(])(?:[\w.\-]*(?:password|passwd|pwd|secret|token|passphrase|api_key|apikey|api-key|signature|credential)|sig|key|code)\s*=\s*)((?:"[^"]*"|'[^']*'|\{[^}]*\})?[^;&,\s"']*)`)
+	// (Azure SAS), and Java's toString forms Config[password=…] and
+	// <password=…>: any character that cannot be part of the name starts
+	// it; a quoted or braced value takes what follows it up to the next
+	// delimiter too, so redacting twice gives what redacting once gave.
+	passwordParam = regexp.MustCompile(`(?i)((?:^|[^\w.\-])(?:[\w.\-]*(?:password|passwd|pwd|secret|token|passphrase|api_key|apikey|api-key|signature|credential)|sig|key|code)\s*=\s*)((?:"[^"]*"|'[^']*'|\{[^}]*\})?[^;&,\s"']*)`)
 	// A JSON-valued config or trace holding "password":"…" (also escaped
 	// once more, \"password\":\"…\", as JSON inside a JSON string).
 	jsonSecretField = regexp.MustCompile(`(?i)(\\?"[\w.\-]*(?:password|passwd|pwd|secret|token|passphrase|apikey|api_key|api-key|private_key|privatekey|credential)[\w.\-]*\\?"\s*:\s*\\?")((?:[^"\\]|\\[^"])*)`)

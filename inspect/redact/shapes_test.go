@@ -62,6 +62,12 @@ var credentialShapes = []struct {
 	{"http.request.headers", "Authorization: Basic YWxhZGRpbjpvcGVu, X-Trace: 1", "YWxhZGRpbjpvcGVu", "X-Trace: 1"},
 	{"rest.request.header", "X-Api: 1; Authorization=Token abc123def", "abc123def", "X-Api: 1"},
 	{"webhook.url", "https://hooks.example.com/x?token=tok_live_77", "tok_live_77", "https://hooks.example.com/[redacted]?token=[redacted]"},
+	// Java's toString forms put a bracket or an escape sequence's last
+	// byte before the name.
+	{"error.trace", "JdbcSinkConfig[password=JavaPw1, user=a]", "JavaPw1", "user=a]"},
+	{"error.trace", "<token=AngTok2>", "AngTok2", "<token=[redacted]"}, // a value runs to a delimiter: a password may hold ">"
+	{"error.trace", "login:password=ColPw3", "ColPw3", "login:password=[redacted]"},
+	{"kafka_cluster_id", "\x1b[2Jpassword=EscPw4", "EscPw4", "\x1b[2Jpassword=[redacted]"},
 	// Nothing secret: unchanged.
 	{"connection.url", "jdbc:postgresql://db.internal:5432/orders", "", "jdbc:postgresql://db.internal:5432/orders"},
 	{"ssl.client.auth", "required", "", "required"},

@@ -22,6 +22,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/connectscope/connectscope/inspect/redact"
 )
 
 // Defaults of Options.
@@ -113,36 +115,12 @@ func (e *StatusError) Error() string {
 	return msg
 }
 
-// Redact removes user information, the query and the fragment from a URL
-// for messages: http://user:pw@host:8083/?token=t becomes http://host:8083/
-// (an advertised REST URL has no use for a query; one that carries it may
-// carry a token).
-func Redact(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		// Not a URL we can take apart: drop anything before an @ after the scheme.
-		if i := strings.Index(raw, "://"); i >= 0 {
-			rest := raw[i+3:]
-			if j := strings.LastIndexByte(rest, '@'); j >= 0 {
-				raw = raw[:i+3] + rest[j+1:]
-			}
-		}
-		if j := strings.IndexAny(raw, "?#"); j >= 0 {
-			raw = raw[:j]
-		}
-		return raw
-	}
-	u.User = nil
-	u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = "", false, "", ""
-	return u.String()
-}
-
 // Endpoint joins a worker's advertised REST URL and a path, without user
 // information (credentials go in a header, never in the URL).
 func Endpoint(base, path string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(base))
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return "", fmt.Errorf("REST URL %q: not an http:// or https:// URL", Redact(base))
+		return "", fmt.Errorf("REST URL %q: not an http:// or https:// URL", redact.URL(base))
 	}
 	u.User = nil
 	p, q, _ := strings.Cut(path, "?")

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connectscope/connectscope/inspect/redact"
 	"github.com/connectscope/connectscope/internal/kafkatest"
 )
 
@@ -154,10 +155,10 @@ func TestCredentialsNeverShown(t *testing.T) {
 	if got.Error == nil || strings.Contains(*got.Error, "url-only-pw") || !strings.Contains(*got.Error, "HTTP 401") {
 		t.Errorf("URL password echoed: %v", *got.Error)
 	}
-	if got := Redact("https://u:p@w1:8443/x"); got != "https://w1:8443/x" {
+	if got := redact.URL("https://u:p@w1:8443/x"); got != "https://w1:8443/x" {
 		t.Errorf("Redact: %s", got)
 	}
-	if got := Redact("http://u:p@w1:80%zz"); strings.Contains(got, "u:p") {
+	if got := redact.URL("http://u:p@w1:80%zz"); strings.Contains(got, "u:p") {
 		t.Errorf("Redact unparsable: %s", got)
 	}
 }
@@ -239,7 +240,7 @@ func TestErrorAnswersRedacted(t *testing.T) {
 		"http://w1:8083/?token=t#f":   "http://w1:8083/",
 		"http://u:p@w1:80%zz?token=t": "http://w1:80%zz",
 	} {
-		if got := Redact(in); got != want {
+		if got := redact.URL(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/connectscope/connectscope/inspect/redact"
 )
 
 // Target is one worker to ask: its HOST:PORT name (as status records and
@@ -83,7 +85,7 @@ func (c *Client) Workers(ctx context.Context, targets []Target, calls Calls) []W
 	sem := make(chan struct{}, c.opts.Parallel)
 	var wg sync.WaitGroup
 	for i, t := range targets {
-		out[i] = WorkerInfo{Worker: t.Worker, URL: Redact(t.URL)}
+		out[i] = WorkerInfo{Worker: t.Worker, URL: redact.URL(t.URL)}
 		wg.Add(1)
 		go func(w *WorkerInfo, t Target) {
 			defer wg.Done()
@@ -121,9 +123,9 @@ func (w *WorkerInfo) scrubURLPassword(raw string) {
 // roundErr words why a worker was not asked before the round ended.
 func (c *Client) roundErr(ctx context.Context, t Target) error {
 	if errors.Is(ctx.Err(), context.Canceled) {
-		return fmt.Errorf("%s: %w", Redact(t.URL), context.Canceled)
+		return fmt.Errorf("%s: %w", redact.URL(t.URL), context.Canceled)
 	}
-	return &TimeoutError{URL: Redact(t.URL), Bound: c.opts.Total}
+	return &TimeoutError{URL: redact.URL(t.URL), Bound: c.opts.Total}
 }
 
 func (w *WorkerInfo) fail(err error) {
@@ -147,7 +149,7 @@ func (c *Client) ask(ctx context.Context, w *WorkerInfo, t Target, calls Calls) 
 	}
 	if t.Guessed && c.opts.TLS != nil {
 		t.URL = "https://" + strings.TrimPrefix(t.URL, "http://")
-		w.URL = Redact(t.URL)
+		w.URL = redact.URL(t.URL)
 	}
 	// answered adds a call's error to the worker's; true when there is none.
 	answered := func(err error) bool {

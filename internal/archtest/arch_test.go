@@ -209,7 +209,7 @@ var stated = map[string]arrows{
 	"format/jsonout":       {},                                       // beside format, nothing of ours either
 	"inspect/redact":       {uses: []string{"inspect"}},
 	"inspect/store":        {uses: []string{"inspect", "inspect/protocol", "inspect/redact", "inspect/kafkaversion", "format"}, helpers: true},
-	"inspect/group":        {uses: []string{"inspect", "inspect/protocol", "format"}, helpers: true},
+	"inspect/group":        {uses: []string{"inspect", "inspect/protocol", "inspect/redact", "format"}, helpers: true},
 	"inspect/watch":        {uses: []string{"inspect", "inspect/store", "inspect/group", "format"}, helpers: true},
 	"inspect/views":        {uses: []string{"inspect", "inspect/store", "inspect/group", "inspect/watch", "inspect/redact", "inspect/filter"}, helpers: true},
 	"inspect/live":         {uses: []string{"inspect", "inspect/store", "inspect/watch", "inspect/workerconfig"}, helpers: true},
