@@ -35,9 +35,9 @@ type Options struct {
 	// Terminal says the output is a terminal (tests; Write also asks w):
 	// --jq strings are then escaped as EscapeText does.
 	Terminal bool
-	// Context ends a --jq run early (Ctrl-C): an expression that loops or
-	// builds a huge value stops within its next step, not at the process's
-	// grace deadline. nil never ends it.
+	// Context ends a write early (Ctrl-C): the output stops at its next
+	// write, and a --jq expression that loops or builds a huge value within
+	// its next step, not at the process's grace deadline. nil never ends it.
 	Context context.Context
 }
 
@@ -136,6 +136,11 @@ func CheckOutput(name string, extra ...string) error {
 
 // Write prints result to w as opts say.
 func Write(w io.Writer, result any, opts Options) error {
+	if opts.Context != nil {
+		// A big result takes seconds to write: Ctrl-C ends it at its next
+		// write, not at the process's grace deadline.
+		w = cancelWriter{ctx: opts.Context, w: w}
+	}
 	var extra []string
 	if x, ok := result.(Extra); ok {
 		extra = x.ExtraFormats()
@@ -207,10 +212,26 @@ func useColor(w io.Writer, opts Options) bool {
 // IsTerminal reports whether w is a character device (a terminal), the test
 // the standard library allows without a terminal package.
 func IsTerminal(w io.Writer) bool {
+	if c, ok := w.(cancelWriter); ok {
+		w = c.w
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// cancelWriter fails every write once its context is done.
+type cancelWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c cancelWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }

@@ -410,3 +410,44 @@ func TestJQPerJSONLLine(t *testing.T) {
 		t.Errorf("non-Lister jsonl --jq: got %q", got)
 	}
 }
+
+// cutAfter is a writer whose context ends once n bytes were written: Ctrl-C
+// arriving in the middle of a big result.
+type cutAfter struct {
+	n      int
+	cancel context.CancelFunc
+	got    bytes.Buffer
+}
+
+func (c *cutAfter) Write(p []byte) (int, error) {
+	c.got.Write(p)
+	if c.got.Len() >= c.n {
+		c.cancel()
+	}
+	return len(p), nil
+}
+
+// manyLines is a result of many -o jsonl lines.
+type manyLines []map[string]string
+
+func (m manyLines) Items() []any { return Items(m) }
+
+// A machine-format write stops at its next write once the context ends,
+// with the context's error, instead of writing the rest of a big result.
+func TestWriteStopsWhenCancelled(t *testing.T) {
+	big := make(manyLines, 200_000)
+	for i := range big {
+		big[i] = map[string]string{"name": "connector-" + strconv.Itoa(i)}
+	}
+	for _, out := range []string{OutputJSON, OutputJSONL, OutputYAML} {
+		ctx, cancel := context.WithCancel(context.Background())
+		w := &cutAfter{n: 64 << 10, cancel: cancel}
+		err := Write(w, big, Options{Output: out, Context: ctx})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("-o %s: error %v, want context.Canceled", out, err)
+		}
+		if w.got.Len() > 1<<20 {
+			t.Errorf("-o %s: %d bytes written after the context ended at 64 KiB", out, w.got.Len())
+		}
+	}
+}
