@@ -139,7 +139,7 @@ func Write(w io.Writer, result any, opts Options) error {
 	if opts.Context != nil {
 		// A big result takes seconds to write: Ctrl-C ends it at its next
 		// write, not at the process's grace deadline.
-		w = cancelWriter{ctx: opts.Context, w: w}
+		w = cancelWriter{opts.Context, w}
 	}
 	var extra []string
 	if x, ok := result.(Extra); ok {
@@ -213,7 +213,7 @@ func useColor(w io.Writer, opts Options) bool {
 // the standard library allows without a terminal package.
 func IsTerminal(w io.Writer) bool {
 	if c, ok := w.(cancelWriter); ok {
-		w = c.w
+		w = c.Writer
 	}
 	f, ok := w.(*os.File)
 	if !ok {
@@ -225,13 +225,13 @@ func IsTerminal(w io.Writer) bool {
 
 // cancelWriter fails every write once its context is done.
 type cancelWriter struct {
-	ctx context.Context
-	w   io.Writer
+	context.Context
+	io.Writer
 }
 
 func (c cancelWriter) Write(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
+	if err := c.Err(); err != nil {
 		return 0, err
 	}
-	return c.w.Write(p)
+	return c.Writer.Write(p)
 }
