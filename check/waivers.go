@@ -2,7 +2,9 @@ package check
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"time"
@@ -50,6 +52,16 @@ func ParseWaivers(name string, data []byte) ([]Waiver, error) {
 		}
 		return nil, field.Errorf("Waivers", " %s: %s", name, oneLine(err))
 	}
+	// A second document would be waivers the runbook's author meant and
+	// this list would silently lack.
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case errors.Is(err, io.EOF):
+	case err != nil:
+		return nil, field.Errorf("Waivers", " %s: %s", name, oneLine(err))
+	case len(next.Content) > 0 && next.Content[0].Tag != "!!null":
+		return nil, field.Errorf("Waivers", " %s:%d: a second YAML document: put every waiver in one list", name, next.Content[0].Line)
+	}
 	list := &doc
 	if list.Kind == yaml.DocumentNode && len(list.Content) == 1 {
 		list = list.Content[0]
@@ -57,7 +69,9 @@ func ParseWaivers(name string, data []byte) ([]Waiver, error) {
 	if list.Kind == yaml.MappingNode {
 		var inner *yaml.Node
 		for i := 0; i+1 < len(list.Content); i += 2 {
-			if k := list.Content[i]; k.Value == "waivers" {
+			if k := list.Content[i]; k.Value == "waivers" && inner != nil {
+				return nil, field.Errorf("Waivers", " %s:%d: waivers given twice: put every waiver in one list", name, k.Line)
+			} else if k.Value == "waivers" {
 				inner = list.Content[i+1]
 			} else {
 				return nil, field.Errorf("Waivers", " %s:%d: unknown key %q (want waivers: a list of rule, subject, reason, expires)", name, k.Line, k.Value)

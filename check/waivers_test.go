@@ -143,6 +143,9 @@ func TestBadWaiverFiles(t *testing.T) {
 		{"rule: K2\n", `unknown key "rule"`},
 		{"[1, 2]", "a waiver is a map"},
 		{"- rule: [K2]\n  reason: x\n", "rule must be text"},
+		// Waivers the author wrote that a list would silently lack.
+		{"waivers:\n  - {rule: K2, reason: a}\nwaivers:\n  - {rule: K5, reason: b}\n", "waivers.yaml:3: waivers given twice"},
+		{"- {rule: K2, reason: a}\n---\n- {rule: K5, reason: b}\n", "waivers.yaml:3: a second YAML document"},
 	} {
 		_, err := ParseWaivers("waivers.yaml", []byte(c.text))
 		var fe *field.Error
@@ -150,7 +153,7 @@ func TestBadWaiverFiles(t *testing.T) {
 			t.Errorf("%q: error %v, want one naming Waivers with %q", c.text, err, c.want)
 		}
 	}
-	for _, empty := range []string{"", "\n", "waivers:\n", "[]"} {
+	for _, empty := range []string{"", "\n", "waivers:\n", "[]", "[]\n---\n"} {
 		if ws, err := ParseWaivers("w", []byte(empty)); err != nil || len(ws) != 0 {
 			t.Errorf("%q: %v, %v", empty, ws, err)
 		}
