@@ -102,6 +102,9 @@ func ParseScenarioFrom(data []byte, state cluster.State) (*Scenario, error) {
 func parseScenario(data []byte, members map[string]bool) (*Scenario, error) {
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	if len(trimmed) > 0 && trimmed[0] == '{' {
+		if err := strictJSON(trimmed); err != nil {
+			return nil, err
+		}
 		sc, err := parseScenarioJSON(trimmed, members)
 		var syntax *json.SyntaxError
 		if err == nil || !errors.As(err, &syntax) {

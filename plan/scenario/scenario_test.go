@@ -37,6 +37,12 @@ func TestParseScenarioErrors(t *testing.T) {
 		{"yaml flow style ok but bad version", `{scenario: 3, steps: []}`, -1, "scenario", "unknown format version 3"},
 		{"not an object", `[1, 2]`, -1, "", "not a JSON object"},
 		{"yaml unknown step", "scenario: 1\nsteps:\n  - join: [a]\n  - explode: {}\n", 1, "explode", "unknown step"},
+		// What encoding/json would pass over silently: the last key wins,
+		// a second value is dropped.
+		{"top key twice", `{"scenario": 1, "protocol": "sessioned", "steps": [], "protocol": "eager"}`, -1, "", `the top level: key "protocol" given twice`},
+		{"connector twice", `{"scenario": 1, "steps": [{"join": ["a"]}, {"connectors": {"orders": 4, "orders": 8}}]}`, -1, "", `steps[1].connectors: key "orders" given twice`},
+		{"second object", `{"scenario": 1, "steps": []} {"scenario": 1, "steps": [{"join": ["a"]}]}`, -1, "", "more after the scenario's object"},
+		{"second yaml document", "scenario: 1\nsteps: []\n---\nscenario: 1\nsteps:\n  - join: [a]\n", -1, "", "line 4: a second YAML document"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -3,7 +3,9 @@ package scenario
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -87,6 +89,9 @@ var yamlSeeds = []string{
 	"x: {<<: {<<: {!0 <<: 1}}}",
 	"! <<: {a: 1}\n",
 	"\"<<\": {a: 1}\n",
+	// A second document is refused; an empty one is not.
+	"a: 1\n---\nb: 2\n",
+	"a: 1\n---\n",
 }
 
 func FuzzYAMLScenarioMatchesYAMLv3(f *testing.F) {
@@ -103,6 +108,12 @@ func FuzzYAMLScenarioMatchesYAMLv3(f *testing.F) {
 		if yaml.Unmarshal([]byte(doc), &decoded) == nil && keysCollide(decoded) { // werr == nil: this decode does not panic either
 			return // two keys print alike (0 and 0.0): yaml.v3's result depends on map order
 		}
+		if gerr != nil && moreThanOneDocument(doc) {
+			return // yaml.v3's Unmarshal reads the first alone; ours refuses the rest
+		}
+		if gerr != nil && strings.Contains(gerr.Error(), "a second YAML document") {
+			t.Fatalf("%q: ours finds a second document where yaml.v3 finds none: %v", doc, gerr)
+		}
 		if gerr != nil {
 			if strings.Contains(gerr.Error(), "aliases expand") {
 				return
@@ -113,6 +124,18 @@ func FuzzYAMLScenarioMatchesYAMLv3(f *testing.F) {
 			t.Fatalf("%q: ours %s, yaml.v3 %s", doc, got, want)
 		}
 	})
+}
+
+// moreThanOneDocument says whether yaml.v3 finds more after the first
+// document: a second one that holds anything, or text it cannot read.
+func moreThanOneDocument(doc string) bool {
+	dec := yaml.NewDecoder(strings.NewReader(doc))
+	var first, second any
+	if dec.Decode(&first) != nil {
+		return false
+	}
+	err := dec.Decode(&second)
+	return !errors.Is(err, io.EOF) && (err != nil || second != nil)
 }
 
 // keysCollide says whether a decoded document holds a mapping with two
