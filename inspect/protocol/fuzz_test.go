@@ -100,3 +100,44 @@ func sameAssignment(a, b *Assignment) bool {
 		a.ConfigOffset == b.ConfigOffset && a.DelayMs == b.DelayMs &&
 		reflect.DeepEqual(norm(a.Assigned), norm(b.Assigned)) && reflect.DeepEqual(norm(a.Revoked), norm(b.Revoked))
 }
+
+// Rewriting the URL of decodable metadata or an assignment changes that
+// URL and nothing else a decoder sees; anything else is left as it is.
+func FuzzRewriteURL(f *testing.F) {
+	seedProtocolVectors(f, "metadata")
+	seedProtocolVectors(f, "assignment")
+	const to = "http://w:8083/"
+	set := func(string) string { return to }
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if m, err := DecodeMetadata(b); err == nil {
+			got, err := DecodeMetadata(RewriteMetadataURL(b, set))
+			if err != nil || got.URL != to || got.Version != m.Version || got.ConfigOffset != m.ConfigOffset ||
+				(m.Allocation == nil) != (got.Allocation == nil) {
+				t.Fatalf("metadata %x rewritten: %+v, %v; was %+v", b, got, err, m)
+			}
+			if m.Allocation != nil {
+				if got.Allocation.LeaderURL != to {
+					t.Fatalf("metadata %x: the owned assignment's leader URL %q stays", b, got.Allocation.LeaderURL)
+				}
+				got.Allocation.LeaderURL = m.Allocation.LeaderURL
+				if !sameAssignment(m.Allocation, got.Allocation) {
+					t.Fatalf("metadata %x: rewriting its URLs changed the owned %+v into %+v", b, m.Allocation, got.Allocation)
+				}
+			}
+		} else if !bytes.Equal(RewriteMetadataURL(b, set), b) && len(b) < 4 {
+			t.Fatalf("%x: too short for a URL, yet rewritten", b)
+		}
+		if a, err := DecodeAssignment(b); err == nil {
+			got, err := DecodeAssignment(RewriteLeaderURL(b, set))
+			if err != nil || got.LeaderURL != to {
+				t.Fatalf("assignment %x rewritten: %+v, %v", b, got, err)
+			}
+			got.LeaderURL = a.LeaderURL
+			if !sameAssignment(a, got) {
+				t.Fatalf("assignment %x: rewriting its URL changed %+v into %+v", b, a, got)
+			}
+		} else {
+			RewriteLeaderURL(b, set) // held to not panicking
+		}
+	})
+}

@@ -1,10 +1,12 @@
 package redact_test
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/protocol"
 	"github.com/connectscope/connectscope/inspect/redact"
 	"github.com/connectscope/connectscope/inspect/store"
 )
@@ -66,5 +68,50 @@ func TestRedactDatasetForFiles(t *testing.T) {
 	}
 	if strings.Contains(string(shown.Records[0].Value), "c2VjcmV0") || strings.Contains(string(shown.Records[5].Value), "bWF0ZXJp") {
 		t.Error("--show-secrets kept the session key")
+	}
+}
+
+// A member that advertises user:password@ or a query in its REST URL: the
+// file keeps its metadata and assignment but for that URL, which loses them
+// as every view shows it; --show-secrets keeps the bytes as they were.
+func TestRedactDatasetMemberURLs(t *testing.T) {
+	url := "http://admin:UrlPw9@w1:8083/?token=QueryTok9#f"
+	owned := &protocol.Assignment{Version: 1, Leader: "m1", LeaderURL: url, ConfigOffset: 42,
+		Assigned: protocol.EntriesFor([]string{"c"}, nil), Revoked: []protocol.ConnectorEntry{}, DelayMs: 7}
+	meta, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 1, URL: url, ConfigOffset: 42, Allocation: owned})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asg, err := protocol.EncodeAssignment(owned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := protocol.EncodeMetadata(&protocol.MemberMetadata{Version: 1, URL: "http://w2:8083/", ConfigOffset: 42})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := &inspect.Dataset{Topics: inspect.DefaultTopicNames(), Group: &inspect.GroupDescription{Group: "g", Members: []inspect.GroupMember{
+		{MemberID: "m1", Metadata: meta, Assignment: asg},
+		{MemberID: "m2", Metadata: plain},
+	}}}
+	red := redact.Dataset(ds, false)
+	m, err := protocol.DecodeMetadata(red.Group.Members[0].Metadata)
+	if err != nil || m.URL != "http://w1:8083/" || m.ConfigOffset != 42 || m.Allocation == nil ||
+		m.Allocation.LeaderURL != "http://w1:8083/" || len(m.Allocation.Connectors()) != 1 {
+		t.Errorf("metadata after redaction: %+v, %v", m, err)
+	}
+	a, err := protocol.DecodeAssignment(red.Group.Members[0].Assignment)
+	if err != nil || a.LeaderURL != "http://w1:8083/" || a.Leader != "m1" || a.DelayMs != 7 || len(a.Connectors()) != 1 {
+		t.Errorf("assignment after redaction: %+v, %v", a, err)
+	}
+	if !bytes.Equal(red.Group.Members[1].Metadata, plain) {
+		t.Error("a URL with nothing to drop was rewritten")
+	}
+	if !bytes.Equal(ds.Group.Members[0].Metadata, meta) {
+		t.Error("the input dataset changed")
+	}
+	shown := redact.Dataset(ds, true)
+	if !bytes.Equal(shown.Group.Members[0].Metadata, meta) || !bytes.Equal(shown.Group.Members[0].Assignment, asg) {
+		t.Error("--show-secrets changed the group")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/protocol"
 )
 
 // Dataset returns a copy of ds fit to be written to a file: the
@@ -35,6 +36,9 @@ func Dataset(ds *inspect.Dataset, show bool) *inspect.Dataset {
 		}
 		out.Records[i] = r
 	}
+	if !show && ds.Group != nil {
+		out.Group = groupURLs(ds.Group)
+	}
 	if !show {
 		out.BrokerConfigs = Config(ds.BrokerConfigs, false)
 		out.TopicDescriptions = make([]inspect.TopicDescription, len(ds.TopicDescriptions))
@@ -42,6 +46,27 @@ func Dataset(ds *inspect.Dataset, show bool) *inspect.Dataset {
 			td.Configs = Config(td.Configs, false)
 			out.TopicDescriptions[i] = td
 		}
+	}
+	return &out
+}
+
+// groupURLs is the group with its members' advertised REST URLs, in their
+// metadata and in the leader URL of their assignments, as URL shows them:
+// every view drops their user information, query and fragment, and so
+// does a file.
+func groupURLs(g *inspect.GroupDescription) *inspect.GroupDescription {
+	shown := func(u string) string {
+		if !strings.ContainsAny(u, "@?#") {
+			return u // nothing to drop: the bytes stay as the broker gave them
+		}
+		return URL(u)
+	}
+	out := *g
+	out.Members = make([]inspect.GroupMember, len(g.Members))
+	for i, m := range g.Members {
+		m.Metadata = protocol.RewriteMetadataURL(m.Metadata, shown)
+		m.Assignment = protocol.RewriteLeaderURL(m.Assignment, shown)
+		out.Members[i] = m
 	}
 	return &out
 }

@@ -207,7 +207,7 @@ var stated = map[string]arrows{
 	"plan/assignor":        {uses: []string{"inspect/kafkaversion"}}, // nothing of inspect but the version type
 	"format":               {},                                       // depends on nothing of ours
 	"format/jsonout":       {},                                       // beside format, nothing of ours either
-	"inspect/redact":       {uses: []string{"inspect"}},
+	"inspect/redact":       {uses: []string{"inspect", "inspect/protocol"}},
 	"inspect/store":        {uses: []string{"inspect", "inspect/protocol", "inspect/redact", "inspect/kafkaversion", "format"}, helpers: true},
 	"inspect/group":        {uses: []string{"inspect", "inspect/protocol", "inspect/redact", "format"}, helpers: true},
 	"inspect/watch":        {uses: []string{"inspect", "inspect/store", "inspect/group", "format"}, helpers: true},
