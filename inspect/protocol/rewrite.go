@@ -31,11 +31,7 @@ func RewriteMetadataURL(b []byte, f func(string) string) []byte {
 	if len(again) == len(owned) && string(again) == string(owned) {
 		return b
 	}
-	out := make([]byte, 0, len(b)-n+len(again))
-	out = append(out, b[:at]...)
-	out = binary.BigEndian.AppendUint32(out, uint32(len(again)))
-	out = append(out, again...)
-	return append(out, b[at+4+n:]...)
+	return splice(b, at, 4+n, binary.BigEndian.AppendUint32(nil, uint32(len(again))), again)
 }
 
 // RewriteLeaderURL is assignment b with its leader URL replaced by f(URL),
@@ -65,10 +61,16 @@ func rewriteString(b []byte, skip, strings int, f func(string) string) []byte {
 		if s == old || len(s) > 1<<15-1 {
 			return b
 		}
-		out := make([]byte, 0, len(b)-n+len(s))
-		out = append(out, b[:at]...)
-		out = binary.BigEndian.AppendUint16(out, uint16(len(s)))
-		out = append(out, s...)
-		return append(out, b[at+2+n:]...)
+		return splice(b, at, 2+n, binary.BigEndian.AppendUint16(nil, uint16(len(s))), []byte(s))
 	}
+}
+
+// splice is b with its n bytes at at replaced by a length and the bytes it
+// counts.
+func splice(b []byte, at, n int, length, body []byte) []byte {
+	out := make([]byte, 0, len(b)-n+len(length)+len(body))
+	out = append(out, b[:at]...)
+	out = append(out, length...)
+	out = append(out, body...)
+	return append(out, b[at+n:]...)
 }
