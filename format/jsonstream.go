@@ -18,9 +18,14 @@ import (
 // maps, tag options, custom marshalers, embeds it cannot promote) go through
 // encoding/json, indented into place. A plan of a thousand workers prints
 // hundreds of megabytes; marshalling it whole held all of them at once.
-func streamJSON(w io.Writer, v any) error {
+func streamJSON(w io.Writer, v any) error { return streamJSONForm(w, v, true) }
+
+// streamJSONForm is streamJSON, or with indent false the compact form
+// marshalJSON(v, false) gives (what the YAML writer reads: a third of the
+// bytes to scan).
+func streamJSONForm(w io.Writer, v any, indent bool) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	s := &jsonStream{w: bw}
+	s := &jsonStream{w: bw, compact: !indent}
 	s.value(reflect.ValueOf(v), 0)
 	if s.err == nil {
 		s.raw("\n")
@@ -32,11 +37,12 @@ func streamJSON(w io.Writer, v any) error {
 }
 
 type jsonStream struct {
-	w    *bufio.Writer
-	err  error
-	num  []byte       // a number's digits
-	ibuf bytes.Buffer // a leaf indented
-	enc  struct {
+	w       *bufio.Writer
+	compact bool // no line breaks or indentation
+	err     error
+	num     []byte       // a number's digits
+	ibuf    bytes.Buffer // a leaf indented
+	enc     struct {
 		b strings.Builder
 		e *json.Encoder
 	}
@@ -49,6 +55,9 @@ func (s *jsonStream) raw(t string) {
 }
 
 func (s *jsonStream) newline(depth int) {
+	if s.compact {
+		return
+	}
 	s.raw("\n")
 	for i := 0; i < depth; i++ {
 		s.raw("  ")
@@ -116,6 +125,9 @@ func (s *jsonStream) value(v reflect.Value, depth int) {
 			}
 			s.newline(depth + 1)
 			s.raw(f.key)
+			if !s.compact {
+				s.raw(" ")
+			}
 			s.value(v.FieldByIndex(f.index), depth+1)
 		}
 		s.newline(depth)
@@ -173,7 +185,7 @@ func (s *jsonStream) leaf(v reflect.Value, depth int) {
 		return
 	}
 	compact := strings.TrimSuffix(s.enc.b.String(), "\n")
-	if !strings.ContainsAny(compact, "{[") {
+	if s.compact || !strings.ContainsAny(compact, "{[") {
 		s.raw(compact)
 		return
 	}
@@ -192,7 +204,7 @@ func (s *jsonStream) leaf(v reflect.Value, depth int) {
 
 type streamField struct {
 	index []int  // the path to the field, through embedded structs
-	key   string // `"name": `
+	key   string // `"name":`
 }
 
 var fieldCache sync.Map // reflect.Type -> []streamField, or nil when the walk would not match encoding/json
@@ -267,7 +279,7 @@ func appendFields(fs []streamField, t reflect.Type, at []int) ([]streamField, bo
 		if err != nil {
 			return nil, false
 		}
-		fs = append(fs, streamField{index: path, key: string(k) + ": "})
+		fs = append(fs, streamField{index: path, key: string(k) + ":"})
 	}
 	return fs, true
 }

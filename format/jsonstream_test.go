@@ -134,6 +134,18 @@ func checkStream(t *testing.T, name string, v any) {
 	if got.String() != string(want) {
 		t.Errorf("%s: streamed\n%s\nencoding/json\n%s", name, got.String(), want)
 	}
+	// The compact form the YAML writer reads.
+	want, err = marshalJSON(v, false)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	got.Reset()
+	if err := streamJSONForm(&got, v, false); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if got.String() != string(want) {
+		t.Errorf("%s: streamed compact\n%s\nencoding/json\n%s", name, got.String(), want)
+	}
 }
 
 // FuzzStreamJSON: any JSON document, decoded as encoding/json decodes into

@@ -2,7 +2,6 @@ package format
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -25,13 +24,15 @@ import (
 // on its own and indented into place: the text is the same as one encoder
 // gives, and memory is bounded by about streamBytes' worth of encoder.
 func writeYAML(w io.Writer, result any) error {
-	b, err := marshalJSON(result, false)
-	if err != nil {
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
+	// The JSON form is read as it is written (streamJSON, in its own
+	// goroutine): a plan of hundreds of megabytes is never held whole.
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(streamJSONForm(pw, result, false)) }()
+	defer pr.Close() // a walk that stops early ends the writer's too
+	in := bufio.NewReaderSize(pr, max(streamBytes, 4096))
+	dec := json.NewDecoder(in)
 	dec.UseNumber()
-	y := &yamlStream{w: bufio.NewWriter(w), dec: dec, json: b}
+	y := &yamlStream{w: bufio.NewWriter(w), dec: dec, in: in}
 	tok, err := dec.Token()
 	if err != nil {
 		return fmt.Errorf("converting result to YAML: %w", err)
@@ -59,9 +60,9 @@ const runBytes = 4 << 10
 
 // yamlStream writes YAML block by block as the JSON form is read.
 type yamlStream struct {
-	w    *bufio.Writer
-	dec  *json.Decoder
-	json []byte // what dec reads, to measure a container before reading it
+	w   *bufio.Writer
+	dec *json.Decoder
+	in  *bufio.Reader // what dec reads, to measure a container before reading it
 	// lead, when set, replaces the indentation of the next line written:
 	// a list item that is itself a container starts on its "- " line, as
 	// the encoder writes it ("- key: v", "- - x").
@@ -110,7 +111,7 @@ func (y *yamlStream) value(tok json.Token, indent, depth int) error {
 		if err != nil {
 			return err
 		}
-		if d, ok := first.(json.Delim); ok && y.dec.More() && (depth+1 < streamDepth || y.big()) {
+		if d, ok := first.(json.Delim); ok && y.dec.More() && (depth+1 < streamDepth || y.big(d)) {
 			if err := flush(); err != nil {
 				return err
 			}
@@ -151,37 +152,65 @@ func (y *yamlStream) value(tok json.Token, indent, depth int) error {
 	return err
 }
 
-// big reports whether the container whose opening token was just read
-// spans streamBytes or more of the JSON.
-func (y *yamlStream) big() bool {
-	start := int(y.dec.InputOffset()) - 1
-	return start >= 0 && jsonSpan(y.json[start:], streamBytes) >= streamBytes
+// big reports whether the container whose opening token open was just
+// read spans streamBytes or more of the JSON: what follows it is in the
+// decoder's buffer, then in the reader's (read in place, not copied: this
+// runs for every container below streamDepth).
+func (y *yamlStream) big(open json.Delim) bool {
+	s := spanScan{limit: streamBytes}
+	if s.feed([]byte{byte(open)}) {
+		return s.n >= s.limit
+	}
+	var chunk [512]byte
+	for buffered := y.dec.Buffered(); ; {
+		k, err := buffered.Read(chunk[:])
+		if s.feed(chunk[:k]) {
+			return s.n >= s.limit
+		}
+		if err != nil {
+			break
+		}
+	}
+	ahead, _ := y.in.Peek(min(s.limit-s.n, y.in.Size())) // fewer at the end of the JSON
+	s.feed(ahead)
+	return s.n >= s.limit
 }
 
-// jsonSpan is the length of the JSON container b starts with, or limit
-// when it is at least that long (the scan stops there).
-func jsonSpan(b []byte, limit int) int {
-	depth, inString := 0, false
-	for i := 0; i < len(b) && i < limit; i++ {
-		c := b[i]
+// spanScan measures the JSON container it is fed, chunk by chunk, up to
+// limit bytes.
+type spanScan struct {
+	limit, n, depth   int
+	inString, escaped bool
+}
+
+// feed scans b and reports whether the container has closed or limit is
+// reached (n is then the container's length, or limit).
+func (s *spanScan) feed(b []byte) bool {
+	for _, c := range b {
+		if s.n >= s.limit {
+			return true
+		}
+		s.n++
 		switch {
-		case inString:
+		case s.escaped:
+			s.escaped = false
+		case s.inString:
 			if c == '\\' {
-				i++
+				s.escaped = true
 			} else if c == '"' {
-				inString = false
+				s.inString = false
 			}
 		case c == '"':
-			inString = true
+			s.inString = true
 		case c == '{' || c == '[':
-			depth++
+			s.depth++
 		case c == '}' || c == ']':
-			if depth--; depth == 0 {
-				return i + 1
+			if s.depth--; s.depth == 0 {
+				return true
 			}
 		}
 	}
-	return limit
+	return s.n >= s.limit
 }
 
 func (y *yamlStream) pad(indent int) string { return strings.Repeat(" ", indent) }
@@ -246,7 +275,10 @@ func (y *yamlStream) piece(n *yaml.Node, indent int) error {
 		}
 		y.w.WriteString(line)
 	}
-	return nil
+	// A failed write (Ctrl-C, a closed pipe) ends the walk here, a run
+	// later, rather than after the whole result.
+	_, err = y.w.Write(nil)
+	return err
 }
 
 func encodeYAMLString(n *yaml.Node) (string, error) {
