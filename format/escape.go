@@ -4,6 +4,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -184,12 +185,19 @@ func escapeTable(t Table) Table {
 // TextWriter writes through EscapeText: for a stream of lines that carry
 // names (the sandbox's log and shell, whose connector and worker names are
 // typed by anyone on its input or read from its broker). Each Write is
-// escaped whole, as the lines are written (fmt.Fprintf writes one string).
-func TextWriter(w io.Writer) io.Writer { return textWriter{w} }
+// escaped whole, as the lines are written (fmt.Fprintf writes one string),
+// and written whole under a lock: the sandbox's workers, its shell and its
+// command write lines to one stream at once.
+func TextWriter(w io.Writer) io.Writer { return &textWriter{w: w} }
 
-type textWriter struct{ w io.Writer }
+type textWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
 
-func (t textWriter) Write(p []byte) (int, error) {
+func (t *textWriter) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	s := string(p)
 	if !needsEscape(s) {
 		return t.w.Write(p)
