@@ -55,17 +55,11 @@ func Dataset(ds *inspect.Dataset, show bool) *inspect.Dataset {
 // every view drops their user information, query and fragment, and so
 // does a file.
 func groupURLs(g *inspect.GroupDescription) *inspect.GroupDescription {
-	shown := func(u string) string {
-		if !strings.ContainsAny(u, "@?#") {
-			return u // nothing to drop: the bytes stay as the broker gave them
-		}
-		return URL(u)
-	}
 	out := *g
 	out.Members = make([]inspect.GroupMember, len(g.Members))
 	for i, m := range g.Members {
-		m.Metadata = protocol.RewriteMetadataURL(m.Metadata, shown)
-		m.Assignment = protocol.RewriteLeaderURL(m.Assignment, shown)
+		m.Metadata = protocol.RewriteMetadataURL(m.Metadata, URL)
+		m.Assignment = protocol.RewriteLeaderURL(m.Assignment, URL)
 		out.Members[i] = m
 	}
 	return &out

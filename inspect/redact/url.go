@@ -12,6 +12,9 @@ import (
 // REST clients send credentials in a header, never from the URL. It holds
 // whatever --show-secrets says: a URL's credential has no use in output.
 func URL(raw string) string {
+	if !strings.ContainsAny(raw, "@?#") {
+		return raw // nothing to drop: shown, and stored, as advertised
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		// Not a URL we can take apart: drop anything before an @ of the
