@@ -69,13 +69,13 @@ func ParseWaivers(name string, data []byte) ([]Waiver, error) {
 	if list.Kind == yaml.MappingNode {
 		var inner *yaml.Node
 		for i := 0; i+1 < len(list.Content); i += 2 {
-			if k := list.Content[i]; k.Value == "waivers" && inner != nil {
-				return nil, field.Errorf("Waivers", " %s:%d: waivers given twice: put every waiver in one list", name, k.Line)
-			} else if k.Value == "waivers" {
-				inner = list.Content[i+1]
-			} else {
+			switch k := list.Content[i]; {
+			case k.Value != "waivers":
 				return nil, field.Errorf("Waivers", " %s:%d: unknown key %q (want waivers: a list of rule, subject, reason, expires)", name, k.Line, k.Value)
+			case inner != nil:
+				return nil, field.Errorf("Waivers", " %s:%d: waivers given twice: put every waiver in one list", name, k.Line)
 			}
+			inner = list.Content[i+1]
 		}
 		if inner == nil {
 			return []Waiver{}, nil

@@ -158,21 +158,18 @@ func (y *yamlStream) value(tok json.Token, indent, depth int) error {
 // runs for every container below streamDepth).
 func (y *yamlStream) big(open json.Delim) bool {
 	s := spanScan{limit: streamBytes}
-	if s.feed([]byte{byte(open)}) {
-		return s.n >= s.limit
-	}
+	done := s.feed([]byte{byte(open)})
 	var chunk [512]byte
-	for buffered := y.dec.Buffered(); ; {
+	for buffered := y.dec.Buffered(); !done; {
 		k, err := buffered.Read(chunk[:])
-		if s.feed(chunk[:k]) {
-			return s.n >= s.limit
-		}
-		if err != nil {
+		if done = s.feed(chunk[:k]); err != nil {
 			break
 		}
 	}
-	ahead, _ := y.in.Peek(min(s.limit-s.n, y.in.Size())) // fewer at the end of the JSON
-	s.feed(ahead)
+	if !done {
+		ahead, _ := y.in.Peek(min(s.limit-s.n, y.in.Size())) // fewer at the end of the JSON
+		s.feed(ahead)
+	}
 	return s.n >= s.limit
 }
 

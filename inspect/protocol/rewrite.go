@@ -9,12 +9,13 @@ import "encoding/binary"
 // bytes) exactly as the broker gave it.
 
 // RewriteMetadataURL is metadata b with its URL, and the leader URL of the
-// assignment it owns (version 1+), replaced by f(URL); b itself when f
-// leaves them alone or b does not hold them where Connect puts them.
+// assignment it owns, replaced by f(URL); b itself when f leaves them
+// alone or b does not hold them where Connect puts them.
 func RewriteMetadataURL(b []byte, f func(string) string) []byte {
 	b = rewriteString(b, 2, 0, f)
 	// The owned assignment follows the URL and the config offset, as
-	// int32-length bytes.
+	// int32-length bytes (whatever the version says: the decoder reads one
+	// wherever it stands, so the views show its leader URL).
 	if len(b) < 4 {
 		return b
 	}
@@ -41,8 +42,8 @@ func RewriteLeaderURL(b []byte, f func(string) string) []byte {
 }
 
 // rewriteString replaces the int16-length string that follows skip bytes
-// and then strings more strings.
-func rewriteString(b []byte, skip, strings int, f func(string) string) []byte {
+// and then skipStrings more strings.
+func rewriteString(b []byte, skip, skipStrings int, f func(string) string) []byte {
 	at := skip
 	for i := 0; ; i++ {
 		if at+2 > len(b) {
@@ -52,7 +53,7 @@ func rewriteString(b []byte, skip, strings int, f func(string) string) []byte {
 		if n < 0 || at+2+n > len(b) {
 			return b
 		}
-		if i < strings {
+		if i < skipStrings {
 			at += 2 + n
 			continue
 		}
