@@ -39,9 +39,20 @@ func TestDefaults(t *testing.T) {
 }
 
 func TestNearestFlagWins(t *testing.T) {
-	g := probe(t, "-o", "yaml", "probe", "leaf", "-o", "json")
-	if g.Output != "json" {
-		t.Errorf("flag after the command should win: %q", g.Output)
+	for _, args := range [][]string{
+		{"-o", "yaml", "probe", "leaf", "-o", "json"},
+		// Given under another of its names on the nearer command.
+		{"--output", "yaml", "probe", "leaf", "-o", "json"},
+		{"-o", "yaml", "probe", "leaf", "--output", "json"},
+		{"-o", "yaml", "probe", "--output", "table", "leaf", "-o", "json"},
+		{"probe", "-o", "yaml", "leaf", "--output", "json"},
+	} {
+		if g := probe(t, args...); g.Output != "json" {
+			t.Errorf("%q: the flag nearest the verb should win: %q", args, g.Output)
+		}
+	}
+	if g := probe(t, "-o", "yaml", "probe", "--output", "json", "leaf"); g.Output != "json" || !g.Explicit(cli.FlagOutput) {
+		t.Errorf("given on the middle command only: %q (explicit %v)", g.Output, g.Explicit(cli.FlagOutput))
 	}
 }
 

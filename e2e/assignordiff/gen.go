@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package assignordiff checks connectscope's assignor profiles against the
 // real IncrementalCooperativeAssignor and EagerAssignor of every Kafka release
 // line: a Java driver (driver/) replays scenario files through a given

@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package realbroker holds tests that run connectscope's commands against
 // real Apache Kafka brokers started by e2e/realkafka: broker behaviour
 // of 4.x (GROUP_ID_NOT_FOUND, KIP-848 groups, KIP-896's removed API

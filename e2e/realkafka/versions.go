@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package realkafka starts real Apache Kafka for tests: a KRaft broker
 // (combined broker and controller) and Kafka Connect workers in distributed
 // mode, each its own JVM on loopback. The jars come from Maven Central

@@ -6,4 +6,4 @@
 #   apt-get install openjdk-17-jdk-headless maven
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-go test -count=1 -run '^TestResolve$' ./e2e/realkafka
+go test -tags e2e -count=1 -run '^TestResolve$' ./e2e/realkafka

@@ -76,11 +76,11 @@ type pkg struct {
 }
 
 // packages are the module's packages and the imports of their non-test
-// files, as `go list` reports them.
+// files, as `go list` reports them, the e2e suites (build tag e2e) included.
 func packages(t *testing.T) []pkg {
 	t.Helper()
 	listed.once.Do(func() {
-		cmd := exec.Command("go", "list", "-json=ImportPath,Imports", module+"/...")
+		cmd := exec.Command("go", "list", "-tags", "e2e", "-json=ImportPath,Imports", module+"/...")
 		cmd.Dir = "../.."
 		out, err := cmd.Output()
 		if err != nil {

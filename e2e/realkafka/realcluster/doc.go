@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package realcluster holds the real-cluster suite: connectscope's inspect,
 // plan and check run against a real KRaft broker and real Kafka Connect
 // workers (e2e/realkafka), and what they say is compared with the
