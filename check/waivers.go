@@ -1,15 +1,14 @@
 package check
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/connectscope/connectscope/inspect/field"
+	"github.com/connectscope/connectscope/inspect/source/yamlfile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -44,23 +43,15 @@ func ParseWaivers(name string, data []byte) ([]Waiver, error) {
 	if len(data) > MaxWaiverFile {
 		return nil, field.Errorf("Waivers", " %s: larger than %d bytes", name, MaxWaiverFile)
 	}
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
-		if len(bytes.TrimSpace(data)) == 0 {
-			return []Waiver{}, nil
-		}
-		return nil, field.Errorf("Waivers", " %s: %s", name, oneLine(err))
-	}
-	// A second document would be waivers the runbook's author meant and
-	// this list would silently lack.
-	var next yaml.Node
-	switch err := dec.Decode(&next); {
-	case errors.Is(err, io.EOF):
+	doc, err := yamlfile.Decode(data)
+	var second *yamlfile.SecondDocumentError
+	switch {
+	case errors.As(err, &second):
+		return nil, field.Errorf("Waivers", " %s:%d: a second YAML document: put every waiver in one list", name, second.Line)
 	case err != nil:
 		return nil, field.Errorf("Waivers", " %s: %s", name, oneLine(err))
-	case len(next.Content) > 0 && next.Content[0].Tag != "!!null":
-		return nil, field.Errorf("Waivers", " %s:%d: a second YAML document: put every waiver in one list", name, next.Content[0].Line)
+	case doc.Kind == 0: // empty, or comments only
+		return []Waiver{}, nil
 	}
 	list := &doc
 	if list.Kind == yaml.DocumentNode && len(list.Content) == 1 {

@@ -153,7 +153,7 @@ func TestBadWaiverFiles(t *testing.T) {
 			t.Errorf("%q: error %v, want one naming Waivers with %q", c.text, err, c.want)
 		}
 	}
-	for _, empty := range []string{"", "\n", "waivers:\n", "[]", "[]\n---\n"} {
+	for _, empty := range []string{"", "\n", "# none yet\n", "waivers:\n", "[]", "[]\n---\n"} {
 		if ws, err := ParseWaivers("w", []byte(empty)); err != nil || len(ws) != 0 {
 			t.Errorf("%q: %v, %v", empty, ws, err)
 		}

@@ -60,11 +60,16 @@ func TestPlanRestartTimeAuto(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(`{"version": 2}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	twice := filepath.Join(t.TempDir(), "twice.json")
+	if err := os.WriteFile(twice, []byte(`{"version": 1, "workers": {"10.0.1.12:8083": 42000, "10.0.1.12:8083": 500}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for name, c := range map[string]struct {
 		args []string
 		code int
 		says string
 	}{
+		"a worker given twice": {[]string{"plan", "rolling-restart", "--from", snap, "--restart-time", "auto", "--restart-times", twice}, ExitInput, `workers: key "10.0.1.12:8083" given twice`},
 		"file without auto":    {[]string{"plan", "rolling-restart", "--from", snap, "--restart-time", "90s", "--restart-times", times}, ExitUsage, "--restart-times is read with --restart-time auto"},
 		"leave file alone":     {[]string{"plan", "leave", "--from", snap, "--worker", "10.0.1.12:8083", "--restart-times", times}, ExitUsage, "--returns-after auto"},
 		"neither":              {[]string{"plan", "rolling-restart", "--from", snap, "--restart-time", "soon"}, ExitUsage, "or auto"},

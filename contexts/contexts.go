@@ -22,6 +22,7 @@ import (
 	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect/source/atomicfile"
 	"github.com/connectscope/connectscope/inspect/source/boundedfile"
+	"github.com/connectscope/connectscope/inspect/source/yamlfile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -80,6 +81,21 @@ func DefaultPath() (string, error) {
 // someone keeps (and a shell's Tab reads this file on every key press).
 const MaxConfigFile = 4 << 20
 
+// parse reads the file's one YAML document. A second one is refused: the
+// contexts in it would be missing, and the next set-context or use-context,
+// which rewrite the file, would drop it.
+func parse(path string, b []byte) (yaml.Node, error) {
+	doc, err := yamlfile.Decode(b)
+	var second *yamlfile.SecondDocumentError
+	if errors.As(err, &second) {
+		return doc, fmt.Errorf("%s:%d: a second YAML document: keep one mapping of current-context and contexts", path, second.Line)
+	}
+	if err != nil {
+		return doc, fmt.Errorf("%s: %s", path, strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	return doc, nil
+}
+
 // Load reads the file at path. A missing file is an empty one (no context),
 // not an error: contexts are optional. The file must be a regular file of
 // at most MaxConfigFile bytes, and is decoded in time linear in its size
@@ -101,9 +117,9 @@ func Load(path string) (*File, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return f, nil
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %s", path, strings.ReplaceAll(err.Error(), "\n", "; "))
+	doc, err := parse(path, b)
+	if err != nil {
+		return nil, err
 	}
 	if err := refuseClearPasswords(path, &doc); err != nil {
 		return nil, err
@@ -357,9 +373,12 @@ func (f *File) UseContext(name string) error {
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", f.Path, err)
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return fmt.Errorf("%s: %w", f.Path, err)
+	doc, err := parse(f.Path, b)
+	if err != nil {
+		return err
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode { // changed since it was loaded
+		return fmt.Errorf("%s: the file is not a mapping of current-context and contexts", f.Path)
 	}
 	root := doc.Content[0]
 	set := false

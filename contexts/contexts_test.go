@@ -73,6 +73,7 @@ func TestRefusedFiles(t *testing.T) {
 		{"contexts:\n  a:\n    <<: [{group: g}, 2]\n", ":3: a merge (<<) takes a mapping or a list of mappings"},
 		{"contexts:\n  a:\n    \"<<\": {group: g}\n", ":3: unknown key <<"},
 		{"contexts:\n  ~: {group: g}\n", `:2: a context's name must be text, not null ("~"); quote it`},
+		{"contexts:\n  a: {group: g}\n---\ncontexts:\n  b: {group: h}\n", ":4: a second YAML document: keep one mapping of current-context and contexts"},
 	} {
 		_, err := Load(write(t, tc.text))
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "hunter2") {
@@ -122,6 +123,37 @@ func TestUseContextKeepsTheRest(t *testing.T) {
 	}
 	if err := f.UseContext("c"); err == nil {
 		t.Error("unknown context accepted")
+	}
+}
+
+// TestSecondDocumentIsNeverDropped: the commands that rewrite the file
+// refuse one with a second document rather than write back the first alone,
+// even when it was loaded before the second document was added.
+func TestSecondDocumentIsNeverDropped(t *testing.T) {
+	first := "contexts:\n  a:\n    group: ga\n"
+	p := write(t, first)
+	f, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := first + "---\ncontexts:\n  b:\n    group: gb\n"
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, rewrite := range map[string]func() error{
+		"use-context": func() error { return f.UseContext("a") },
+		"set-context": func() error { return f.SetContext("a", []Setting{{Key: "group", Value: "g2"}}) },
+	} {
+		if err := rewrite(); err == nil || !strings.Contains(err.Error(), ":5: a second YAML document") {
+			t.Errorf("%s: %v, want the second document refused", name, err)
+		}
+		if got, _ := os.ReadFile(p); string(got) != text {
+			t.Errorf("%s rewrote the file:\n%s", name, got)
+		}
+	}
+	// A trailing --- is an empty document, not a second one.
+	if _, err := Load(write(t, first+"---\n")); err != nil {
+		t.Errorf("trailing ---: %v", err)
 	}
 }
 

@@ -14,7 +14,8 @@ import (
 
 // FuzzLoadMatchesYAMLv3 holds the context-by-context decoder to yaml.v3's
 // own strict decoding (KnownFields): a file Load accepts, yaml.v3 accepts
-// with the same contexts; Load never panics.
+// with the same contexts, and finds no second document with content; Load
+// never panics.
 func FuzzLoadMatchesYAMLv3(f *testing.F) {
 	for _, s := range []string{
 		"contexts:\n  a: {group: g, timeout: 30s}\n  b:\n    bootstrap-server: k:9092\n    worker-config: [/w.properties]\n    tls: true\n",
@@ -34,6 +35,8 @@ func FuzzLoadMatchesYAMLv3(f *testing.F) {
 		"contexts: {~}\n", // a null name, which yaml.v3 drops (CI fuzz finding)
 		"contexts: {null: {group: g}, a: {}}\n",
 		"contexts: {\"~\": {group: g}}\n",
+		"contexts: {a: {}}\n---\ncontexts: {b: {}}\n", // a second document, which a rewrite would drop
+		"contexts: {a: {}}\n---\n",
 	} {
 		f.Add(s)
 	}
@@ -54,6 +57,15 @@ func FuzzLoadMatchesYAMLv3(f *testing.F) {
 				return // no document (blank, or comments only): both read no context
 			}
 			t.Fatalf("Load accepts %q, yaml.v3 refuses it: %v", doc, derr)
+		}
+		for {
+			var next yaml.Node
+			if dec.Decode(&next) != nil {
+				break
+			}
+			if len(next.Content) > 0 && next.Content[0].Tag != "!!null" {
+				t.Fatalf("Load accepts %q, which has a second document", doc)
+			}
 		}
 		if want.CurrentContext != got.CurrentContext || len(want.Contexts) != len(got.Contexts) {
 			t.Fatalf("%q: Load %+v, yaml.v3 %+v", doc, got, want)

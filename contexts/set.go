@@ -42,8 +42,8 @@ func (f *File) SetContext(name string, settings []Setting) error {
 		return fmt.Errorf("reading %s: %w", f.Path, err)
 	}
 	if len(bytes.TrimSpace(b)) > 0 {
-		if err := yaml.Unmarshal(b, &doc); err != nil {
-			return fmt.Errorf("%s: %w", f.Path, err)
+		if doc, err = parse(f.Path, b); err != nil {
+			return err
 		}
 	}
 	if len(doc.Content) == 0 {

@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -235,6 +236,9 @@ func ParseRestartTimes(data []byte) (*RestartTimes, error) {
 	if err := json.Unmarshal(data, &rt); err != nil {
 		return nil, fmt.Errorf("restart-times file: not the JSON `inspect workers --restarts -o json` writes: %w", err)
 	}
+	if err := onceEach(json.NewDecoder(bytes.NewReader(data)), "the top level"); err != nil {
+		return nil, fmt.Errorf("restart-times file: %w", err)
+	}
 	if rt.Version != 1 {
 		return nil, fmt.Errorf("restart-times file version %d: this connectscope reads version 1", rt.Version)
 	}
@@ -250,6 +254,48 @@ func ParseRestartTimes(data []byte) (*RestartTimes, error) {
 		rt.Workers = map[string]int64{}
 	}
 	return &rt, nil
+}
+
+// onceEach refuses a key given twice in one object of the JSON value dec
+// reads: encoding/json keeps the last, so a worker given twice in a file
+// edited by hand would plan with whichever time came last, silently.
+// place names the value (workers.w1:8083) in the error.
+func onceEach(dec *json.Decoder, place string) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch tok {
+	case json.Delim('{'):
+		seen := map[string]bool{}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			key, _ := tok.(string)
+			if seen[key] {
+				return fmt.Errorf("%s: key %q given twice: give it once", place, key)
+			}
+			seen[key] = true
+			inner := key
+			if place != "the top level" {
+				inner = place + "." + key
+			}
+			if err := onceEach(dec, inner); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token()
+	case json.Delim('['):
+		for i := 0; dec.More(); i++ {
+			if err := onceEach(dec, fmt.Sprintf("%s[%d]", place, i)); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token()
+	}
+	return err
 }
 
 // RestartFor is the measured restart time of a worker (HOST:PORT), else

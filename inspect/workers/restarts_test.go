@@ -116,6 +116,16 @@ func TestParseRestartTimes(t *testing.T) {
 			t.Errorf("%s accepted", bad)
 		}
 	}
+	// A key given twice would be planned with whichever came last.
+	for bad, want := range map[string]string{
+		`{"version":1,"workers":{"w1:8083":42000,"w1:8083":500}}`:               `workers: key "w1:8083" given twice`,
+		`{"version":1,"max_ms":9000,"workers":{},"max_ms":1}`:                   `the top level: key "max_ms" given twice`,
+		`{"version":1,"restarts":[{"worker":"a"},{"worker":"b","worker":"c"}]}`: `restarts[1]: key "worker" given twice`,
+	} {
+		if _, err := ParseRestartTimes([]byte(bad)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", bad, err, want)
+		}
+	}
 	empty, err := ParseRestartTimes([]byte(`{"version":1}`))
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +136,7 @@ func TestParseRestartTimes(t *testing.T) {
 }
 
 func FuzzParseRestartTimes(f *testing.F) {
-	for _, s := range []string{`{"version":1,"workers":{"w1:8083":42000},"max_ms":42000}`, `{"version":1,"restarts":[{"worker":"\u001b[31m"}]}`, `{"version":1e400}`, `[]`, `null`} {
+	for _, s := range []string{`{"version":1,"workers":{"w1:8083":42000},"max_ms":42000}`, `{"version":1,"restarts":[{"worker":"\u001b[31m"}]}`, `{"version":1e400}`, `[]`, `null`, `{"version":1,"workers":{"a:1":1,"a:1":2}}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -139,8 +149,62 @@ func FuzzParseRestartTimes(f *testing.F) {
 				t.Fatalf("negative time accepted: %s", data)
 			}
 		}
+		// Accepted: encoding/json's decoding of each object's keys, in
+		// order, meets none twice.
+		if dup := firstRepeatedKey(t, data); dup != "" {
+			t.Fatalf("key %q given twice accepted: %s", dup, data)
+		}
 		if ms, ok := rt.RestartFor("x"); ok && ms < 0 {
 			t.Fatalf("negative time: %s", data)
 		}
 	})
+}
+
+// firstRepeatedKey finds a key given twice in one object by decoding every
+// object into ordered key lists with encoding/json's RawMessage, apart from
+// onceEach's token walk.
+func firstRepeatedKey(t *testing.T, data []byte) string {
+	t.Helper()
+	var walk func(raw json.RawMessage) string
+	walk = func(raw json.RawMessage) string {
+		raw = bytes.TrimSpace(raw)
+		switch {
+		case len(raw) > 0 && raw[0] == '[':
+			var items []json.RawMessage
+			if json.Unmarshal(raw, &items) != nil {
+				return ""
+			}
+			for _, it := range items {
+				if d := walk(it); d != "" {
+					return d
+				}
+			}
+		case len(raw) > 0 && raw[0] == '{':
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			if _, err := dec.Token(); err != nil {
+				return ""
+			}
+			seen := map[string]bool{}
+			for dec.More() {
+				tok, err := dec.Token()
+				if err != nil {
+					return ""
+				}
+				key, _ := tok.(string)
+				if seen[key] {
+					return key
+				}
+				seen[key] = true
+				var v json.RawMessage
+				if dec.Decode(&v) != nil {
+					return ""
+				}
+				if d := walk(v); d != "" {
+					return d
+				}
+			}
+		}
+		return ""
+	}
+	return walk(data)
 }

@@ -1,12 +1,11 @@
 package scenario
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 
+	"github.com/connectscope/connectscope/inspect/source/yamlfile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -20,19 +19,13 @@ import (
 // and grows with the square of its size. Here a mapping costs one map
 // insertion per key.
 func yamlToJSON(data []byte) ([]byte, error) {
-	var doc, next yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
+	doc, err := yamlfile.Decode(data)
+	var second *yamlfile.SecondDocumentError
+	if errors.As(err, &second) {
+		return nil, fmt.Errorf("%w: give one scenario per file", err)
 	}
-	// A second document holds steps the author meant and the plan would
-	// lack (an empty one, a trailing ---, is harmless).
-	switch err := dec.Decode(&next); {
-	case errors.Is(err, io.EOF):
-	case err != nil:
+	if err != nil {
 		return nil, err
-	case len(next.Content) > 0 && next.Content[0].Tag != "!!null":
-		return nil, fmt.Errorf("line %d: a second YAML document: give one scenario per file", next.Content[0].Line)
 	}
 	c := yamlConverter{budget: 2*countYAMLNodes(&doc) + 1000}
 	v, err := c.value(&doc)
