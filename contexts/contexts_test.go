@@ -216,6 +216,23 @@ func TestSetContext(t *testing.T) {
 	if after, _ := os.ReadFile(p); string(after) != want {
 		t.Errorf("a refused change was written:\n%s", after)
 	}
+	// A file of comments alone (yaml.v3 finds no node for them), or an
+	// empty document, keeps its comments above the first context.
+	for _, start := range []string{"# my clusters\n  # staging soon\n", "# my clusters\n---\n# staging soon\n", "~\n"} {
+		if err := os.WriteFile(p, []byte(start), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.SetContext("dev", []Setting{{"group", "g"}}); err != nil {
+			t.Fatalf("%q: %v", start, err)
+		}
+		want := "contexts:\n  dev:\n    group: g\n"
+		if start != "~\n" {
+			want = "# my clusters\n# staging soon\n\n" + want
+		}
+		if got, _ := os.ReadFile(p); string(got) != want {
+			t.Errorf("%q became:\n%s\nwant:\n%s", start, got, want)
+		}
+	}
 }
 
 // An unknown key is refused with the file, its line and the key, in words

@@ -46,8 +46,11 @@ func (f *File) SetContext(name string, settings []Setting) error {
 			return err
 		}
 	}
-	if len(doc.Content) == 0 {
-		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Tag: "!!map"}}}
+	if len(doc.Content) == 0 || doc.Content[0].Tag == "!!null" {
+		// A file of comments alone (or an empty "---") parses to no node
+		// to hang them on: they head the new document rather than vanish.
+		doc = yaml.Node{Kind: yaml.DocumentNode, HeadComment: commentLines(b),
+			Content: []*yaml.Node{{Kind: yaml.MappingNode, Tag: "!!map"}}}
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
@@ -83,6 +86,17 @@ func (f *File) SetContext(name string, settings []Setting) error {
 		return fmt.Errorf("writing %s: %w", f.Path, err)
 	}
 	return writeFileAtomic(f.Path, out.Bytes())
+}
+
+// commentLines are the # lines of a file that holds no document.
+func commentLines(b []byte) string {
+	var kept []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if line = strings.TrimSpace(line); strings.HasPrefix(line, "#") {
+			kept = append(kept, line)
+		}
+	}
+	return strings.Join(kept, "\n")
 }
 
 // mapping finds key's mapping in m, adding an empty one when missing.
