@@ -37,7 +37,7 @@ func LeaveWorkersPlan(state cluster.State, opts timeline.Options, lo LeaveOption
 		return nil, err
 	}
 	how := map[timeline.EventKind]string{timeline.EventStop: "stop cleanly", timeline.EventCrash: "crash"}[kind]
-	who := strings.Join(labels(state, ids), ", ")
+	who := workerList(state, ids)
 	if len(ids) == 1 {
 		how = map[timeline.EventKind]string{timeline.EventStop: "stops cleanly", timeline.EventCrash: "crashes"}[kind]
 	}
@@ -190,7 +190,7 @@ func JoinWorkersPlan(state cluster.State, opts timeline.Options, jo JoinOptions)
 	if err != nil {
 		return nil, err
 	}
-	who := strings.Join(labels(state, jo.Workers), ", ")
+	who := workerList(state, jo.Workers)
 	res := NewResult("join", state, opts, fmt.Sprintf("%s join the group, %s apart", who, Millis(jo.PaceMs)))
 	pace := jo.PaceMs
 	res.Assumptions.PaceMs = &pace
@@ -243,7 +243,15 @@ func ScalePlan(state cluster.State, opts timeline.Options, so ScaleOptions) (*Pl
 	if err := bounds.CheckDurationMs("--pace", so.PaceMs); err != nil {
 		return nil, err
 	}
+	// The target is checked before anything is built for it: the state's
+	// own bounds see only the workers there are now.
+	if so.To > bounds.MaxWorkers {
+		return nil, bounds.Errorf("--to %d: connectscope plans at most %d workers", so.To, bounds.MaxWorkers)
+	}
 	change := so.To - n
+	if change > MaxJoiners {
+		return nil, bounds.Errorf("--to %d adds %d workers: connectscope plans at most %d joiners, as plan join --add does", so.To, change, MaxJoiners)
+	}
 	if change < 0 {
 		change = -change
 	}
@@ -272,7 +280,7 @@ func ScalePlan(state cluster.State, opts timeline.Options, so ScaleOptions) (*Pl
 		if err != nil {
 			return nil, err
 		}
-		desc := fmt.Sprintf("scale out from %d to %d workers, %s (%s)", n, so.To, pacing, strings.Join(labels(state, names), ", "))
+		desc := fmt.Sprintf("scale out from %d to %d workers, %s (%s)", n, so.To, pacing, workerList(state, names))
 		res := NewResult("scale", state, opts, desc)
 		res.Assumptions.PaceMs = &pace
 		res.noteJoinerOrder(state, names)
@@ -291,7 +299,7 @@ func ScalePlan(state cluster.State, opts timeline.Options, so ScaleOptions) (*Pl
 	for i, w := range removed {
 		evs = append(evs, timeline.Event{AfterMs: int64(i/step) * so.PaceMs, Kind: kind, Worker: w})
 	}
-	desc := fmt.Sprintf("scale in from %d to %d workers, %s (%s %s)", n, so.To, pacing, strings.Join(labels(state, removed), ", "),
+	desc := fmt.Sprintf("scale in from %d to %d workers, %s (%s %s)", n, so.To, pacing, workerList(state, removed),
 		map[timeline.EventKind]string{timeline.EventStop: "stop cleanly", timeline.EventCrash: "crash"}[kind])
 	res := NewResult("scale", state, opts, desc)
 	res.Assumptions.Stop = &stop

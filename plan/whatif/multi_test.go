@@ -3,11 +3,13 @@ package whatif
 import (
 	"errors"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/connectscope/connectscope/plan/assignor"
+	"github.com/connectscope/connectscope/plan/bounds"
 	"github.com/connectscope/connectscope/plan/cluster"
 	"github.com/connectscope/connectscope/plan/timeline"
 )
@@ -127,6 +129,26 @@ func TestScalePlan(t *testing.T) {
 		if _, err := ScalePlan(st, testOpts(60000), so); err == nil {
 			t.Errorf("%+v accepted", so)
 		}
+	}
+	// A target past the bounds is refused before anything is built for it
+	// (--to 9223372036854775807 ran until interrupted).
+	for to, want := range map[int]string{
+		math.MaxInt:           "plans at most 100000 workers",
+		bounds.MaxWorkers + 1: "plans at most 100000 workers",
+		3 + MaxJoiners + 1:    "adds 10001 workers: connectscope plans at most 10000 joiners",
+	} {
+		var be *bounds.Error
+		if _, err := ScalePlan(st, testOpts(60000), ScaleOptions{To: to}); !errors.As(err, &be) || !strings.Contains(err.Error(), want) {
+			t.Errorf("--to %d: %v, want a bounds error saying %q", to, err, want)
+		}
+	}
+	// A scale by hundreds names the first workers and counts them all.
+	res, err = ScalePlan(st, testOpts(60000), ScaleOptions{To: 403})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "(w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, … 400 workers in all)"; !strings.Contains(res.Event, want) {
+		t.Errorf("event %q, want it to hold %q", res.Event, want)
 	}
 }
 

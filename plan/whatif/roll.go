@@ -42,7 +42,7 @@ func RollingRestartPlan(state cluster.State, opts timeline.Options, restartMs in
 		each = "each its measured restart time (up to " + Millis(restartMs) + ")"
 	}
 	res := NewResult("rolling-restart", state, opts,
-		fmt.Sprintf("rolling restart of %s, %s, the next stopped when the previous is back", strings.Join(labels(state, resolved), ", "), each))
+		fmt.Sprintf("rolling restart of %s, %s, the next stopped when the previous is back", workerList(state, resolved), each))
 	res.Assumptions.RestartTimeMs = &restartMs
 	res.Assumptions.Settings = append(res.Assumptions.Settings, RestartSettings(state, opts.Restarts, restartMs)...)
 	res.Assumptions.Stop = &stop
@@ -148,6 +148,19 @@ func RollEvents(state cluster.State, order []string, restartMs int64, restarts *
 		next = []timeline.Event{stop}
 	}
 	return next
+}
+
+// listedWorkers is how many workers a plan's description names whole (a
+// roll's order is worth reading); a scale by thousands names the first
+// ten and counts them all, not a line of a megabyte.
+const listedWorkers = 100
+
+// workerList names ids for a plan's description, in order.
+func workerList(state cluster.State, ids []string) string {
+	if len(ids) <= listedWorkers {
+		return strings.Join(labels(state, ids), ", ")
+	}
+	return fmt.Sprintf("%s, … %d workers in all", strings.Join(labels(state, ids[:10]), ", "), len(ids))
 }
 
 func labels(state cluster.State, ids []string) []string {

@@ -58,7 +58,7 @@ func JoinPlan(state cluster.State, opts timeline.Options, names []string) (*Plan
 		seen[n] = true
 		events = append(events, timeline.Event{Kind: timeline.EventJoin, Worker: n})
 	}
-	who := strings.Join(labels(state, names), ", ")
+	who := workerList(state, names)
 	res := NewResult("join", state, opts, fmt.Sprintf("%s join%s the group", who, plural1(len(names))))
 	res.noteJoinerOrder(state, names)
 	return res, res.addBranch(state, opts, fmt.Sprintf("%s join%s", who, plural1(len(names))), events)
