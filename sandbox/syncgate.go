@@ -21,8 +21,8 @@ import (
 // revoked it a second time (four rounds for a join that Kafka, and the
 // plan, do in two). The gate restores Kafka's order: a worker whose
 // assignment revoked work waits, before rejoining, until every member of
-// that generation has its SyncGroup answered (or has left), for at most
-// half the session timeout so its own membership is never at risk.
+// that generation has its SyncGroup answered (or has left), heartbeating
+// meanwhile, for at most a session timeout (worker.awaitPeers).
 
 // syncGate is the cluster's record of who took part in each recent
 // generation and who has its SyncGroup answer. Guarded by Cluster.mu.

@@ -202,9 +202,7 @@ func (w *worker) run() {
 			if w.revokedInGen >= 0 {
 				// Kafka's order: the generation's assignments all go out
 				// before the follow-up round starts (syncgate.go).
-				if !w.c.waitPeersSynced(w.ctx, w.revokedInGen, w.c.cfg.SessionTimeout/2) && w.ctx.Err() == nil {
-					w.c.log.printf("worker %s: a member of generation %d had no assignment after %v; rejoining anyway", w.name, w.revokedInGen, w.c.cfg.SessionTimeout/2)
-				}
+				w.awaitPeers(w.revokedInGen)
 				w.revokedInGen = -1
 			}
 			if err := w.joinAndSync(); err != nil && w.ctx.Err() == nil {
@@ -217,6 +215,27 @@ func (w *worker) run() {
 		w.waitForWork(hb.C)
 	}
 	w.shutdown()
+}
+
+// awaitPeers waits until every member of generation gen has its SyncGroup
+// answer, heartbeating meanwhile as Connect's heartbeat thread does while
+// the herder stops revoked work, for at most a session timeout: a member
+// silent that long is as good as gone. (Without the heartbeats the wait
+// had to end at half the session timeout, which a member slowed by a
+// loaded machine outlasted: the join took four rounds in a CI run.)
+func (w *worker) awaitPeers(gen int32) {
+	deadline := time.Now().Add(w.c.cfg.SessionTimeout)
+	for w.ctx.Err() == nil && w.memberID != "" {
+		left := time.Until(deadline)
+		if left <= 0 {
+			w.c.log.printf("worker %s: a member of generation %d had no assignment after %v; rejoining anyway", w.name, gen, w.c.cfg.SessionTimeout)
+			return
+		}
+		if w.c.waitPeersSynced(w.ctx, gen, min(left, w.c.cfg.HeartbeatInterval)) {
+			return
+		}
+		w.timed("heartbeat", w.heartbeat)
+	}
 }
 
 // waitForWork blocks until a message, a heartbeat tick or the scheduled
