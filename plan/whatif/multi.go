@@ -221,7 +221,7 @@ type ScaleOptions struct {
 	Step   int      // workers added or removed at a time (0 = all at once)
 	PaceMs int64    // time between two steps
 	Stop   Stop     // how removed workers stop (StopClean by default)
-	Add    []string // member ids of the joiners when scaling out (nil = invented, see NewWorkerNames)
+	Add    []string // member ids of the joiners when scaling out (nil = invented, see NewWorkerNames); a scale-in refuses them
 }
 
 // ScalePlan previews a scale-out or scale-in to To workers, Step at a
@@ -268,6 +268,9 @@ func ScalePlan(state cluster.State, opts timeline.Options, so ScaleOptions) (*Pl
 		return nil, err
 	}
 	pace := so.PaceMs
+	if so.To < n && len(so.Add) > 0 { // names for workers that will not exist: a mistaken direction
+		return nil, field.Errorf("Add", ": a scale-in adds no worker (it names a scale-out's new workers)")
+	}
 	if so.To > n {
 		names := so.Add
 		if len(names) == 0 {

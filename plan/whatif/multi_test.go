@@ -142,6 +142,9 @@ func TestScalePlan(t *testing.T) {
 			t.Errorf("--to %d: %v, want a bounds error saying %q", to, err, want)
 		}
 	}
+	if _, err := ScalePlan(st, testOpts(60000), ScaleOptions{To: 2, Add: []string{"connect-h:1-<uuid>"}}); err == nil || !strings.Contains(err.Error(), "a scale-in adds no worker") {
+		t.Errorf("new workers named for a scale-in: %v", err)
+	}
 	// A scale by hundreds names the first workers and counts them all.
 	res, err = ScalePlan(st, testOpts(60000), ScaleOptions{To: 403})
 	if err != nil {

@@ -140,7 +140,15 @@ func ConnectorPlan(state cluster.State, opts timeline.Options, ch ConnectorChang
 		what = append(what, fmt.Sprintf("%s: %d -> %s", name, next[name], format.Count(ch.Set[name], "task", "tasks")))
 		next[name] = ch.Set[name]
 	}
+	removed := map[string]bool{}
 	for _, name := range ch.Remove {
+		switch _, set := ch.Set[name]; {
+		case removed[name]:
+			return nil, field.Errorf("Remove", " %s: given twice", name)
+		case set:
+			return nil, field.Errorf("Remove", " %s: its tasks are set too: a connector is changed or removed, not both", name)
+		}
+		removed[name] = true
 		if _, ok := next[name]; !ok {
 			return nil, field.Errorf("Remove", " %s: %w", name, &cluster.NotFoundError{Msg: "no such connector"})
 		}

@@ -299,6 +299,19 @@ func TestConnectorPlan(t *testing.T) {
 			t.Errorf("%+v: no error", bad)
 		}
 	}
+	// Contradictions name the connector (both were planned, exit 0).
+	for want, bad := range map[string]ConnectorChange{
+		"conn-00: its tasks are set too": {Set: map[string]int{"conn-00": 3}, Remove: []string{"conn-00"}},
+		"conn-01: given twice":           {Remove: []string{"conn-01", "conn-01"}},
+	} {
+		if _, err := ConnectorPlan(st, testOpts(300000), bad); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%+v: %v, want %q", bad, err, want)
+		}
+	}
+	// Removed and added again: the connector deleted and created anew.
+	if _, err := ConnectorPlan(st, testOpts(300000), ConnectorChange{Remove: []string{"conn-00"}, Add: map[string]int{"conn-00": 1}}); err != nil {
+		t.Errorf("remove and add: %v", err)
+	}
 }
 
 func TestLeaveResolvesAliasesAndRejectsUnknown(t *testing.T) {
