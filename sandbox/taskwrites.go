@@ -55,7 +55,9 @@ func (w *worker) writePendingTasks(name string) {
 	// (syncgate.go); the rejoin its task configs cause must not reach a
 	// peer whose SyncGroup is still on its way (it would rejoin reporting
 	// its previous assignment, and the leader would deal that work anew).
-	w.c.waitPeersSynced(w.ctx, w.generation, w.c.cfg.SessionTimeout/2)
+	// This runs on the worker's loop (startPieces), so the wait may
+	// heartbeat as awaitPeers does.
+	w.awaitPeers(w.generation)
 	ctx, cancel := context.WithTimeout(w.ctx, 10*time.Second)
 	defer cancel()
 	if err := w.c.writeConfig(ctx, taskRecords(&cp, cp.tasksMax)...); err != nil {

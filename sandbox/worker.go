@@ -219,7 +219,8 @@ func (w *worker) run() {
 
 // awaitPeers waits until every member of generation gen has its SyncGroup
 // answer, heartbeating meanwhile as Connect's heartbeat thread does while
-// the herder stops revoked work, for at most a session timeout: a member
+// the herder stops revoked work or starts a connector whose task configs
+// it writes (taskwrites.go), for at most a session timeout: a member
 // silent that long is as good as gone. (Without the heartbeats the wait
 // had to end at half the session timeout, which a member slowed by a
 // loaded machine outlasted: the join took four rounds in a CI run.)
@@ -228,7 +229,7 @@ func (w *worker) awaitPeers(gen int32) {
 	for w.ctx.Err() == nil && w.memberID != "" {
 		left := time.Until(deadline)
 		if left <= 0 {
-			w.c.log.printf("worker %s: a member of generation %d had no assignment after %v; rejoining anyway", w.name, gen, w.c.cfg.SessionTimeout)
+			w.c.log.printf("worker %s: a member of generation %d had no assignment after %v; going on", w.name, gen, w.c.cfg.SessionTimeout)
 			return
 		}
 		if w.c.waitPeersSynced(w.ctx, gen, min(left, w.c.cfg.HeartbeatInterval)) {
