@@ -1,9 +1,9 @@
 package workers
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/connectscope/connectscope/inspect/group"
 	"github.com/connectscope/connectscope/inspect/rest"
+	"github.com/connectscope/connectscope/inspect/source/jsonfile"
 )
 
 // RestartTimes is what a restart watch measured, and the file format plans
@@ -236,8 +237,11 @@ func ParseRestartTimes(data []byte) (*RestartTimes, error) {
 	if err := json.Unmarshal(data, &rt); err != nil {
 		return nil, fmt.Errorf("restart-times file: not the JSON `inspect workers --restarts -o json` writes: %w", err)
 	}
-	if err := onceEach(json.NewDecoder(bytes.NewReader(data)), "the top level"); err != nil {
-		return nil, fmt.Errorf("restart-times file: %w", err)
+	// encoding/json keeps the last of a key given twice: a worker given
+	// twice in a file edited by hand would plan with whichever came last.
+	var dup *jsonfile.DuplicateKeyError
+	if err := jsonfile.Check(data); errors.As(err, &dup) {
+		return nil, fmt.Errorf("restart-times file: %w: give it once", err)
 	}
 	if rt.Version != 1 {
 		return nil, fmt.Errorf("restart-times file version %d: this connectscope reads version 1", rt.Version)
@@ -254,48 +258,6 @@ func ParseRestartTimes(data []byte) (*RestartTimes, error) {
 		rt.Workers = map[string]int64{}
 	}
 	return &rt, nil
-}
-
-// onceEach refuses a key given twice in one object of the JSON value dec
-// reads: encoding/json keeps the last, so a worker given twice in a file
-// edited by hand would plan with whichever time came last, silently.
-// place names the value (workers.w1:8083) in the error.
-func onceEach(dec *json.Decoder, place string) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	switch tok {
-	case json.Delim('{'):
-		seen := map[string]bool{}
-		for dec.More() {
-			tok, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			key, _ := tok.(string)
-			if seen[key] {
-				return fmt.Errorf("%s: key %q given twice: give it once", place, key)
-			}
-			seen[key] = true
-			inner := key
-			if place != "the top level" {
-				inner = place + "." + key
-			}
-			if err := onceEach(dec, inner); err != nil {
-				return err
-			}
-		}
-		_, err = dec.Token()
-	case json.Delim('['):
-		for i := 0; dec.More(); i++ {
-			if err := onceEach(dec, fmt.Sprintf("%s[%d]", place, i)); err != nil {
-				return err
-			}
-		}
-		_, err = dec.Token()
-	}
-	return err
 }
 
 // RestartFor is the measured restart time of a worker (HOST:PORT), else

@@ -162,7 +162,7 @@ func FuzzParseRestartTimes(f *testing.F) {
 
 // firstRepeatedKey finds a key given twice in one object by decoding every
 // object into ordered key lists with encoding/json's RawMessage, apart from
-// onceEach's token walk.
+// the shared byte walk (jsonfile.Check).
 func firstRepeatedKey(t *testing.T, data []byte) string {
 	t.Helper()
 	var walk func(raw json.RawMessage) string
