@@ -40,11 +40,16 @@ type Settings struct {
 // the setting that would override it.
 type WorkerSettingError struct {
 	Path, Key, Value string
-	Input            string // SessionTimeout, MaxDelay
+	Input            string // SessionTimeout, MaxDelay, Protocol
+	Want             string // what Kafka takes; "" = a whole number of milliseconds
 }
 
 func (e *WorkerSettingError) Error() string {
-	return fmt.Sprintf("%s: %s = %q: Kafka takes a whole number of milliseconds here; fix the file or give %s", e.Path, e.Key, e.Value, e.Input)
+	want := e.Want
+	if want == "" {
+		want = "a whole number of milliseconds"
+	}
+	return fmt.Sprintf("%s: %s = %q: Kafka takes %s here; fix the file or give %s", e.Path, e.Key, e.Value, want, e.Input)
 }
 
 // Protocol is the group protocol a plan is asked to run, as connect.protocol
@@ -86,11 +91,24 @@ func (s Settings) Options(state cluster.State) (Options, error) {
 		}
 	}
 	opts.Protocol = string(s.Protocol)
-	if s.Protocol == "" && state.Protocol == "" {
-		opts.Protocol = strings.ToLower(strings.TrimSpace(s.Worker["connect.protocol"]))
-		if opts.Protocol != "" {
+	if s.Protocol == "" {
+		// The worker file's, checked even where the group's selected
+		// protocol wins: Kafka would not start a worker with that file.
+		fromWorker := strings.TrimSpace(s.Worker[SettingProtocol])
+		p, err := ParseProtocol(fromWorker)
+		if err != nil {
+			return opts, &WorkerSettingError{Path: s.WorkerPath, Key: SettingProtocol, Value: fromWorker, Input: "Protocol", Want: "eager, compatible or sessioned"}
+		}
+		if state.Protocol == "" && p != "" {
+			opts.Protocol = string(p)
 			opts.Sources[SettingProtocol] = workerSource
 		}
+	}
+	if p, err := ParseProtocol(state.Protocol); s.Protocol == "" && (err != nil || string(p) != state.Protocol) {
+		// A group of a release (or a client) with a protocol no plan
+		// knows (the broker matches names exactly): name it rather than
+		// fail inside the simulator.
+		return opts, field.Errorf("Protocol", " not given, and the group selected protocol %q, which no plan knows: give eager, compatible or sessioned", state.Protocol)
 	}
 	for _, m := range []struct {
 		into       *int64

@@ -49,4 +49,19 @@ func TestSettingsPrecedence(t *testing.T) {
 	if _, err := (Settings{Worker: map[string]string{"session.timeout.ms": "30s"}}).Options(state); !errors.As(err, &ws) || ws.Input != "SessionTimeout" {
 		t.Errorf("a worker file's 30s: %v", err)
 	}
+	// A protocol no plan knows, from the worker file or the group, is named
+	// where it came from, and --protocol overrides the group's.
+	_, err = Settings{Worker: map[string]string{"connect.protocol": "cooperative"}, WorkerPath: "w.properties"}.Options(state)
+	if !errors.As(err, &ws) || ws.Input != "Protocol" || err.Error() != `w.properties: connect.protocol = "cooperative": Kafka takes eager, compatible or sessioned here; fix the file or give Protocol` {
+		t.Errorf("a worker file's unknown protocol: %v", err)
+	}
+	for _, group := range []string{"range", "EAGER", "sessioned2"} {
+		var fe *field.Error
+		if _, err := (Settings{}).Options(cluster.State{Protocol: group}); !errors.As(err, &fe) || fe.Name != "Protocol" {
+			t.Errorf("the group's protocol %q: %v, want an error naming Protocol", group, err)
+		}
+		if opts, err := (Settings{Protocol: ProtocolEager}).Options(cluster.State{Protocol: group}); err != nil || opts.Protocol != "eager" {
+			t.Errorf("the group's protocol %q overridden: %+v, %v", group, opts, err)
+		}
+	}
 }
