@@ -145,8 +145,9 @@ func leaderFile(in TimeoutsInput) *workerconfig.Config {
 	}
 	ids := make([]string, len(c.Workers))
 	at := -1
+	namer := c.Namer()
 	for i, w := range c.Workers {
-		ids[i] = c.Label(w.ID)
+		ids[i] = namer.Label(w.ID)
 		if w.ID == leader {
 			at = i
 		}

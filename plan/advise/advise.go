@@ -189,8 +189,9 @@ func startResult(state cluster.State, opts timeline.Options, ao AdviseOptions, g
 	}
 	res.Assumptions.RestartTimeMs = &ao.RestartMs
 	res.Assumptions.Settings = append(res.Assumptions.Settings, whatif.RestartSettings(state, opts.Restarts, ao.RestartMs)...)
+	namer := state.Namer()
 	for _, w := range state.Workers {
-		res.Labels[w.ID] = state.Label(w.ID)
+		res.Labels[w.ID] = namer.Label(w.ID)
 	}
 	if group == "eager" {
 		res.Notes = append(res.Notes, fmt.Sprintf("the group runs eager, where scheduled.rebalance.max.delay.ms has no effect: the figures are for %s, the protocol the group would run after switching", coop))

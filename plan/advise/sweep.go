@@ -166,11 +166,12 @@ func orderOf(state cluster.State, name string) []string {
 func crashVictim(state cluster.State) string {
 	leader := state.LeaderID()
 	best, bestName, most := "", "", -1
+	namer := state.Namer()
 	for _, w := range state.Workers {
 		if w.ID == leader && len(state.Workers) > 1 {
 			continue
 		}
-		n, name := len(w.Owned.Tasks), state.Name(w.ID)
+		n, name := len(w.Owned.Tasks), namer.Name(w.ID)
 		if n > most || n == most && (name < bestName || name == bestName && w.ID < best) {
 			best, bestName, most = w.ID, name, n
 		}

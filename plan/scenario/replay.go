@@ -134,12 +134,14 @@ func Replay(sc *Scenario, opts ReplayOptions) (*ReplayResult, error) {
 	}
 	res := &ReplayResult{Name: sc.Name, Rounds: []ReplayRound{}}
 	total := configuredTotals{}
-	base := int64(0) // time_ms counts from the scenario's start
+	base := int64(0)        // time_ms counts from the scenario's start
+	var from *cluster.Namer // the starting state's members by any name
 	if opts.From != nil {
 		if total, err = seedReplay(sim, *opts.From, sc); err != nil {
 			return nil, err
 		}
 		base = sim.Now()
+		from = opts.From.Namer()
 	}
 	var budget replayBudget
 	record := func(step int, rounds ...assignor.Round) {
@@ -169,8 +171,8 @@ func Replay(sc *Scenario, opts ReplayOptions) (*ReplayResult, error) {
 			}
 		case StepLeave:
 			for _, w := range st.Workers {
-				if opts.From != nil && !slices.Contains(sim.Members(), w) {
-					if id, err := opts.From.ResolveWorker(w); err == nil {
+				if from != nil && !slices.Contains(sim.Members(), w) {
+					if id, err := from.ResolveWorker(w); err == nil {
 						w = id // a member of the starting state, by another name
 					}
 				}

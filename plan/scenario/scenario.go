@@ -88,10 +88,11 @@ func ParseScenario(data []byte) (*Scenario, error) { return parseScenario(data, 
 // steps may name them by member id or any name ResolveWorker accepts.
 func ParseScenarioFrom(data []byte, state cluster.State) (*Scenario, error) {
 	members := map[string]bool{}
+	namer := state.Namer()
 	for _, w := range state.Workers {
 		members[w.ID] = true
 		for _, a := range w.Aliases {
-			if id, err := state.ResolveWorker(a); err == nil && id == w.ID {
+			if id, err := namer.ResolveWorker(a); err == nil && id == w.ID {
 				members[a] = true
 			}
 		}

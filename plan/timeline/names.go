@@ -9,17 +9,18 @@ import (
 // NameWorkers gives every worker of a timeline its flag name beside its
 // member id: the final counts, the outages, the rounds and the events.
 func (tl *Timeline) NameWorkers(state cluster.State) {
-	NameCounts(state, tl.Summary.Final)
+	namer := state.Namer()
+	nameCounts(namer, tl.Summary.Final)
 	if tl.StateAfter != nil {
-		NameCounts(state, tl.StateAfter.Workers)
+		nameCounts(namer, tl.StateAfter.Workers)
 	}
-	// Each member is named once: naming scans the workers, and rounds list
-	// every member (a roll of 1,000 workers names a million entries).
+	// Each member is named once, and shares its name: rounds list every
+	// member (a roll of 1,000 workers names a million entries).
 	seen := map[string]*string{}
 	name := func(m string) *string {
 		n, ok := seen[m]
 		if !ok {
-			v := state.Name(m)
+			v := namer.Name(m)
 			n = &v
 			seen[m] = n
 		}
@@ -51,9 +52,13 @@ func (tl *Timeline) NameWorkers(state cluster.State) {
 // NameCounts names the workers of counts and sorts the pieces they list,
 // as JSON lists are.
 func NameCounts(state cluster.State, counts []WorkerCount) []WorkerCount {
+	return nameCounts(state.Namer(), counts)
+}
+
+func nameCounts(namer *cluster.Namer, counts []WorkerCount) []WorkerCount {
 	for i := range counts {
 		c := &counts[i]
-		c.Name = state.Name(c.Worker)
+		c.Name = namer.Name(c.Worker)
 		slices.Sort(c.OwnedConnectors)
 		slices.Sort(c.OwnedTasks)
 	}

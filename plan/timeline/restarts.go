@@ -90,8 +90,9 @@ func AutoRestartTimes(state cluster.State, m RestartMeasurements) *RestartTimes 
 	if m.FileMaxMs != nil {
 		r.FallbackMs, r.FallbackSource = *m.FileMaxMs, SourceRestartFileLongest
 	}
+	namer := state.Namer()
 	for _, w := range state.Workers {
-		name := state.Name(w.ID)
+		name := namer.Name(w.ID)
 		if ms, ok := m.File[name]; ok {
 			r.Workers[w.ID] = RestartTime{Ms: ms, Source: SourceRestartFile}
 			continue

@@ -196,13 +196,14 @@ func (s *Seed) run(ctx context.Context, events []Event, lite bool, cutoff func()
 }
 
 // memoLabel is state.Label remembered per member: a label is looked up for
-// every event, and finding one scans the workers.
+// every event.
 func memoLabel(state cluster.State) func(string) string {
+	namer := state.Namer()
 	seen := map[string]string{}
 	return func(m string) string {
 		l, ok := seen[m]
 		if !ok {
-			l = state.Label(m)
+			l = namer.Label(m)
 			seen[m] = l
 		}
 		return l

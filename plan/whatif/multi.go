@@ -148,8 +148,9 @@ func checkLeave(state cluster.State, opts timeline.Options, lo LeaveOptions) (id
 func resolveDistinct(state cluster.State, fieldName string, names []string) ([]string, error) {
 	seen := map[string]string{}
 	var ids []string
+	namer := state.Namer()
 	for _, n := range names {
-		w, err := state.ResolveWorker(n)
+		w, err := namer.ResolveWorker(n)
 		if err != nil {
 			return nil, field.Errorf(fieldName, ": %w", err)
 		}
@@ -157,7 +158,7 @@ func resolveDistinct(state cluster.State, fieldName string, names []string) ([]s
 			if first == n {
 				return nil, field.Errorf(fieldName, ": %s is given twice", n)
 			}
-			return nil, field.Errorf(fieldName, ": %q and %q name the same worker (%s)", first, n, state.Label(w))
+			return nil, field.Errorf(fieldName, ": %q and %q name the same worker (%s)", first, n, namer.Label(w))
 		}
 		seen[w] = n
 		ids = append(ids, w)
@@ -318,7 +319,12 @@ func scaleInOrder(state cluster.State) []string {
 	for i, w := range state.Workers {
 		ids[i] = w.ID
 	}
-	sort.SliceStable(ids, func(i, j int) bool { return format.NaturalLess(state.Label(ids[j]), state.Label(ids[i])) })
+	namer := state.Namer()
+	label := make(map[string]string, len(ids))
+	for _, id := range ids {
+		label[id] = namer.Label(id)
+	}
+	sort.SliceStable(ids, func(i, j int) bool { return format.NaturalLess(label[ids[j]], label[ids[i]]) })
 	return ids
 }
 

@@ -19,12 +19,13 @@ func RestartSettings(state cluster.State, r *timeline.RestartTimes, givenMs int6
 		only[m] = true
 	}
 	var out []timeline.SettingSource
+	namer := state.Namer()
 	for _, w := range state.Workers {
 		t, ok := r.Workers[w.ID]
 		if !ok || (len(only) > 0 && !only[w.ID]) {
 			continue
 		}
-		out = append(out, timeline.SettingSource{Setting: timeline.SettingRestartTime, Worker: state.Name(w.ID), Value: strconv.FormatInt(t.Ms, 10), Source: t.Source})
+		out = append(out, timeline.SettingSource{Setting: timeline.SettingRestartTime, Worker: namer.Name(w.ID), Value: strconv.FormatInt(t.Ms, 10), Source: t.Source})
 	}
 	return out
 }

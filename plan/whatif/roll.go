@@ -164,9 +164,10 @@ func workerList(state cluster.State, ids []string) string {
 }
 
 func labels(state cluster.State, ids []string) []string {
+	namer := state.Namer()
 	out := make([]string, len(ids))
 	for i, id := range ids {
-		out[i] = state.Label(id)
+		out[i] = namer.Label(id)
 	}
 	return out
 }
@@ -187,8 +188,9 @@ func RestartOrder(state cluster.State, order []string) ([]string, error) {
 	}
 	seen := map[string]bool{}
 	out := []string{}
+	namer := state.Namer()
 	for _, o := range order {
-		w, err := state.ResolveWorker(o)
+		w, err := namer.ResolveWorker(o)
 		if err != nil {
 			return nil, field.Errorf("Order", ": %w", err)
 		}
@@ -203,7 +205,7 @@ func RestartOrder(state cluster.State, order []string) ([]string, error) {
 	var missing []string
 	for _, w := range state.Workers {
 		if !seen[w.ID] {
-			missing = append(missing, state.Label(w.ID))
+			missing = append(missing, namer.Label(w.ID))
 		}
 	}
 	if len(missing) > 0 {

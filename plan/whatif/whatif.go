@@ -278,23 +278,24 @@ func (r *PlanResult) addBranch(state cluster.State, opts timeline.Options, name 
 	c.NameWorkers(state)
 	e.NameWorkers(state)
 	r.Branches = append(r.Branches, Branch{Name: name, Cooperative: c, Eager: e})
+	namer := state.Namer()
 	for _, w := range state.Workers {
-		r.Labels[w.ID] = state.Label(w.ID)
+		r.Labels[w.ID] = namer.Label(w.ID)
 	}
 	for _, tl := range []*timeline.Timeline{c, e} {
-		r.labelMembers(state, tl, opts.Detail != timeline.DetailFull)
+		r.labelMembers(namer, tl, opts.Detail != timeline.DetailFull)
 	}
 	return nil
 }
 
 // labelMembers labels every member the rounds of tl list, and with
 // fewerRows (rounds that list only some workers, or none) the members of
-// the final counts and the events too. Each member is labelled once: a
-// label scans the workers, and every round lists every member.
-func (r *PlanResult) labelMembers(state cluster.State, tl *timeline.Timeline, fewerRows bool) {
+// the final counts and the events too. Each member is labelled once:
+// every round lists every member.
+func (r *PlanResult) labelMembers(namer *cluster.Namer, tl *timeline.Timeline, fewerRows bool) {
 	label := func(m string) {
 		if _, ok := r.Labels[m]; !ok {
-			r.Labels[m] = state.Label(m)
+			r.Labels[m] = namer.Label(m)
 		}
 	}
 	for _, rd := range tl.Rounds {
