@@ -186,7 +186,7 @@ func checkZones(f *Findings, in BalanceInput, workers []WorkerLoad, totalTasks i
 		perZone[z] = append(perZone[z], w.ID)
 	}
 	if len(missing) > 0 {
-		f.Add("B4", "zones", "workers missing from the zones file: "+strings.Join(missing, ", "), map[string]any{"workers": missing})
+		f.Add("B4", "zones", "workers missing from the zones file: "+format.List(missing), map[string]any{"workers": missing})
 	}
 	if len(perZone) == 1 && len(missing) == 0 {
 		for z := range perZone {
@@ -258,7 +258,7 @@ func checkOwnership(f *Findings, in BalanceInput, workers []WorkerLoad, held map
 		pieces := byWorker[w]
 		sort.Strings(pieces)
 		if w == "" {
-			msg := fmt.Sprintf("%d configured pieces are owned by no worker: %s", len(pieces), strings.Join(pieces, ", "))
+			msg := fmt.Sprintf("%d configured pieces are owned by no worker: %s", len(pieces), format.List(pieces))
 			if in.DelayPending {
 				msg += fmt.Sprintf("; a scheduled rebalance is pending (up to %s), which assigns them", format.Millis(in.DelayMs))
 			}
@@ -345,9 +345,9 @@ func knownDelay(ms int64) any {
 // "Rejoin within the delay"): it is a candidate, dealt the held pieces when
 // the delay ends.
 func heldMessage(in BalanceInput, worker string, pieces []string, rejoined bool) string {
-	msg := fmt.Sprintf("%s left the group; its %d pieces are owned by no one: %s", worker, len(pieces), strings.Join(pieces, ", "))
+	msg := fmt.Sprintf("%s left the group; its %d pieces are owned by no one: %s", worker, len(pieces), format.List(pieces))
 	if rejoined {
-		msg = fmt.Sprintf("%s left the group and rejoined as a new member; the %d pieces it ran are owned by no one: %s", worker, len(pieces), strings.Join(pieces, ", "))
+		msg = fmt.Sprintf("%s left the group and rejoined as a new member; the %d pieces it ran are owned by no one: %s", worker, len(pieces), format.List(pieces))
 	}
 	if !in.DelayPending {
 		return msg + "; no scheduled rebalance is pending, so they stay unassigned until some rebalance"

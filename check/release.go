@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect"
 	"github.com/connectscope/connectscope/inspect/field"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
@@ -155,9 +156,9 @@ func Release(in ReleaseInput) (*ReleaseReport, error) {
 func landing(g workers.Gap) string {
 	switch {
 	case len(g.Now) > 0:
-		return fmt.Sprintf("; it holds %s now, which cannot run there", strings.Join(g.Now, ", "))
+		return fmt.Sprintf("; it holds %s now, which cannot run there", format.List(g.Now))
 	case len(g.CouldLand) > 0:
-		return fmt.Sprintf("; the next rebalance may give it %s (Connect assigns by count, not by plugins)", strings.Join(g.CouldLand, ", "))
+		return fmt.Sprintf("; the next rebalance may give it %s (Connect assigns by count, not by plugins)", format.List(g.CouldLand))
 	}
 	return ""
 }
@@ -313,8 +314,8 @@ func checklist(f *Findings, ws []rest.WorkerInfo, to kafkaversion.Version) {
 	}
 	sort.Strings(below)
 	vals := map[string]any{"workers": below, "to": to.String()}
-	f.Addf("U9", "workers", vals, "before %s: run %s on Java 17 or later", to, strings.Join(below, ", "))
-	f.Addf("U10", "workers", vals, "before %s: give %s a log4j2 configuration (connect-log4j2.yaml); log4j 1 properties files are not read", to, strings.Join(below, ", "))
+	f.Addf("U9", "workers", vals, "before %s: run %s on Java 17 or later", to, format.List(below))
+	f.Addf("U10", "workers", vals, "before %s: give %s a log4j2 configuration (connect-log4j2.yaml); log4j 1 properties files are not read", to, format.List(below))
 }
 
 // ReleaseTopics picks the topic part of the release input from a dataset.

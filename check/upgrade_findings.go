@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
 )
@@ -33,7 +34,7 @@ func explainProtocol(workers []*planWorker, now string) (string, []string) {
 	case now == "sessioned":
 		reason += "; every worker offers sessioned"
 	case len(held) > 0:
-		reason += fmt.Sprintf("; %s offer%s at most %s (%s)", strings.Join(held, ", "), plural(len(held)), best, offersText(best))
+		reason += fmt.Sprintf("; %s offer%s at most %s (%s)", format.List(held), plural(len(held)), best, offersText(best))
 	}
 	return reason, held
 }

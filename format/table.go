@@ -207,32 +207,95 @@ func fitTable(t Table, st tableStyle, header []string, rows [][]string, hidden m
 // writeGrid renders the header and rows borderless, states in their
 // colours and a connector with a failed task in red, trailing spaces cut.
 func writeGrid(out *strings.Builder, withHeader bool, header []string, rows [][]string, gap, failed int, color bool) {
-	tw := table.NewWriter()
-	style := borderless()
-	style.Box.PaddingRight = strings.Repeat(" ", gap)
-	tw.SetStyle(style)
+	var hdr []string
 	if withHeader {
-		row := table.Row{}
-		for _, h := range header {
-			row = append(row, paint(h, ansiBold, color))
+		hdr = make([]string, len(header))
+		for i, h := range header {
+			hdr[i] = paint(h, ansiBold, color)
 		}
-		tw.AppendHeader(row)
 	}
-	for _, r := range rows {
+	cells := make([][]string, len(rows))
+	for i, r := range rows {
 		alert := failed >= 0 && failed < len(r) && isPositiveCount(r[failed])
-		row := table.Row{}
+		cells[i] = make([]string, len(r))
 		for c, v := range r {
 			code := stateColors[v]
 			if alert && (c == 0 || c == failed) {
 				code = ansiRed // a connector with a failed task, and the count
 			}
-			row = append(row, paint(v, code, color))
+			cells[i][c] = paint(v, code, color)
 		}
-		tw.AppendRow(row)
 	}
-	for _, line := range strings.Split(tw.Render(), "\n") {
+	// go-pretty pads every cell to its column's widest, the last column's
+	// too, whose padding each line then loses here: 15,000 findings beside
+	// one message of 175 KB built 2.6 GB of spaces. When every line is
+	// one row, the last column is written after the others instead, as
+	// go-pretty would have (tabs as four spaces, CRLF as it reads it).
+	n := len(hdr)
+	for _, r := range cells {
+		n = max(n, len(r))
+	}
+	lastApart := n > 1 && len(cells) > 0
+	last := func(r []string) string {
+		if len(r) < n {
+			return ""
+		}
+		return text.ProcessCRLF(strings.ReplaceAll(r[n-1], "\t", "    "))
+	}
+	for _, r := range append([][]string{hdr}, cells...) {
+		for c := range r {
+			if strings.ContainsAny(r[c], "\r\n") || c == n-1 && strings.Contains(last(r), "\n") {
+				lastApart = false
+			}
+		}
+	}
+	lines := renderGrid(hdr, cells, withHeader, gap, lastApart, n)
+	want := len(cells)
+	if withHeader {
+		want++
+	}
+	if lastApart && len(lines) != want {
+		lastApart = false // not one line a row after all: go-pretty lays it out whole
+		lines = renderGrid(hdr, cells, withHeader, gap, false, n)
+	}
+	for i, line := range lines {
+		if lastApart {
+			r := hdr
+			if !withHeader {
+				r = cells[i]
+			} else if i > 0 {
+				r = cells[i-1]
+			}
+			line += last(r)
+		}
 		out.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
+}
+
+// renderGrid lays hdr and cells out with go-pretty, without the last of n
+// columns when lastApart; one string a line.
+func renderGrid(hdr []string, cells [][]string, withHeader bool, gap int, lastApart bool, n int) []string {
+	grid := func(r []string) table.Row {
+		if lastApart && len(r) >= n {
+			r = r[:n-1]
+		}
+		row := make(table.Row, len(r))
+		for i, v := range r {
+			row[i] = v
+		}
+		return row
+	}
+	tw := table.NewWriter()
+	style := borderless()
+	style.Box.PaddingRight = strings.Repeat(" ", gap)
+	tw.SetStyle(style)
+	if withHeader {
+		tw.AppendHeader(grid(hdr))
+	}
+	for _, r := range cells {
+		tw.AppendRow(grid(r))
+	}
+	return strings.Split(tw.Render(), "\n")
 }
 
 // failedColumn is the index of a FAILED count column, or -1.
