@@ -173,12 +173,14 @@ func summaryTable(b Branch, a Assumptions, label func(string) string, notes []st
 	// Each worker's final count, one row each, in the order of the first
 	// protocol's final list.
 	var workers []string
+	listed := map[string]bool{}
 	final := make([]map[string]string, len(tls))
 	for i, tl := range tls {
 		final[i] = map[string]string{}
 		for _, w := range tl.Summary.Final {
 			name := label(w.Worker)
-			if _, seen := final[0][name]; !seen && !contains(workers, name) {
+			if !listed[name] {
+				listed[name] = true
 				workers = append(workers, name)
 			}
 			final[i][name] = cnt(w.Connectors, w.Tasks)
@@ -205,15 +207,6 @@ func summaryTable(b Branch, a Assumptions, label func(string) string, notes []st
 	}
 	footer = append(footer, "(events, rounds and the work not running: -o wide; the time model: --explain)")
 	return format.Table{Title: b.Name + ": summary (connectors/tasks)", Header: header, Rows: rows, Footer: footer, Wrap: []int{1, 2}}
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func ptrTo(s string) *string { return &s }
