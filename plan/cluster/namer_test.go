@@ -108,3 +108,18 @@ func BenchmarkNames5000(b *testing.B) {
 		s.Names(ids)
 	}
 }
+
+// BenchmarkNames5000SharedAliases names 5,000 workers that share their
+// client id and REST URL (Connect's default client id, one advertised
+// host name), so only the member ids tell them apart.
+func BenchmarkNames5000SharedAliases(b *testing.B) {
+	var s State
+	ids := make([]string, 5000)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("connect-1-%08x-8c4d-4e1f-9a7b-0c2d4e6f8a1b", i)
+		s.Workers = append(s.Workers, WorkerState{ID: ids[i], Aliases: []string{"connect-1", "http://localhost:8083/", "localhost:8083"}})
+	}
+	for b.Loop() {
+		s.Names(ids)
+	}
+}

@@ -142,11 +142,24 @@ func (n *Namer) preferredAlias(w WorkerState) string {
 		if c == "" {
 			continue
 		}
-		if w2, err := n.ResolveWorker(c); err == nil && w2 == w.ID {
+		if w2, ok := n.resolves(c); ok && w2 == w.ID {
 			return c
 		}
 	}
 	return w.ID
+}
+
+// resolves is ResolveWorker without its errors, which name every worker
+// holding an alias: a group whose workers share one (a default client id,
+// one advertised URL) built that list for each worker named.
+func (n *Namer) resolves(name string) (string, bool) {
+	if w, ok := n.worker(name); ok {
+		return w.ID, true
+	}
+	if holders := n.aliasHolders(name); len(holders) == 1 {
+		return n.s.Workers[holders[0]].ID, true
+	}
+	return "", false
 }
 
 // ResolveWorker is State.ResolveWorker.
@@ -154,10 +167,10 @@ func (n *Namer) ResolveWorker(name string) (string, error) {
 	if w, ok := n.worker(name); ok {
 		return w.ID, nil
 	}
-	hits := n.aliasHits(name)
-	switch len(hits) {
+	holders := n.aliasHolders(name)
+	switch len(holders) {
 	case 1:
-		return hits[0], nil
+		return n.s.Workers[holders[0]].ID, nil
 	case 0:
 		// The names the plans print (host:port where known), sorted, so the
 		// list reads like the tables and does not depend on the group's order.
@@ -168,28 +181,30 @@ func (n *Namer) ResolveWorker(name string) (string, error) {
 		sort.Strings(names)
 		return "", &NotFoundError{Msg: fmt.Sprintf("no worker %q (members: %s)", name, format.List(names))}
 	}
+	hits := make([]string, len(holders))
+	for i, h := range holders {
+		hits[i] = n.s.Workers[h].ID
+	}
 	return "", fmt.Errorf("%q names several workers (%s); give the member id", name, format.List(hits))
 }
 
-// aliasHits are the member ids of the workers with an alias equal to name
-// but for case (host names are case-insensitive), in the state's order.
-func (n *Namer) aliasHits(name string) []string {
-	var hits []string
+// aliasHolders are the indexes of the workers with an alias equal to name
+// but for case (host names are case-insensitive), in the state's order;
+// the index's own list, not to be changed.
+func (n *Namer) aliasHolders(name string) []int {
 	if n.byAlias != nil {
-		for _, i := range n.byAlias[foldKey(name)] {
-			hits = append(hits, n.s.Workers[i].ID)
-		}
-		return hits
+		return n.byAlias[foldKey(name)]
 	}
-	for _, w := range n.s.Workers {
+	var holders []int
+	for i, w := range n.s.Workers {
 		for _, a := range w.Aliases {
 			if strings.EqualFold(a, name) {
-				hits = append(hits, w.ID)
+				holders = append(holders, i)
 				break
 			}
 		}
 	}
-	return hits
+	return holders
 }
 
 // foldKey is the same text for two strings exactly when strings.EqualFold
