@@ -3,6 +3,7 @@
 package realcluster
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -121,7 +122,14 @@ func TestProtocolMixAndUpgrade(t *testing.T) {
 			t.Fatalf("step %d: %+v names no worker file of %v or another setting", i+1, s, names)
 		}
 		if err := w.Stop(); err != nil {
-			t.Fatal(err)
+			if !errors.Is(err, realkafka.ErrOverran) {
+				t.Fatal(err)
+			}
+			// A 4.4.0 worker's REST server can hold its stop past the
+			// harness's grace (Jetty joining its pool; one CI run): the
+			// harness killed it, so this step restarts a crashed worker
+			// instead. The group then selects the same protocols, later.
+			t.Logf("step %d: %s; the step goes on as a crash", i+1, strings.SplitN(err.Error(), "\n", 2)[0])
 		}
 		if err := w.SetProps(map[string]string{"connect.protocol": s.To}); err != nil {
 			t.Fatal(err)
