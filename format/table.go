@@ -229,8 +229,8 @@ func writeGrid(out *strings.Builder, withHeader bool, header []string, rows [][]
 	// go-pretty pads every cell to its column's widest, the last column's
 	// too, whose padding each line then loses here: 15,000 findings beside
 	// one message of 175 KB built 2.6 GB of spaces. When every line is
-	// one row, the last column is written after the others instead, as
-	// go-pretty would have (tabs as four spaces, CRLF as it reads it).
+	// one row (no cell holds a CR or LF), the last column is written after
+	// the others instead, as go-pretty would have (tabs as four spaces).
 	n := len(hdr)
 	for _, r := range cells {
 		n = max(n, len(r))
@@ -240,11 +240,11 @@ func writeGrid(out *strings.Builder, withHeader bool, header []string, rows [][]
 		if len(r) < n {
 			return ""
 		}
-		return text.ProcessCRLF(strings.ReplaceAll(r[n-1], "\t", "    "))
+		return strings.ReplaceAll(r[n-1], "\t", "    ")
 	}
 	for _, r := range append([][]string{hdr}, cells...) {
-		for c := range r {
-			if strings.ContainsAny(r[c], "\r\n") || c == n-1 && strings.Contains(last(r), "\n") {
+		for _, v := range r {
+			if strings.ContainsAny(v, "\r\n") {
 				lastApart = false
 			}
 		}

@@ -8,8 +8,7 @@ import (
 
 // NameWorkers gives every worker of a timeline its flag name beside its
 // member id: the final counts, the outages, the rounds and the events.
-func (tl *Timeline) NameWorkers(state cluster.State) {
-	namer := state.Namer()
+func (tl *Timeline) NameWorkers(namer *cluster.Namer) {
 	nameCounts(namer, tl.Summary.Final)
 	if tl.StateAfter != nil {
 		nameCounts(namer, tl.StateAfter.Workers)

@@ -103,12 +103,12 @@ func (s Settings) Options(state cluster.State) (Options, error) {
 			opts.Protocol = string(p)
 			opts.Sources[SettingProtocol] = workerSource
 		}
-	}
-	if p, err := ParseProtocol(state.Protocol); s.Protocol == "" && (err != nil || string(p) != state.Protocol) {
-		// A group of a release (or a client) with a protocol no plan
-		// knows (the broker matches names exactly): name it rather than
-		// fail inside the simulator.
-		return opts, field.Errorf("Protocol", " not given, and the group selected protocol %q, which no plan knows: give eager, compatible or sessioned", state.Protocol)
+		if g, err := ParseProtocol(state.Protocol); err != nil || string(g) != state.Protocol {
+			// A group of a release (or a client) with a protocol no plan
+			// knows (the broker matches names exactly): name it rather
+			// than fail inside the simulator.
+			return opts, field.Errorf("Protocol", " not given, and the group selected protocol %q, which no plan knows: give eager, compatible or sessioned", state.Protocol)
+		}
 	}
 	for _, m := range []struct {
 		into       *int64

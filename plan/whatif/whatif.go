@@ -275,10 +275,10 @@ func (r *PlanResult) addBranch(state cluster.State, opts timeline.Options, name 
 	if eerr != nil {
 		return fmt.Errorf("%s (eager): %w", name, eerr)
 	}
-	c.NameWorkers(state)
-	e.NameWorkers(state)
+	namer := state.Namer() // the state's workers indexed once for both timelines and the labels
+	c.NameWorkers(namer)
+	e.NameWorkers(namer)
 	r.Branches = append(r.Branches, Branch{Name: name, Cooperative: c, Eager: e})
-	namer := state.Namer()
 	for _, w := range state.Workers {
 		r.Labels[w.ID] = namer.Label(w.ID)
 	}
