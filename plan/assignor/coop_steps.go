@@ -160,8 +160,10 @@ func (e *coopEngine) addCandidates(loads []load) {
 	}
 	order := hashOrder(hashes, insertionCap(len(empty)), nil)
 	st := &e.st
+	// A map once the list can grow long: many members empty at once (a
+	// group restarted whole) made the list search quadratic.
 	var have map[string]struct{}
-	if len(st.candidates) > 16 {
+	if len(st.candidates)+len(empty) > 16 {
 		have = make(map[string]struct{}, len(st.candidates))
 		for _, c := range st.candidates {
 			have[c] = struct{}{}
