@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/connectscope/connectscope/inspect/kafkaversion"
+	"github.com/connectscope/connectscope/inspect/redact"
 	"github.com/connectscope/connectscope/inspect/setting"
 	"github.com/connectscope/connectscope/inspect/workerconfig"
 	"github.com/connectscope/connectscope/plan/cluster"
@@ -169,11 +170,13 @@ func noCluster(in AllInput, why setting.Text) setting.Text {
 }
 
 // wordedErr is an error whose text names settings as its Namer says
-// (setting.Words), so that a note quoting it names them as the caller does.
+// (setting.Words), so that a note quoting it names them as the caller does,
+// redacted as the error line is: it can quote bootstrap.servers, which a
+// worker file's line continuation can join to the password on the next line.
 type wordedErr struct{ err error }
 
-func (w wordedErr) Error() string                    { return w.err.Error() }
-func (w wordedErr) ErrorWith(n setting.Namer) string { return setting.Words(w.err, n) }
+func (w wordedErr) Error() string                    { return redact.Text(w.err.Error()) }
+func (w wordedErr) ErrorWith(n setting.Namer) string { return redact.Text(setting.Words(w.err, n)) }
 func (w wordedErr) Unwrap() error                    { return w.err }
 
 // dedupe drops findings two checks both produced (same rule, subject, message).

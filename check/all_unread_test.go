@@ -31,3 +31,22 @@ func TestAllClusterUnreadNote(t *testing.T) {
 		}
 	}
 }
+
+// The note quotes the error as the error line would, redacted: a worker
+// file's bootstrap.servers ending in a backslash takes the next line, a
+// password, as its host, and the dial error names that host.
+func TestAllClusterUnreadNoteRedacted(t *testing.T) {
+	cause := errors.New("dial tcp: lookup ssl.keystore.password=Hunter2Pw: no such host")
+	rep, err := All(AllInput{ClusterErr: cause})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, named := range []bool{false, true} {
+		if named {
+			rep.NameSettings(func(s setting.Setting) string { return s.String() })
+		}
+		if note := rep.Notes[len(rep.Notes)-1]; strings.Contains(note, "Hunter2Pw") || !strings.Contains(note, "ssl.keystore.password=") {
+			t.Errorf("named %v: note %q", named, note)
+		}
+	}
+}

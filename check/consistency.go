@@ -31,7 +31,7 @@ func checkAcrossWorkers(f *Findings, workers []*workerconfig.Config, versions ma
 		for _, id := range ids {
 			m[id] = fileNames(groups[id])
 		}
-		f.Add("K10", "worker files", fmt.Sprintf("%d group.ids: %s", len(ids), strings.Join(ids, ", ")), m)
+		f.Add("K10", "worker files", fmt.Sprintf("%d group.ids: %s", len(ids), strings.Join(ids, ", ")), m).namedByData = true
 		// Different clusters must not share topic names.
 		owner := map[string]string{}
 		for _, id := range ids {
@@ -135,7 +135,9 @@ func differ(f *Findings, id, subject string, ws []*workerconfig.Config, what str
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf("%s (%s)", k, someFiles(distinct[k]))
 	}
-	return f.Add(id, subject, fmt.Sprintf("%s: %s", what, strings.Join(parts, " / ")), values)
+	found := f.Add(id, subject, fmt.Sprintf("%s: %s", what, strings.Join(parts, " / ")), values)
+	found.namedByData = true
+	return found
 }
 
 // someFiles names up to three files and counts the rest.

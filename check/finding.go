@@ -25,6 +25,9 @@ type Finding struct {
 	// Waived is set when --ignore, --only or a waiver file waives the
 	// finding: it is listed but does not count (summary, exit status).
 	Waived *Waived `json:"waived"`
+	// namedByData marks Values keyed by data (file names, group ids), not
+	// by settings: a key says nothing of whether its value is secret.
+	namedByData bool
 }
 
 // Summary counts findings by severity; waived findings count only in Waived.

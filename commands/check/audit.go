@@ -142,10 +142,10 @@ func workerVersions(e *cli.Env, d *check.Decoded, o *check.Options) error {
 // and maps the findings that count to the exit status.
 func finish(e *cli.Env, o CheckOptions, report any, failOn check.Severity) error {
 	check.Waive(report, o.filter)
-	findings := check.FindingsOf(report)
 	if !e.Globals.ShowSecrets {
-		check.RedactFindings(findings) // findings is the report's own slice: redacted in place
+		check.RedactReport(report) // in place, sections of check all included
 	}
+	findings := check.FindingsOf(report)
 	if err := e.Emit(report); err != nil {
 		return err
 	}

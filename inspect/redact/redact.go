@@ -75,8 +75,10 @@ var (
 	// (Azure SAS), and Java's toString forms Config[password=…] and
 	// <password=…>: any character that cannot be part of the name starts
 	// it; a quoted or braced value takes what follows it up to the next
-	// delimiter too, so redacting twice gives what redacting once gave.
-	passwordParam = regexp.MustCompile(`(?i)((?:^|[^\w.\-])(?:[\w.\-]*(?:password|passwd|pwd|secret|token|passphrase|api_key|apikey|api-key|signature|credential)|sig|key|code)\s*=\s*)((?:"[^"]*"|'[^']*'|\{[^}]*\})?[^;&,\s"']*)`)
+	// delimiter too, so redacting twice gives what redacting once gave. A
+	// value quoted in text that was quoted again (Go's %q, JSON) has its
+	// quotes escaped: password=\"…\".
+	passwordParam = regexp.MustCompile(`(?i)((?:^|[^\w.\-])(?:[\w.\-]*(?:password|passwd|pwd|secret|token|passphrase|api_key|apikey|api-key|signature|credential)|sig|key|code)\s*=\s*)((?:"[^"]*"|'[^']*'|\{[^}]*\}|\\"(?:[^"\\]|\\[^"])*\\")?[^;&,\s"']*)`)
 	// A JSON-valued config or trace holding "password":"…" (also escaped
 	// once more, \"password\":\"…\", as JSON inside a JSON string).
 	jsonSecretField = regexp.MustCompile(`(?i)(\\?"[\w.\-]*(?:password|passwd|pwd|secret|token|passphrase|apikey|api_key|api-key|private_key|privatekey|credential)[\w.\-]*\\?"\s*:\s*\\?")((?:[^"\\]|\\[^"])*)`)

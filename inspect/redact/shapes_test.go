@@ -45,6 +45,9 @@ var credentialShapes = []struct {
 	{"db.properties", `{"user":"app","password":"JsPw5","host":"db"}`, "JsPw5", `"host":"db"`},
 	{"http.body", `{"auth": {"client_secret": "JsCs6", "client_id": "x"}}`, "JsCs6", `"client_id": "x"`},
 	{"escaped", `{\"password\":\"EscPw7\",\"u\":1}`, "EscPw7", `\"u\":1`},
+	// A JAAS line quoted again by Go's %q (an error quoting a value a line
+	// continuation joined to the next line).
+	{"quoted", `group.id "x=sasl.jaas.config=PlainLoginModule required username=\"u\" password=\"QuPw8\";" and "y"`, "QuPw8", `password=[redacted];" and "y"`},
 	{"ldap.bind.pw", "LdPw8", "LdPw8", Placeholder},
 	{"smtp_pw", "SmPw9", "SmPw9", Placeholder},
 	{"http.headers", "X-Api-Key: AkV4lue, Accept: application/json", "AkV4lue", "Accept: application/json"},

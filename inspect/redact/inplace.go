@@ -1,0 +1,71 @@
+package redact
+
+import "reflect"
+
+// Strings redacts, as Text does, every string that ptr reaches: struct
+// fields, list elements, map keys and values, through pointers and
+// interfaces. It is for reports built from files and the cluster, whose
+// free text (a host, a group.id, a topic) can hold a credential that no key
+// names: a worker file's line ending in a backslash joins the next line, a
+// password, to the value above it. Values under a secret key are the
+// caller's to hide first (Value, Nested); pointed-to strings are replaced,
+// not written through, since they may be shared.
+func Strings(ptr any) {
+	rv := reflect.ValueOf(ptr)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return
+	}
+	inPlace(rv.Elem(), map[uintptr]bool{})
+}
+
+// inPlace redacts the settable value rv; seen stops at a struct pointer
+// met before (reports do not cycle, but a walk must end anyway).
+func inPlace(rv reflect.Value, seen map[uintptr]bool) {
+	switch rv.Kind() {
+	case reflect.String:
+		if s := Text(rv.String()); s != rv.String() {
+			rv.SetString(s)
+		}
+	case reflect.Pointer:
+		if rv.IsNil() {
+			return
+		}
+		if rv.Elem().Kind() == reflect.String {
+			if s := Text(rv.Elem().String()); s != rv.Elem().String() {
+				p := reflect.New(rv.Type().Elem())
+				p.Elem().SetString(s)
+				rv.Set(p)
+			}
+			return
+		}
+		if seen[rv.Pointer()] {
+			return
+		}
+		seen[rv.Pointer()] = true
+		inPlace(rv.Elem(), seen)
+	case reflect.Interface:
+		if rv.IsNil() {
+			return
+		}
+		if out, changed := nested("", rv.Elem(), false); changed {
+			rv.Set(out)
+		}
+	case reflect.Struct:
+		for i := 0; i < rv.NumField(); i++ {
+			if f := rv.Field(i); f.CanSet() {
+				inPlace(f, seen)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < rv.Len(); i++ {
+			inPlace(rv.Index(i), seen)
+		}
+	case reflect.Map:
+		if rv.IsNil() {
+			return
+		}
+		if out, changed := nested("", rv, false); changed {
+			rv.Set(out)
+		}
+	}
+}
