@@ -44,7 +44,7 @@ func runRebalances(e *cli.Env, o *RebalancesOptions) error {
 		return err
 	}
 	v := views.Of(ds)
-	res := history.FromRecords(ds.Topics.Status, v.StatusRecords())
+	res := history.FromRecordsConfigured(ds.Topics.Status, v.StatusRecords(), history.ConfiguredFrom(v.Configs()))
 	// The last event's plan takes the flags, else the first --worker-config's
 	// delay, session timeout and heartbeat, else for the delay what the
 	// history shows, else Kafka's defaults, said on stderr and in the notes.

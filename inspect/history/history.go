@@ -8,6 +8,7 @@ package history
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -74,6 +75,37 @@ type last struct {
 // order they were read in (the topic has several partitions, read one
 // after another).
 func FromRecords(topic string, records []inspect.Record) Result {
+	return FromRecordsConfigured(topic, records, nil)
+}
+
+// Configured is the set of pieces (connector names, task ids) the config
+// topic has Connect run now; nil when it is not known.
+type Configured map[string]bool
+
+// ConfiguredFrom is what cfg has Connect run: each STARTED connector and
+// the tasks of its latest commit; nil (not known) when no config record
+// was read, as from a dump of the status topic alone.
+func ConfiguredFrom(cfg *store.ConfigsResult) Configured {
+	if cfg == nil || cfg.Records.Read == 0 {
+		return nil
+	}
+	c := Configured{}
+	for _, conn := range cfg.Connectors {
+		if conn.TargetState != "STARTED" {
+			continue
+		}
+		c[conn.Name] = true
+		for _, t := range conn.Tasks {
+			c[t.ID] = true
+		}
+	}
+	return c
+}
+
+// FromRecordsConfigured is FromRecords whose last event counts only the
+// pieces configured to run now: a connector paused, stopped or deleted
+// since, or a task removed, stops on purpose and is no cost of the event.
+func FromRecordsConfigured(topic string, records []inspect.Record, configured Configured) Result {
 	res := Result{Topic: topic, Rebalances: []Rebalance{}, Restarts: []Restart{}, Notes: []string{}}
 	byGen := map[int32]*Rebalance{}
 	seen := map[int32]map[string]bool{} // generation -> workers
@@ -138,20 +170,20 @@ func FromRecords(topic string, records []inspect.Record) Result {
 	for i, g := range gens {
 		rb := byGen[g]
 		sort.Strings(rb.Workers)
-		rb.Trigger = trigger(rb, byGen, gens[:i], firstGenOf)
+		rb.Trigger = trigger(rb, byGen, gens[:i], firstGenOf, configured)
 		res.Rebalances = append(res.Rebalances, *rb)
 	}
 	if undated > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("%d status record(s) have no timestamp and are left out", undated))
 	}
-	res.LastEvent = lastEvent(es)
+	res.LastEvent = lastEvent(es, configured)
 	res.Notes = append(res.Notes, "a generation in which nothing was stopped or started (a round that only told a delay) writes nothing and is not listed; a crashed worker writes nothing, so its pieces' outages are dated from their last RUNNING record, which is earlier than the crash")
 	return res
 }
 
 // trigger infers what started a generation from the records: workers that
 // stopped cleanly in the previous generations, workers new in this one.
-func trigger(rb *Rebalance, byGen map[int32]*Rebalance, earlier []int32, firstGenOf map[string]int32) string {
+func trigger(rb *Rebalance, byGen map[int32]*Rebalance, earlier []int32, firstGenOf map[string]int32, configured Configured) string {
 	var parts []string
 	for _, w := range rb.Workers {
 		if firstGenOf[w] == rb.Generation && len(earlier) > 0 {
@@ -176,6 +208,9 @@ func trigger(rb *Rebalance, byGen map[int32]*Rebalance, earlier []int32, firstGe
 	}
 	if len(parts) == 0 {
 		if len(rb.Stopped) > 0 && len(rb.Started) == 0 {
+			if configured != nil && !slices.ContainsFunc(rb.Stopped, func(p string) bool { return configured[p] }) {
+				return "pieces stopped that are not configured to run now (a connector paused, stopped or deleted, or tasks removed)"
+			}
 			return "workers stopped (shutdown or revocation)"
 		}
 		return "not visible (a config change, a revocation follow-up or a delay running out)"

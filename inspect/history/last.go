@@ -55,7 +55,14 @@ type LastEvent struct {
 	// noticedMs is, for a crash, when its first piece ran elsewhere: the
 	// cost counts what changed from then on.
 	noticedMs int64
+	// written are the pieces the status topic wrote before the event.
+	written map[string]bool
 }
+
+// WrittenBefore says whether the status topic shows piece (a connector or
+// a task id) before the event: one it does not was created since, or its
+// earlier records were compacted away.
+func (ev *LastEvent) WrittenBefore(piece string) bool { return ev.written[piece] }
 
 // Cost is what an event cost: the pieces that stopped, the task-seconds
 // not running, and when every piece that stopped ran again (ms after the
@@ -144,13 +151,15 @@ func entries(records []inspect.Record) (out []entry, undated int) {
 	return out, undated
 }
 
-// lastEvent finds the last stop, crash or join and measures it; nil when
-// the records show none.
-func lastEvent(es []entry) *LastEvent {
+// lastEvent finds the last stop, crash or join and measures it, counting
+// the configured pieces only (nil: all); nil when the records show none.
+func lastEvent(es []entry, configured Configured) *LastEvent {
 	var ev *LastEvent
 	running := map[string]map[string]bool{} // worker -> pieces whose last record is RUNNING there
 	prev := map[string]entry{}              // piece -> its last record
 	lastOf := map[string]entry{}            // worker -> its last record
+	lastAt := map[string]int{}              // worker -> the index of its last record
+	upTo := 0                               // the records before the event
 	for i, e := range es {
 		if _, seen := lastOf[e.worker]; !seen && len(lastOf) > 0 {
 			// A joiner writes once it runs work, a round after the one
@@ -160,7 +169,7 @@ func lastEvent(es []entry) *LastEvent {
 				start--
 			}
 			ev = &LastEvent{Kind: EventJoin, Worker: e.worker, StartMs: es[start].at}
-			ev.Before = beforeOf(es[:start])
+			ev.Before, upTo = beforeOf(es[:start]), start
 		}
 		if p, ok := prev[e.piece]; ok && e.state == "RUNNING" && p.state == "RUNNING" && p.worker != e.worker &&
 			!sameEvent(ev, EventStop, p.worker) && !sameEvent(ev, EventCrash, p.worker) && gone(es[i:], p.worker, e.gen) {
@@ -169,8 +178,9 @@ func lastEvent(es []entry) *LastEvent {
 			// crashed. A crash writes nothing, so it is dated from its
 			// last record.
 			ev = &LastEvent{Kind: EventCrash, Worker: p.worker, StartMs: lastOf[p.worker].at, Before: beforeOf(es[:i]), noticedMs: e.at}
+			upTo = lastAt[p.worker] + 1
 		}
-		lastOf[e.worker] = e
+		lastOf[e.worker], lastAt[e.worker] = e, i
 		prev[e.piece] = e
 		for _, pieces := range running {
 			delete(pieces, e.piece)
@@ -192,12 +202,17 @@ func lastEvent(es []entry) *LastEvent {
 				start--
 			}
 			ev = &LastEvent{Kind: EventStop, Worker: e.worker, StartMs: es[start].at, Before: beforeOf(es[:start])}
+			upTo = start
 		}
 	}
 	if ev == nil {
 		return nil
 	}
-	measure(ev, es)
+	ev.written = map[string]bool{}
+	for _, e := range es[:upTo] {
+		ev.written[e.piece] = true
+	}
+	measure(ev, es, configured)
 	return ev
 }
 
@@ -274,8 +289,8 @@ func beforeOf(es []entry) map[string][]string {
 // measure fills the event's generations and real cost: every piece that
 // stopped from its start on (an UNASSIGNED record, or a RUNNING elsewhere
 // than before with nothing between: its worker crashed), for how long, and
-// when the last of them ran again.
-func measure(ev *LastEvent, es []entry) {
+// when the last of them ran again; of the configured pieces only (nil: all).
+func measure(ev *LastEvent, es []entry, configured Configured) {
 	ev.Generations, ev.Notes, ev.DefaultsAssumed = []int32{}, []string{}, []string{}
 	if ev.Kind == EventCrash {
 		ev.Notes = append(ev.Notes, "a crashed worker writes nothing: the event is dated from its last record, earlier than the crash, so the real task-seconds and times are upper bounds")
@@ -291,6 +306,7 @@ func measure(ev *LastEvent, es []entry) {
 	lastAt := map[string]int64{}
 	task := map[string]bool{}
 	stoppedC, stoppedT := map[string]bool{}, map[string]bool{}
+	unconfigured := map[string]bool{} // written since the event, not configured to run now
 	var latest int64
 	for _, e := range es {
 		if e.at < ev.StartMs {
@@ -309,6 +325,10 @@ func measure(ev *LastEvent, es []entry) {
 		if !gens[e.gen] {
 			gens[e.gen] = true
 			ev.Generations = append(ev.Generations, e.gen)
+		}
+		if configured != nil && !configured[e.piece] {
+			unconfigured[e.piece] = true
+			continue
 		}
 		task[e.piece] = e.task
 		switch e.state {
@@ -355,6 +375,10 @@ func measure(ev *LastEvent, es []entry) {
 		}
 	}
 	ev.Real.ConnectorsStopped, ev.Real.TasksStopped = len(stoppedC), len(stoppedT)
+	if len(unconfigured) > 0 {
+		ev.Notes = append(ev.Notes, fmt.Sprintf("%d piece(s) written since the event are not configured to run now (a connector paused, stopped or deleted since, or a task removed) and are left out of the real cost: %s",
+			len(unconfigured), format.List(sortedKeys(unconfigured))))
+	}
 	if len(down) == 0 {
 		ev.Real.AllRunningAfterMs = &latest
 	} else {
@@ -428,4 +452,13 @@ func msText(ms *int64) string {
 		return "not yet"
 	}
 	return format.Millis(*ms)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

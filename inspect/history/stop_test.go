@@ -2,9 +2,11 @@ package history
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/connectscope/connectscope/inspect"
+	"github.com/connectscope/connectscope/inspect/store"
 )
 
 // A real worker shutting down writes UNASSIGNED for its source task but not
@@ -58,5 +60,59 @@ func TestLastEventCrash(t *testing.T) {
 	}
 	if tabs := res.Tables(); tabs[len(tabs)-1].Title[:len("Last event: w1:8083 crashed")] != "Last event: w1:8083 crashed" {
 		t.Errorf("title %q", tabs[len(tabs)-1].Title)
+	}
+}
+
+// A connector paused, stopped or deleted after the event stops its pieces
+// on purpose: with the configuration known they are no cost of the event
+// (here a stop of w1 whose src runs again on w2, and a connector "gone"
+// whose task stops for good afterwards), and a note names them. Without
+// it they count, never running again.
+func TestLastEventLeavesOutWhatIsNotConfigured(t *testing.T) {
+	records := []inspect.Record{
+		rec("status-task-src-0", "RUNNING", "w1:8083", 1, 1000),
+		rec("status-task-gone-0", "RUNNING", "w2:8083", 1, 1000),
+		rec("status-task-src-0", "UNASSIGNED", "w1:8083", 1, 10000), // w1 stops
+		rec("status-task-src-0", "RUNNING", "w2:8083", 3, 40000),
+		rec("status-task-gone-0", "UNASSIGNED", "w2:8083", 4, 50000), // its connector is stopped
+		rec("status-task-new-0", "RUNNING", "w2:8083", 5, 60000),     // created after the event
+	}
+	all := FromRecords("connect-status", records).LastEvent
+	if all == nil || all.Kind != EventStop || all.Real.TasksStopped != 2 || all.Real.AllRunningAfterMs != nil {
+		t.Fatalf("without the configuration: %+v", all)
+	}
+	res := FromRecordsConfigured("connect-status", records, Configured{"src": true, "src-0": true, "new": true, "new-0": true})
+	ev := res.LastEvent
+	for _, rb := range res.Rebalances {
+		if rb.Generation == 4 && !strings.Contains(rb.Trigger, "not configured to run now") {
+			t.Errorf("generation 4 stopped gone-0 alone: trigger %q", rb.Trigger)
+		}
+	}
+	if ev == nil || ev.Kind != EventStop || ev.Real.TasksStopped != 1 || ev.Real.TaskMsNotRunning != 30000 || ev.Real.AllRunningAfterMs == nil || *ev.Real.AllRunningAfterMs != 30000 {
+		t.Fatalf("with it: %+v", ev)
+	}
+	if !slices.ContainsFunc(ev.Notes, func(n string) bool {
+		return strings.Contains(n, "not configured to run now") && strings.Contains(n, "gone-0")
+	}) {
+		t.Errorf("no note names gone-0: %v", ev.Notes)
+	}
+	if !ev.WrittenBefore("src-0") || !ev.WrittenBefore("gone-0") || ev.WrittenBefore("new-0") {
+		t.Errorf("written before the event: src-0 %v, gone-0 %v, new-0 %v", ev.WrittenBefore("src-0"), ev.WrittenBefore("gone-0"), ev.WrittenBefore("new-0"))
+	}
+}
+
+// ConfiguredFrom takes the STARTED connectors and their committed tasks.
+func TestConfiguredFrom(t *testing.T) {
+	cfg := &store.ConfigsResult{Records: inspect.RecordCounts{Read: 5}, Connectors: []store.ConnectorConfig{
+		{Name: "a", TargetState: "STARTED", Tasks: []store.TaskConfig{{ID: "a-0"}, {ID: "a-1"}}},
+		{Name: "p", TargetState: "PAUSED", Tasks: []store.TaskConfig{{ID: "p-0"}}},
+		{Name: "s", TargetState: "STOPPED"},
+	}}
+	got := ConfiguredFrom(cfg)
+	if len(got) != 3 || !got["a"] || !got["a-0"] || !got["a-1"] {
+		t.Errorf("configured %v", got)
+	}
+	if ConfiguredFrom(nil) != nil || ConfiguredFrom(&store.ConfigsResult{}) != nil {
+		t.Error("an unknown configuration (no config record read) is not nil")
 	}
 }

@@ -3,9 +3,11 @@ package whatif
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect/history"
 	"github.com/connectscope/connectscope/inspect/views"
 	"github.com/connectscope/connectscope/plan/assignor"
@@ -38,6 +40,7 @@ func PredictLast(d *views.Dataset, ev *history.LastEvent, opts timeline.Options)
 		leaderNow = state.Name(state.Leader)
 	}
 	state.Workers, state.Leader, state.Pending = nil, "", nil
+	state.Connectors = writtenBefore(ev, state.Connectors)
 	workers := make([]string, 0, len(ev.Before))
 	for w := range ev.Before {
 		workers = append(workers, w)
@@ -139,4 +142,27 @@ func hasWorker(state cluster.State, w string) bool {
 		}
 	}
 	return false
+}
+
+// writtenBefore leaves out the connectors the status topic first shows
+// after the event, with a note: they were not there to move, and planned
+// they would count as work waiting for a first round.
+func writtenBefore(ev *history.LastEvent, conns []assignor.ConnectorSpec) []assignor.ConnectorSpec {
+	var since []string
+	conns = slices.DeleteFunc(conns, func(c assignor.ConnectorSpec) bool {
+		if ev.WrittenBefore(c.Name) {
+			return false
+		}
+		for t := 0; t < c.Tasks; t++ {
+			if ev.WrittenBefore(assignor.TaskID{Connector: c.Name, Task: t}.String()) {
+				return false
+			}
+		}
+		since = append(since, c.Name)
+		return true
+	})
+	if len(since) > 0 {
+		ev.Notes = append(ev.Notes, fmt.Sprintf("%d connector(s) the status topic first shows after the event (created since, or their earlier records compacted) are left out of the plan: %s", len(since), format.List(since)))
+	}
+	return conns
 }
