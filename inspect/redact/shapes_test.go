@@ -45,6 +45,11 @@ var credentialShapes = []struct {
 	{"db.properties", `{"user":"app","password":"JsPw5","host":"db"}`, "JsPw5", `"host":"db"`},
 	{"http.body", `{"auth": {"client_secret": "JsCs6", "client_id": "x"}}`, "JsCs6", `"client_id": "x"`},
 	{"escaped", `{\"password\":\"EscPw7\",\"u\":1}`, "EscPw7", `\"u\":1`},
+	// A config printed into a trace as name=value, or as JSON, whose name is
+	// a secret key by its name alone.
+	{"trace", "ConnectException: failed with aws.secret.access.key=AwsPw1 tasks.max=3", "AwsPw1", "aws.secret.access.key=[redacted] tasks.max=3"},
+	{"trace", "bad value.converter.basic.auth.user.info=user:UiPw2, retry", "UiPw2", "basic.auth.user.info=[redacted], retry"},
+	{"trace", `{"basic.auth.user.info":"user:UiPw3","tasks.max":"3"}`, "UiPw3", `"tasks.max":"3"`},
 	// A JAAS line quoted again by Go's %q (an error quoting a value a line
 	// continuation joined to the next line).
 	{"quoted", `group.id "x=sasl.jaas.config=PlainLoginModule required username=\"u\" password=\"QuPw8\";" and "y"`, "QuPw8", `password=[redacted];" and "y"`},
