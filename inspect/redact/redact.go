@@ -81,9 +81,6 @@ var (
 	// any Bearer token on its own.
 	authHeader  = regexp.MustCompile(`(?i)((?:proxy-)?authorization\s*[:=]\s*)(?:(basic|bearer|digest|negotiate|token)\s+)?[^\s,;|"']+`)
 	bearerToken = regexp.MustCompile(`(?i)\b(bearer\s+)[A-Za-z0-9\-._~+/]+=*`)
-	// Other secret headers: X-Api-Key: …, X-Auth-Token: …, Api-Key: …,
-	// Private-Token: …, X-Hub-Signature: …
-	secretHeader = regexp.MustCompile(`(?i)((?:^|[\s,;|{"'])(?:x-[\w\-]*(?:key|token|secret|auth|sig|pass|session|credential)[\w\-]*|[\w\-]*(?:api-?key|-token|_token|secret)|token|apikey)\s*:\s*)([^\s,;|"']+)`)
 	// Webhook URLs carry their token in the path (Slack, Discord, Teams,
 	// Mattermost, Zapier): what follows the hook's segment is replaced.
 	webhookPath = regexp.MustCompile(`(?i)(https?://(?:[^/\s"'?#]*hook[^/\s"'?#]*/(?:services/|hooks/|catch/|webhookb2/)?|[^/\s"'?#]+/(?:[^\s"'?#]*/)?(?:webhooks?|hooks)/))[^\s"'?#]+`)
@@ -144,18 +141,7 @@ var textStages = []textStage{
 			return sub[1] + Placeholder
 		})
 	}},
-	// (?i) folds the long s (U+017F) into s, which ToLower leaves alone.
-	{func(s, lower string) bool {
-		return strings.Contains(s, ":") && (strings.ContainsRune(s, '\u017f') || containsAny(lower, "key", "token", "secret", "auth", "sig", "pass", "session", "credential"))
-	}, func(s string) string {
-		return secretHeader.ReplaceAllStringFunc(s, func(m string) string {
-			sub := secretHeader.FindStringSubmatch(m)
-			if sub[2] == Placeholder || IsProviderReference(sub[2]) {
-				return m
-			}
-			return sub[1] + Placeholder
-		})
-	}},
+	{func(s, _ string) bool { return strings.Contains(s, ":") }, redactHeaders},
 	{func(_, lower string) bool { return strings.Contains(lower, "bearer") }, func(s string) string {
 		return bearerToken.ReplaceAllStringFunc(s, func(m string) string {
 			sub := bearerToken.FindStringSubmatch(m)

@@ -1,0 +1,84 @@
+package redact
+
+import "strings"
+
+// redactHeaders replaces the value of each secret header NAME: VALUE (as
+// HTTP headers are printed in a config or a trace): a NAME that starts
+// with x- and holds key, token, secret, auth, sig, pass, session or
+// credential after it (X-Api-Key, X-Auth-Token, X-Hub-Signature), ends in
+// api-key, apikey, -token, _token or secret (Api-Key, Private-Token), or is
+// token or apikey. NAME is a run of letters, digits, '_' and '-' at the
+// start of s or after a space, ',', ';', '|', '{' or a quote; spaces may
+// stand on either side of the ':'; VALUE runs up to a space, ',', ';',
+// '|' or a quote. A VALUE already redacted or a config-provider reference
+// is kept. It finds, from each ':', what a case-insensitive expression
+// found trying every byte (2.3 of the 3.9 s `inspect status` spent on
+// 20,000 traces).
+func redactHeaders(s string) string {
+	var b strings.Builder
+	done := 0 // s[:done] is written to b (nothing while done is 0)
+	last := 0 // the end of the last header found: what follows it is free
+	for i := 0; i < len(s); {
+		colon := strings.IndexByte(s[i:], ':')
+		if colon < 0 {
+			break
+		}
+		colon += i
+		i = colon + 1
+		k := colon
+		for k > last && isSpace(s[k-1]) {
+			k--
+		}
+		j := k
+		for j > last && isHeaderNameByte(s[j-1]) {
+			j--
+		}
+		// A NAME starts s or follows one of its starting bytes (the last
+		// header's VALUE ends before one, so it never reaches into it).
+		if j == k || (j > 0 && !strings.ContainsRune(" \t\n\f\r,;|{\"'", rune(s[j-1]))) || !secretHeaderName(strings.ToLower(s[j:k])) {
+			continue
+		}
+		v := colon + 1
+		for v < len(s) && isSpace(s[v]) {
+			v++
+		}
+		end := v
+		for end < len(s) && !strings.ContainsRune(" \t\n\f\r,;|\"'", rune(s[end])) {
+			end++
+		}
+		if end == v {
+			continue // no VALUE: no header here
+		}
+		if value := s[v:end]; value != Placeholder && !IsProviderReference(value) {
+			b.WriteString(s[done:v])
+			b.WriteString(Placeholder)
+			done = end
+		}
+		last, i = end, end
+	}
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// secretHeaderName says whether a header NAME (lower case) is secret.
+func secretHeaderName(name string) bool {
+	if name == "token" || name == "apikey" {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(name, "x-"); ok && containsAny(rest, "key", "token", "secret", "auth", "sig", "pass", "session", "credential") {
+		return true
+	}
+	for _, end := range []string{"api-key", "apikey", "-token", "_token", "secret"} {
+		if strings.HasSuffix(name, end) {
+			return true
+		}
+	}
+	return false
+}
+
+func isHeaderNameByte(c byte) bool {
+	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
