@@ -22,34 +22,38 @@ var secretWords = []string{"password", "passwd", "pwd", "secret", "token", "pass
 // space or a quote. A VALUE already redacted, empty or a config-provider
 // reference is kept.
 func redactPairs(s string) string {
-	var b strings.Builder
-	done := 0 // s[:done] is written to b (nothing while done is 0)
-	last := 0 // the end of the last pair found: a name starts after it
-	for i := 0; i < len(s); {
-		eq := strings.IndexByte(s[i:], '=')
-		if eq < 0 {
-			break
-		}
-		eq += i
-		i = eq + 1
-		k := eq
-		for k > last && isSpace(s[k-1]) {
-			k--
-		}
-		j := k
-		for j > last && isNameByte(s[j-1]) {
-			j--
-		}
+	return replaceValues(s, '=', func(eq, last int) (v, end int, ok bool) {
+		j, k := nameBefore(s, eq, last, isNameByte)
 		// A name runs back to a byte of no name or the start of s; it never
 		// reaches the last pair, whose value ends before a delimiter.
 		if j == k || !secretName(s[j:k]) {
+			return 0, 0, false
+		}
+		v = skipSpaces(s, eq+1)
+		return v, valueEnd(s, v), true
+	})
+}
+
+// replaceValues walks s from each sep byte: at (given the byte's place and
+// the end of the last value found) says where a secret VALUE starts and
+// ends, or that none is here (the walk goes on at the next byte). A VALUE
+// neither empty, redacted already nor a config-provider reference is
+// replaced; the walk goes on after it.
+func replaceValues(s string, sep byte, at func(pos, last int) (v, end int, ok bool)) string {
+	var b strings.Builder
+	done := 0 // s[:done] is written to b (nothing while done is 0)
+	last := 0
+	for i := 0; i < len(s); {
+		pos := strings.IndexByte(s[i:], sep)
+		if pos < 0 {
+			break
+		}
+		pos += i
+		i = pos + 1
+		v, end, ok := at(pos, last)
+		if !ok {
 			continue
 		}
-		v := eq + 1
-		for v < len(s) && isSpace(s[v]) {
-			v++
-		}
-		end := valueEnd(s, v)
 		if value := s[v:end]; value != "" && value != Placeholder && !IsProviderReference(value) {
 			b.WriteString(s[done:v])
 			b.WriteString(Placeholder)
@@ -62,6 +66,28 @@ func redactPairs(s string) string {
 	}
 	b.WriteString(s[done:])
 	return b.String()
+}
+
+// nameBefore is the NAME s[j:k] that ends before pos, spaces between, made
+// of bytes isName takes, not reaching back before last.
+func nameBefore(s string, pos, last int, isName func(byte) bool) (j, k int) {
+	k = pos
+	for k > last && isSpace(s[k-1]) {
+		k--
+	}
+	j = k
+	for j > last && isName(s[j-1]) {
+		j--
+	}
+	return j, k
+}
+
+// skipSpaces is the first byte from v on that is no space.
+func skipSpaces(s string, v int) int {
+	for v < len(s) && isSpace(s[v]) {
+		v++
+	}
+	return v
 }
 
 // secretName says whether a NAME's value is redacted.
