@@ -16,7 +16,9 @@ import (
 // one line), and C1 controls and bytes that are not UTF-8 become \u0085 or
 // \x9b forms, and the invisible marks that reorder text (the bidi
 // overrides and isolates U+202A-202E, U+2066-2069, and U+200E, U+200F,
-// U+061C) their \u202e form, so a name cannot display as another. Printable
+// U+061C) and the line and paragraph separators U+2028, U+2029 (a line
+// break to an editor or a browser a table is pasted into) their \u202e
+// form, so a name cannot display as another or span lines. Printable
 // text, including any other Unicode, is unchanged.
 // Machine formats never go through it: they carry the exact bytes.
 func EscapeTerminal(s string) string { return escapeText(s, false) }
@@ -55,7 +57,7 @@ func escapeText(s string, keepLines bool) string {
 		case r >= 0x80 && r <= 0x9f:
 			b.WriteString(`\u00`)
 			b.WriteString(strconv.FormatUint(uint64(r), 16))
-		case isBidiControl(r):
+		case isHiddenMark(r):
 			b.WriteString(`\u`)
 			b.WriteString(strconv.FormatUint(uint64(r)|0x10000, 16)[1:])
 		default:
@@ -81,12 +83,16 @@ func needsEscape(s string) bool {
 
 func hasC1(s string) bool {
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || isBidiControl(r) {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || isHiddenMark(r) {
 			return true
 		}
 	}
 	return false
 }
+
+// isHiddenMark reports the characters escaped in their \u form: the
+// bidi controls and the line and paragraph separators.
+func isHiddenMark(r rune) bool { return isBidiControl(r) || r == 0x2028 || r == 0x2029 }
 
 // isBidiControl reports the characters that change the direction or order
 // in which a terminal shows the text around them (Trojan Source's marks).

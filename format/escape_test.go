@@ -28,7 +28,8 @@ var hostileCells = []struct{ in, want string }{
 	{"raw byte \x9b31m", `raw byte \x9b31m`},
 	{"cut \xe2\x80", `cut \xe2\x80`},
 	{"", ""},
-	{"evil\u202egnp.exe", `evil\u202egnp.exe`}, // right-to-left override
+	{"evil\u202egnp.exe", `evil\u202egnp.exe`},       // right-to-left override
+	{"two\u2028lines\u2029", `two\u2028lines\u2029`}, // line and paragraph separators
 	{"a\u2066b\u2069c\u202ad\u202ce", `a\u2066b\u2069c\u202ad\u202ce`},
 	{"rlm\u200f lrm\u200e alm\u061c", `rlm\u200f lrm\u200e alm\u061c`},
 	{"\u05e9\u05dc\u05d5\u05dd", "\u05e9\u05dc\u05d5\u05dd"}, // Hebrew text itself stays
@@ -93,7 +94,7 @@ func assertTerminalSafe(t *testing.T, out string, color bool) {
 		}
 	}
 	for _, r := range out {
-		if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == utf8.RuneError || isBidiControl(r) {
+		if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == utf8.RuneError || isHiddenMark(r) {
 			t.Fatalf("control character %U reaches the terminal in:\n%q", r, out)
 		}
 	}
