@@ -67,11 +67,12 @@ func Offerable(name string) bool {
 	return name != "" && utf8.ValidString(name) && strings.IndexFunc(name, isControl) < 0
 }
 
-// isControl is a C0 or C1 control, DEL, or a bidi override, isolate or
-// direction mark (U+202A-202E, U+2066-2069, U+200E, U+200F, U+061C: the
-// set format.EscapeTerminal escapes).
+// isControl is a C0 or C1 control, DEL, a bidi override, isolate or
+// direction mark (U+202A-202E, U+2066-2069, U+200E, U+200F, U+061C) or a
+// line or paragraph separator (U+2028, U+2029): the set
+// format.EscapeTerminal escapes.
 func isControl(r rune) bool {
 	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) ||
 		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) ||
-		r == 0x200e || r == 0x200f || r == 0x061c
+		r == 0x200e || r == 0x200f || r == 0x061c || r == 0x2028 || r == 0x2029
 }

@@ -95,7 +95,7 @@ func readPSSingleQuoted(tok string) (string, bool) {
 
 func TestWriteCandidatesLeavesOutControls(t *testing.T) {
 	var b strings.Builder
-	if err := WriteCandidates(&b, []string{"a b", "two\nlines", "esc\x1b]0;t\x07", "c1\u009b", "bad\xff", "$(x)", "", "rlo\u202egpj.exe", "iso\u2066x", "lrm\u200e", "alm\u061c", "caf\u00e9"}); err != nil {
+	if err := WriteCandidates(&b, []string{"a b", "two\nlines", "esc\x1b]0;t\x07", "c1\u009b", "bad\xff", "$(x)", "", "rlo\u202egpj.exe", "iso\u2066x", "lrm\u200e", "alm\u061c", "ls\u2028x", "ps\u2029x", "caf\u00e9"}); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := b.String(), "a b\n$(x)\ncaf\u00e9\n"; got != want {
