@@ -164,14 +164,11 @@ func (n *Namer) resolves(name string) (string, bool) {
 
 // ResolveWorker is State.ResolveWorker.
 func (n *Namer) ResolveWorker(name string) (string, error) {
-	if w, ok := n.worker(name); ok {
-		return w.ID, nil
+	if id, ok := n.resolves(name); ok {
+		return id, nil
 	}
 	holders := n.aliasHolders(name)
-	switch len(holders) {
-	case 1:
-		return n.s.Workers[holders[0]].ID, nil
-	case 0:
+	if len(holders) == 0 {
 		// The names the plans print (host:port where known), sorted, so the
 		// list reads like the tables and does not depend on the group's order.
 		names := []string{}
@@ -181,6 +178,7 @@ func (n *Namer) ResolveWorker(name string) (string, error) {
 		sort.Strings(names)
 		return "", &NotFoundError{Msg: fmt.Sprintf("no worker %q (members: %s)", name, format.List(names))}
 	}
+	// Several hold it as an alias.
 	hits := make([]string, len(holders))
 	for i, h := range holders {
 		hits[i] = n.s.Workers[h].ID
