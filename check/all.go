@@ -78,6 +78,10 @@ type AllReport struct {
 	notes map[int]setting.Text
 }
 
+// sections are the reports of the checks check all ran (nil for the ones
+// it did not), each printed with its own findings.
+func (r *AllReport) sections() []any { return []any{r.Timeouts, r.Upgrade, r.Topics, r.Balance} }
+
 // TimeoutsFor builds the timeouts input from files, dataset and options.
 func TimeoutsFor(workers []*workerconfig.Config, d *Decoded, o Options) TimeoutsInput {
 	in := TimeoutsInput{Workers: workers, KafkaVersion: o.KafkaVersion, WorkerVersions: o.WorkerVersions,

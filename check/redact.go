@@ -12,7 +12,7 @@ func RedactReport(report any) {
 		RedactFindings(v.Findings)
 	}
 	if r, ok := report.(*AllReport); ok {
-		for _, sub := range []any{r.Timeouts, r.Upgrade, r.Topics, r.Balance} {
+		for _, sub := range r.sections() {
 			if v := reportVerdict(sub); v != nil {
 				RedactFindings(v.Findings)
 			}

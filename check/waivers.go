@@ -300,7 +300,7 @@ func waive(report any, fl *Filter, judge bool) {
 		// are the whole report's (W1 and W2 once, in its findings).
 		inner := *fl
 		inner.Waivers = live(fl.Waivers, fl.Now)
-		for _, sub := range []any{r.Timeouts, r.Upgrade, r.Topics, r.Balance} {
+		for _, sub := range r.sections() {
 			waive(sub, &inner, false)
 		}
 	}

@@ -3,6 +3,8 @@ package history
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -157,11 +159,10 @@ func lastEvent(es []entry, configured Configured) *LastEvent {
 	var ev *LastEvent
 	running := map[string]map[string]bool{} // worker -> pieces whose last record is RUNNING there
 	prev := map[string]entry{}              // piece -> its last record
-	lastOf := map[string]entry{}            // worker -> its last record
 	lastAt := map[string]int{}              // worker -> the index of its last record
 	upTo := 0                               // the records before the event
 	for i, e := range es {
-		if _, seen := lastOf[e.worker]; !seen && len(lastOf) > 0 {
+		if _, seen := lastAt[e.worker]; !seen && len(lastAt) > 0 {
 			// A joiner writes once it runs work, a round after the one
 			// that revoked work for it: the join starts with that round.
 			start := i
@@ -177,10 +178,10 @@ func lastEvent(es []entry, configured Configured) *LastEvent {
 			// not stop cleanly, and it writes nothing in this round: it
 			// crashed. A crash writes nothing, so it is dated from its
 			// last record.
-			ev = &LastEvent{Kind: EventCrash, Worker: p.worker, StartMs: lastOf[p.worker].at, Before: beforeOf(es[:i]), noticedMs: e.at}
+			ev = &LastEvent{Kind: EventCrash, Worker: p.worker, StartMs: es[lastAt[p.worker]].at, Before: beforeOf(es[:i]), noticedMs: e.at}
 			upTo = lastAt[p.worker] + 1
 		}
-		lastOf[e.worker], lastAt[e.worker] = e, i
+		lastAt[e.worker] = i
 		prev[e.piece] = e
 		for _, pieces := range running {
 			delete(pieces, e.piece)
@@ -377,7 +378,7 @@ func measure(ev *LastEvent, es []entry, configured Configured) {
 	ev.Real.ConnectorsStopped, ev.Real.TasksStopped = len(stoppedC), len(stoppedT)
 	if len(unconfigured) > 0 {
 		ev.Notes = append(ev.Notes, fmt.Sprintf("%d piece(s) written since the event are not configured to run now (a connector paused, stopped or deleted since, or a task removed) and are left out of the real cost: %s",
-			len(unconfigured), format.List(sortedKeys(unconfigured))))
+			len(unconfigured), format.List(slices.Sorted(maps.Keys(unconfigured)))))
 	}
 	if len(down) == 0 {
 		ev.Real.AllRunningAfterMs = &latest
@@ -452,13 +453,4 @@ func msText(ms *int64) string {
 		return "not yet"
 	}
 	return format.Millis(*ms)
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

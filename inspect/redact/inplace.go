@@ -18,38 +18,12 @@ func Strings(ptr any) {
 	inPlace(rv.Elem(), map[uintptr]bool{})
 }
 
-// inPlace redacts the settable value rv; seen stops at a struct pointer
-// met before (reports do not cycle, but a walk must end anyway).
+// inPlace redacts the settable value rv in place where nested cannot
+// rebuild it (structs, and the lists and pointers that reach them) and
+// sets what nested rebuilds elsewhere; seen stops at a struct pointer met
+// before (reports do not cycle, but a walk must end anyway).
 func inPlace(rv reflect.Value, seen map[uintptr]bool) {
 	switch rv.Kind() {
-	case reflect.String:
-		if s := Text(rv.String()); s != rv.String() {
-			rv.SetString(s)
-		}
-	case reflect.Pointer:
-		if rv.IsNil() {
-			return
-		}
-		if rv.Elem().Kind() == reflect.String {
-			if s := Text(rv.Elem().String()); s != rv.Elem().String() {
-				p := reflect.New(rv.Type().Elem())
-				p.Elem().SetString(s)
-				rv.Set(p)
-			}
-			return
-		}
-		if seen[rv.Pointer()] {
-			return
-		}
-		seen[rv.Pointer()] = true
-		inPlace(rv.Elem(), seen)
-	case reflect.Interface:
-		if rv.IsNil() {
-			return
-		}
-		if out, changed := nested("", rv.Elem(), false); changed {
-			rv.Set(out)
-		}
 	case reflect.Struct:
 		for i := 0; i < rv.NumField(); i++ {
 			if f := rv.Field(i); f.CanSet() {
@@ -60,12 +34,27 @@ func inPlace(rv reflect.Value, seen map[uintptr]bool) {
 		for i := 0; i < rv.Len(); i++ {
 			inPlace(rv.Index(i), seen)
 		}
-	case reflect.Map:
+	case reflect.Pointer:
 		if rv.IsNil() {
 			return
 		}
-		if out, changed := nested("", rv, false); changed {
-			rv.Set(out)
+		if rv.Elem().Kind() != reflect.Struct {
+			setNested(rv)
+			return
 		}
+		if seen[rv.Pointer()] {
+			return
+		}
+		seen[rv.Pointer()] = true
+		inPlace(rv.Elem(), seen)
+	default: // strings, maps, interfaces
+		setNested(rv)
+	}
+}
+
+// setNested sets rv to nested's text-redacted copy when that changed it.
+func setNested(rv reflect.Value) {
+	if out, changed := nested("", rv, false); changed {
+		rv.Set(out)
 	}
 }

@@ -30,9 +30,11 @@ func Nested(key string, v any) any {
 func nested(key string, rv reflect.Value, byKey bool) (out reflect.Value, changed bool) {
 	switch rv.Kind() {
 	case reflect.String:
-		s := Text(rv.String())
+		var s string
 		if byKey {
 			s = Value(key, rv.String())
+		} else {
+			s = Text(rv.String())
 		}
 		if s == rv.String() {
 			return rv, false
