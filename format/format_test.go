@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/connectscope/connectscope/internal/golden"
+	"gopkg.in/yaml.v3"
 )
 
 // sample is a small result shaped like connectscope's: nested lists, a map,
@@ -355,15 +357,20 @@ func TestYAMLPiecesMatchOneDocument(t *testing.T) {
 	}
 }
 
-// The same at every depth: containers laid out however small (as big ones
-// are), against one encoder over the whole document.
+// The same for any document: containers laid out at every depth and the
+// scalars written from the caches or the word and integer rules, against
+// one encoder over the whole document.
 func FuzzYAMLLaidOutMatchesOneDocument(f *testing.F) {
 	for _, seed := range []string{
 		`{"a":{"b":{"c":[1,"x",{}],"d":[[1,2],[],[[3]]]},"e":[{"k":{"x":[{"y":1,"z":"- not a list"}]}}]}}`,
 		`[[{"a":[1]}],{"b":{"c":"line one\n\tline two\n"}},[],{}]`,
 		`{"` + strings.Repeat("k", 140) + `":{"x":[1,2]},"l":[{"` + strings.Repeat("m", 130) + `":[{"n":1}]}]}`,
+		`{"` + strings.Repeat("k", 140) + `":"v","l":[{"` + strings.Repeat("m", 130) + `":"line\nline\n"}]}`,
 		`{"<<":{"true":["null","\u202e"]},"odd: key":[[["deep"]]]}`,
 		`"plain"`, `42`, `[{"a":"\n"},{"b":"\t\n"}]`,
+		`{"a":"x:","b":"x::y","c":"a:b","d":["True","y","NO","on","~","1e5","0x1F","12345678901234567890","-0","1.50","2001-12-14"]}`,
+		`[[["a\nb","  lead","trail ","a #b","a: b"],{"k":["\n\nx\n\n"]}]]`,
+		`{"":"","k":"","l":[""," "]}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -376,19 +383,75 @@ func FuzzYAMLLaidOutMatchesOneDocument(f *testing.F) {
 		if !ok {
 			return // refused whole: nothing to match
 		}
-		defer func(old int) { streamBytes = old }(streamBytes)
-		// Every container laid out, each item on its own; then runs of
-		// items beside containers laid out.
-		for _, streamBytes = range []int{1, 24} {
-			var laid bytes.Buffer
-			if err := writeYAML(&laid, v); err != nil {
-				t.Fatal(err)
-			}
-			if laid.String() != whole {
-				t.Fatalf("%s, streamBytes %d\n--- laid out ---\n%s\n--- whole ---\n%s", in, streamBytes, laid.String(), whole)
-			}
+		var laid bytes.Buffer
+		if err := writeYAML(&laid, v); err != nil {
+			t.Fatal(err)
+		}
+		if laid.String() != whole {
+			t.Fatalf("%s\n--- laid out ---\n%s\n--- whole ---\n%s", in, laid.String(), whole)
 		}
 	})
+}
+
+// What a YAML 1.1 reader (PyYAML, Psych) takes for a bool or a number is
+// quoted, so that `-o yaml` reads back as `-o json` there too; what no
+// reader takes for other than a string stays plain.
+func TestYAMLQuotesWhatYAML11ReadsAsOther(t *testing.T) {
+	quoted := []string{"yes", "No", "ON", "off", "y", "N", "=", "1:20", "-1:20:30.5", "1_0.5", "0b101", "017", ".5", "1.", "+.inf", ".NaN"}
+	plain := []string{"yesterday", "noon", "one", "a=b", "1:60", "1.2.3", "10.0.1.11:8083", "v1", "0b102"}
+	var b bytes.Buffer
+	if err := Write(&b, map[string]any{"q": quoted, "p": plain}, Options{Output: "yaml"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range quoted {
+		if !strings.Contains(b.String(), "- \""+s+"\"\n") {
+			t.Errorf("%q not double-quoted:\n%s", s, b.String())
+		}
+	}
+	for _, s := range plain {
+		if !strings.Contains(b.String(), "- "+s+"\n") {
+			t.Errorf("%q not plain:\n%s", s, b.String())
+		}
+	}
+}
+
+// plainWord and plainInteger claim only what the encoder does: each
+// string they pass is written as itself, whatever it spells.
+func TestPlainWordsAreTheEncoders(t *testing.T) {
+	alphabet := "aAyYnNtTfFoOeE019_.-/: #~<"
+	rng := rand.New(rand.NewPCG(1, 2))
+	claimed := 0
+	for i := 0; i < 200000; i++ {
+		b := make([]byte, 1+rng.IntN(7))
+		for j := range b {
+			b[j] = alphabet[rng.IntN(len(alphabet))]
+		}
+		s := string(b)
+		for _, c := range []struct {
+			ok   bool
+			node *yaml.Node
+		}{
+			{plainWord(s), yamlString(s)},
+			{plainInteger(s), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: s}},
+		} {
+			if !c.ok {
+				continue
+			}
+			claimed++
+			got, err := encodeYAMLString(&yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{c.node}})
+			if err != nil || got != "- "+s+"\n" {
+				t.Fatalf("%q (%s) passed as plain; the encoder writes %q (%v)", s, c.node.Tag, got, err)
+			}
+		}
+	}
+	for _, s := range []string{"true", "Null", "a:", "a::b", "1a", "", strings.Repeat("a", cachedBytes+1)} {
+		if plainWord(s) {
+			t.Errorf("plainWord(%q) passed a string the encoder does not write as it is", s)
+		}
+	}
+	if claimed < 10000 {
+		t.Fatalf("only %d strings passed as plain: the test tries too few", claimed)
+	}
 }
 
 // With -o jsonl, --jq runs once per line: each line of the jsonl output is

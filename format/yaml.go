@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -16,106 +17,81 @@ import (
 // the JSON field names in the JSON order — the json tags are the contract,
 // and no struct needs yaml tags that could drift from them.
 //
-// yaml.v3's emitter keeps every event of a document until it ends, so one
-// encoder over a large result needs many times its size in memory. The top
-// two levels (the result and its fields), and any container below them
-// whose JSON is streamBytes or more, are therefore laid out here as the
-// JSON is read, and each smaller piece (a list item, a field) is encoded
-// on its own and indented into place: the text is the same as one encoder
-// gives, and memory is bounded by about streamBytes' worth of encoder.
+// yaml.v3's emitter keeps every event of a document until it ends, and
+// takes about ten times as long as the JSON writer. So every container is
+// laid out here as the JSON is read, and only scalars (and empty
+// containers) are the encoder's: each distinct short one is encoded once
+// per output, and words and integers that it writes as they are are
+// written without it. The text is the same as one encoder over the whole
+// document gives (FuzzYAMLLaidOutMatchesOneDocument).
 func writeYAML(w io.Writer, result any) error {
 	// The JSON form is read as it is written (streamJSON, in its own
 	// goroutine): a plan of hundreds of megabytes is never held whole.
 	pr, pw := io.Pipe()
 	go func() { pw.CloseWithError(streamJSONForm(pw, result, false)) }()
 	defer pr.Close() // a walk that stops early ends the writer's too
-	in := bufio.NewReaderSize(pr, max(streamBytes, 4096))
-	dec := json.NewDecoder(in)
+	dec := json.NewDecoder(bufio.NewReaderSize(pr, 64<<10))
 	dec.UseNumber()
-	y := &yamlStream{w: bufio.NewWriter(w), dec: dec, in: in}
+	y := &yamlStream{w: bufio.NewWriter(w), dec: dec, strs: map[string]string{}, numbers: map[string]string{}, keys: map[string]string{}}
 	tok, err := dec.Token()
 	if err != nil {
 		return fmt.Errorf("converting result to YAML: %w", err)
 	}
-	if err := y.value(tok, 0, 0); err != nil {
+	if err := y.value(tok, 0); err != nil {
 		return fmt.Errorf("writing YAML: %w", err)
 	}
 	return y.w.Flush()
 }
 
-// streamDepth is how many container levels are always laid out by
-// yamlStream rather than handed to an encoder whole.
-const streamDepth = 2
-
-// streamBytes is the JSON size from which a deeper container is laid out
-// too: a plan round that lists a million tasks took 2.4 GB encoded whole.
-// A variable so that tests can lay out every level.
-var streamBytes = 64 << 10
-
-// runBytes ends a run of items encoded together: fewer encoders than one
-// an item, each small (BenchmarkWriteYAML: 4 KiB runs took 16% less time
-// and 23% less garbage than one item at a time; 512 B and 16 KiB runs no
-// better than that).
-const runBytes = 4 << 10
-
 // yamlStream writes YAML block by block as the JSON form is read.
 type yamlStream struct {
 	w   *bufio.Writer
 	dec *json.Decoder
-	in  *bufio.Reader // what dec reads, to measure a container before reading it
 	// lead, when set, replaces the indentation of the next line written:
 	// a list item that is itself a container starts on its "- " line, as
 	// the encoder writes it ("- key: v", "- - x").
 	lead string
+	// strs, numbers and keys are the encoder's text of the short strings,
+	// numbers and keys met so far: a plan names the same workers and tasks
+	// round after round.
+	strs, numbers, keys map[string]string
 }
 
+// cachedBytes is the longest scalar or key kept in the caches, and
+// cachedEntries how many each keeps before it starts again: memory stays
+// bounded whatever the output.
+const (
+	cachedBytes   = 128
+	cachedEntries = 1 << 16
+)
+
 // value writes the value that starts with tok (already read) as a block at
-// indent, laying a non-empty container out here: the caller has decided it
-// is one to lay out (the result itself, or below streamDepth, or big).
-// depth counts the containers around it.
-func (y *yamlStream) value(tok json.Token, indent, depth int) error {
+// indent, laying out a non-empty container here.
+func (y *yamlStream) value(tok json.Token, indent int) error {
 	open, isDelim := tok.(json.Delim)
 	if !isDelim || !y.dec.More() {
+		// The whole result is one scalar or an empty container.
 		n, err := yamlNodeFrom(y.dec, tok)
 		if err != nil {
 			return err
 		}
 		return y.piece(n, indent)
 	}
-	// Items and fields not laid out here are encoded a run at a time, as a
-	// list or mapping of their own: the "- " and "key: " come out as in
-	// the whole document, and a run ends at runBytes of JSON.
-	run := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-	if open == '{' {
-		run = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-	}
-	runFrom := y.dec.InputOffset()
-	flush := func() error {
-		if len(run.Content) == 0 {
-			return nil
-		}
-		err := y.piece(run, indent)
-		run.Content, runFrom = run.Content[:0], y.dec.InputOffset()
-		return err
-	}
 	for y.dec.More() {
-		var key *yaml.Node
+		var key string
 		if open == '{' {
 			keyTok, err := y.dec.Token()
 			if err != nil {
 				return err
 			}
-			key = yamlString(keyTok.(string))
+			key = keyTok.(string)
 		}
 		first, err := y.dec.Token()
 		if err != nil {
 			return err
 		}
-		if d, ok := first.(json.Delim); ok && y.dec.More() && (depth+1 < streamDepth || y.big(d)) {
-			if err := flush(); err != nil {
-				return err
-			}
-			if key != nil {
+		if d, ok := first.(json.Delim); ok && y.dec.More() {
+			if open == '{' {
 				// Below its key, indented as yaml.v3 indents it (two
 				// spaces, for mappings and lists alike).
 				if err := y.key(key, indent); err != nil {
@@ -125,89 +101,183 @@ func (y *yamlStream) value(tok json.Token, indent, depth int) error {
 				// Two columns in, its first line after "- ".
 				y.mark(indent, "- ")
 			}
-			if err := y.value(d, indent+2, depth+1); err != nil {
+			if err := y.value(d, indent+2); err != nil {
 				return err
 			}
-			runFrom = y.dec.InputOffset()
 			continue
 		}
-		val, err := yamlNodeFrom(y.dec, first)
+		if open == '[' {
+			err = y.item("", first, indent)
+		} else {
+			err = y.field(key, first, indent)
+		}
 		if err != nil {
 			return err
 		}
-		if key != nil {
-			run.Content = append(run.Content, key)
+		// A failed write (Ctrl-C, a closed pipe) ends the walk here.
+		if _, err := y.w.Write(nil); err != nil {
+			return err
 		}
-		run.Content = append(run.Content, val)
-		if y.dec.InputOffset()-runFrom >= runBytes {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-	}
-	if err := flush(); err != nil {
-		return err
 	}
 	_, err := y.dec.Token() // the closing delimiter
 	return err
 }
 
-// big reports whether the container whose opening token open was just
-// read spans streamBytes or more of the JSON: what follows it is in the
-// decoder's buffer, then in the reader's (read in place, not copied: this
-// runs for every container below streamDepth).
-func (y *yamlStream) big(open json.Delim) bool {
-	s := spanScan{limit: streamBytes}
-	done := s.feed([]byte{byte(open)})
-	var chunk [512]byte
-	for buffered := y.dec.Buffered(); !done; {
-		k, err := buffered.Read(chunk[:])
-		if done = s.feed(chunk[:k]); err != nil {
-			break
+// field writes "key: value" for the scalar or empty container that
+// starts with tok.
+func (y *yamlStream) field(key string, tok json.Token, indent int) error {
+	keyText, err := y.keyText(key)
+	if err != nil {
+		return err
+	}
+	if strings.HasPrefix(keyText, "? ") {
+		// A key the encoder writes as "? KEY": the pair as it writes it.
+		val, err := yamlNodeFrom(y.dec, tok)
+		if err != nil {
+			return err
 		}
+		return y.piece(&yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{yamlString(key), val}}, indent)
 	}
-	if !done {
-		ahead, _ := y.in.Peek(min(s.limit-s.n, y.in.Size())) // fewer at the end of the JSON
-		s.feed(ahead)
-	}
-	return s.n >= s.limit
+	return y.item(keyText, tok, indent)
 }
 
-// spanScan measures the JSON container it is fed, chunk by chunk, up to
-// limit bytes.
-type spanScan struct {
-	limit, n, depth   int
-	inString, escaped bool
+// item writes the scalar or empty container that starts with tok at
+// indent, as a list item (key "") or after "key: ".
+func (y *yamlStream) item(key string, tok json.Token, indent int) error {
+	text, err := y.scalar(tok)
+	if err != nil {
+		return err
+	}
+	y.line(indent)
+	if key == "" {
+		y.w.WriteString("- ")
+	} else {
+		y.w.WriteString(key)
+		y.w.WriteString(": ")
+	}
+	first, rest, _ := strings.Cut(text, "\n")
+	y.w.WriteString(first)
+	y.w.WriteByte('\n')
+	y.shifted(rest, indent)
+	return nil
 }
 
-// feed scans b and reports whether the container has closed or limit is
-// reached (n is then the container's length, or limit).
-func (s *spanScan) feed(b []byte) bool {
-	for _, c := range b {
-		if s.n >= s.limit {
-			return true
+// shifted writes text's lines right by indent, blank lines left blank.
+func (y *yamlStream) shifted(text string, indent int) {
+	for len(text) > 0 {
+		line, rest, _ := strings.Cut(text, "\n")
+		if line != "" {
+			y.w.WriteString(y.pad(indent))
+			y.w.WriteString(line)
 		}
-		s.n++
+		y.w.WriteByte('\n')
+		text = rest
+	}
+}
+
+// scalar returns the encoder's text, ending in a newline, of the scalar or
+// the empty container that starts with tok (whose closing delimiter it
+// reads), as a list item at indent 0 has it after "- ".
+func (y *yamlStream) scalar(tok json.Token) (string, error) {
+	var cache map[string]string
+	var value string
+	switch v := tok.(type) {
+	case json.Delim:
+		if _, err := y.dec.Token(); err != nil {
+			return "", err
+		}
+		if v == '{' {
+			return "{}\n", nil
+		}
+		return "[]\n", nil
+	case bool:
+		if v {
+			return "true\n", nil
+		}
+		return "false\n", nil
+	case nil:
+		return "null\n", nil
+	case json.Number:
+		if plainInteger(string(v)) {
+			return string(v) + "\n", nil
+		}
+		cache, value = y.numbers, string(v)
+	case string:
+		if plainWord(v) {
+			return v + "\n", nil
+		}
+		cache, value = y.strs, v
+	}
+	if text, ok := cache[value]; ok {
+		return text, nil
+	}
+	n, err := yamlNodeFrom(y.dec, tok)
+	if err != nil {
+		return "", err
+	}
+	text, err := encodeYAMLString(&yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{n}})
+	if err != nil {
+		return "", err
+	}
+	text, ok := strings.CutPrefix(text, "- ")
+	if !ok {
+		return "", fmt.Errorf("the encoder wrote a list item as %q", text)
+	}
+	remember(cache, value, text)
+	return text, nil
+}
+
+// remember keeps key's text in cache when key is short, starting the
+// cache again when it is full.
+func remember(cache map[string]string, key, text string) {
+	if cache == nil || len(key) > cachedBytes {
+		return
+	}
+	if len(cache) >= cachedEntries {
+		clear(cache)
+	}
+	cache[key] = text
+}
+
+// plainWord reports whether the encoder writes the string s as it is: a
+// letter then letters, digits and "_.-/", or a ':' followed by one of
+// them, and no word it, or a YAML 1.1 reader, would read as a bool or null. (It writes more
+// strings plain; the others are asked of it.)
+func plainWord(s string) bool {
+	if s == "" || len(s) > cachedBytes || !isASCIILetter(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
 		switch {
-		case s.escaped:
-			s.escaped = false
-		case s.inString:
-			if c == '\\' {
-				s.escaped = true
-			} else if c == '"' {
-				s.inString = false
-			}
-		case c == '"':
-			s.inString = true
-		case c == '{' || c == '[':
-			s.depth++
-		case c == '}' || c == ']':
-			if s.depth--; s.depth == 0 {
-				return true
-			}
+		case isASCIILetter(c), c >= '0' && c <= '9', c == '_', c == '.', c == '-', c == '/':
+		case c == ':' && i+1 < len(s) && s[i+1] != ':':
+		default:
+			return false
 		}
 	}
-	return s.n >= s.limit
+	switch s {
+	case "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL":
+		return false
+	}
+	return !readsAsOtherIn11(s)
+}
+
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// plainInteger reports whether the JSON number n is an integer the
+// encoder writes as it is (one that fits an int64 for sure).
+func plainInteger(n string) bool {
+	digits := strings.TrimPrefix(n, "-")
+	if digits == "" || len(digits) > 18 || (digits[0] == '0' && len(digits) > 1) {
+		return false // a leading 0 reads as octal
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func (y *yamlStream) pad(indent int) string { return strings.Repeat(" ", indent) }
@@ -232,14 +302,35 @@ func (y *yamlStream) line(indent int) {
 	y.w.WriteString(y.pad(indent))
 }
 
-// key writes "key:" with the key quoted as the encoder would.
-func (y *yamlStream) key(key *yaml.Node, indent int) error {
+// keyText is key as the encoder writes it before ": " (or as "? KEY\n:"
+// when it writes the key on a line of its own).
+func (y *yamlStream) keyText(key string) (string, error) {
+	if plainWord(key) {
+		return key, nil
+	}
+	if text, ok := y.keys[key]; ok {
+		return text, nil
+	}
 	text, err := encodeYAMLString(&yaml.Node{Kind: yaml.MappingNode, Tag: "!!map",
-		Content: []*yaml.Node{key, {Kind: yaml.ScalarNode, Tag: "!!null", Value: ""}}})
+		Content: []*yaml.Node{yamlString(key), {Kind: yaml.ScalarNode, Tag: "!!null", Value: ""}}})
+	if err != nil {
+		return "", err
+	}
+	text = strings.TrimRight(text, " \n")
+	if !strings.HasPrefix(text, "? ") {
+		text = strings.TrimSuffix(text, ":")
+	}
+	remember(y.keys, key, text)
+	return text, nil
+}
+
+// key writes "key:" with the key quoted as the encoder would, for a
+// container laid out below it.
+func (y *yamlStream) key(key string, indent int) error {
+	text, err := y.keyText(key)
 	if err != nil {
 		return err
 	}
-	text = strings.TrimRight(text, " \n")
 	if rest, ok := strings.CutSuffix(text, "\n:"); ok && strings.HasPrefix(text, "? ") {
 		// A key the encoder writes as "? KEY" (over 128 bytes, or many
 		// lines): its value follows on the ": " line.
@@ -253,7 +344,7 @@ func (y *yamlStream) key(key *yaml.Node, indent int) error {
 	}
 	y.line(indent)
 	y.w.WriteString(text)
-	y.w.WriteString("\n")
+	y.w.WriteString(":\n")
 	return nil
 }
 
@@ -272,8 +363,6 @@ func (y *yamlStream) piece(n *yaml.Node, indent int) error {
 		}
 		y.w.WriteString(line)
 	}
-	// A failed write (Ctrl-C, a closed pipe) ends the walk here, a run
-	// later, rather than after the whole result.
 	_, err = y.w.Write(nil)
 	return err
 }
@@ -349,16 +438,42 @@ func yamlNodeFrom(dec *json.Decoder, tok json.Token) (*yaml.Node, error) {
 // So is a multi-line one that the encoder's block style would not read
 // back as itself: yaml.v3 3.0.1 writes "\n" as "|2+" with no line under
 // it (read back as ""), and "\t\n" as a block its own parser refuses.
+// So is one holding U+2028 or U+2029: the encoder writes them raw, as
+// line breaks, in a single-quoted scalar continued on an indented line
+// (a break to an editor, and the text then depends on the depth), where
+// double quotes give \L and \P on one line.
 // And the string "<<": the encoder writes it plain, which every YAML
 // reader takes for a merge key (a config key "<<" made the whole output
 // unreadable: "map merge requires map or sequence of maps").
 func yamlString(v string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}
-	if v == "<<" || hasTerminalRune(v) || (strings.IndexByte(v, '\n') >= 0 && !blockReadsBack(n)) {
+	if v == "<<" || readsAsOtherIn11(v) || strings.IndexFunc(v, quotedRune) >= 0 || (strings.IndexByte(v, '\n') >= 0 && !blockReadsBack(n)) {
 		n.Style = yaml.DoubleQuotedStyle
 	}
 	return n
 }
+
+// readsAsOtherIn11 reports the strings that yaml.v3 writes plain, as
+// YAML 1.2 has them, but that a YAML 1.1 reader (PyYAML, Ruby's Psych)
+// takes for something else: a connector named "yes" read back as true,
+// "1:20" as 80, "1_0.5" as 10.5, "=" as a value key. They are quoted,
+// as yaml.Marshal quotes the old bools and base 60 numbers.
+func readsAsOtherIn11(s string) bool {
+	switch s {
+	case "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
+		"on", "On", "ON", "off", "Off", "OFF", "=":
+		return true
+	}
+	return s != "" && strings.IndexByte("+-.0123456789", s[0]) >= 0 && yaml11Number.MatchString(s)
+}
+
+// yaml11Number is the ints and floats of the YAML 1.1 type repository
+// (binary, octal, hex, base 60, underscores, .inf and .nan), loosely: a
+// string it matches needlessly is only quoted.
+var yaml11Number = regexp.MustCompile(`^[-+]?(0b[01_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(:[0-5]?[0-9])*(\.[0-9_]*)?([eE][-+]?[0-9]+)?|\.[0-9_]+([eE][-+]?[0-9]+)?|\.(inf|Inf|INF)|\.(nan|NaN|NAN))$`)
+
+// quotedRune reports the runes that put a string in double quotes.
+func quotedRune(r rune) bool { return actsOnTerminal(r) || r == 0x2028 || r == 0x2029 }
 
 // blockReadsBack reports whether the encoder's own choice for the string
 // scalar n reads back as n's value.
