@@ -24,11 +24,22 @@ func streamJSON(w io.Writer, v any) error { return streamJSONForm(w, v, true) }
 // marshalJSON(v, false) gives (what the YAML writer reads: a third of the
 // bytes to scan).
 func streamJSONForm(w io.Writer, v any, indent bool) error {
+	return streamJSONValues(w, []any{v}, indent)
+}
+
+// streamJSONLines writes each of vs in the compact form, one a line, as
+// marshalJSON(v, false) gives each (-o jsonl).
+func streamJSONLines(w io.Writer, vs []any) error { return streamJSONValues(w, vs, false) }
+
+func streamJSONValues(w io.Writer, vs []any, indent bool) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	s := &jsonStream{w: bw, compact: !indent}
-	s.value(reflect.ValueOf(v), 0)
-	if s.err == nil {
+	for _, v := range vs {
+		s.value(reflect.ValueOf(v), 0)
 		s.raw("\n")
+		if s.err != nil {
+			break
+		}
 	}
 	if err := bw.Flush(); s.err == nil {
 		s.err = err

@@ -146,6 +146,14 @@ func checkStream(t *testing.T, name string, v any) {
 	if got.String() != string(want) {
 		t.Errorf("%s: streamed compact\n%s\nencoding/json\n%s", name, got.String(), want)
 	}
+	// -o jsonl: v and its copies one a line, each as encoding/json gives it.
+	got.Reset()
+	if err := streamJSONLines(&got, []any{v, v, &v}); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if lines := string(want) + string(want) + string(want); got.String() != lines {
+		t.Errorf("%s: streamed lines\n%s\nencoding/json\n%s", name, got.String(), lines)
+	}
 }
 
 // FuzzStreamJSON: any JSON document, decoded as encoding/json decodes into
