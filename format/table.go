@@ -2,6 +2,7 @@ package format
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"strconv"
 	"strings"
@@ -68,23 +69,32 @@ func writeTables(w io.Writer, tables []Table, st tableStyle) error {
 			bw.WriteString("\n")
 		}
 		shown++
-		bw.WriteString(renderTable(t, st))
+		renderTable(bw, t, st)
+		if _, err := bw.Write(nil); err != nil {
+			return err // a closed pipe or Ctrl-C: no more tables
+		}
 	}
 	return bw.Flush()
 }
 
-func renderTable(t Table, st tableStyle) string {
+// stringWriter is where tables are written: the output's buffer, or a
+// strings.Builder in tests.
+type stringWriter interface {
+	io.Writer
+	io.StringWriter
+}
+
+func renderTable(out stringWriter, t Table, st tableStyle) {
 	t = escapeTable(t) // cluster text reaches a terminal here; colours and wrapping are added after
-	var out strings.Builder
 	if t.Title != "" && !st.noHeaders {
 		out.WriteString(paint(wrapTitle(headingStyle(t.Title), st.width), ansiBold, st.color) + "\n")
 	}
 	if len(t.Rows) == 0 {
 		if !st.noHeaders {
 			out.WriteString("(none)\n")
-			writeFooter(&out, t.Footer)
+			writeFooter(out, t.Footer)
 		}
-		return out.String()
+		return
 	}
 	header, rows, hidden := visibleCells(t, st.wide)
 	if st.noHeaders {
@@ -100,13 +110,13 @@ func renderTable(t Table, st tableStyle) string {
 	if fit.widths != nil {
 		shortenCells([][]string{header}, fit.widths, nil)
 	}
-	writeGrid(&out, len(t.Header) > 0 && !st.noHeaders, header, rows, fit.gap, failed, st.color)
+	writeGrid(out, len(t.Header) > 0 && !st.noHeaders, header, rows, fit.gap, failed, st.color)
 	if !st.noHeaders {
 		footer := make([]string, len(t.Footer))
 		for i, l := range t.Footer {
 			footer[i] = wrapWords(l, st.width)
 		}
-		writeFooter(&out, footer)
+		writeFooter(out, footer)
 		if len(fit.dropped) > 0 {
 			out.WriteString(wrapWords(droppedNote(st.width, fit.dropped), st.width) + "\n")
 		}
@@ -114,12 +124,12 @@ func renderTable(t Table, st tableStyle) string {
 			out.WriteString(wrapWords(shortenedNote(st.width), st.width) + "\n")
 		}
 	}
-	return out.String()
 }
 
 // visibleCells are the header (upper-cased) and rows without the columns
 // only -o wide shows, every row as wide as the widest; hidden are the
-// columns left out.
+// columns left out. A row that is already that is t's own, not a copy:
+// renderTable's t is escapeTable's copy, which nothing else holds.
 func visibleCells(t Table, wide bool) (header []string, rows [][]string, hidden map[int]bool) {
 	cols := len(t.Header)
 	for _, r := range t.Rows {
@@ -132,6 +142,9 @@ func visibleCells(t Table, wide bool) (header []string, rows [][]string, hidden 
 		}
 	}
 	visible := func(cells []string) []string {
+		if len(hidden) == 0 && len(cells) == cols {
+			return cells
+		}
 		row := []string{}
 		for c := 0; c < cols; c++ {
 			if hidden[c] {
@@ -206,7 +219,7 @@ func fitTable(t Table, st tableStyle, header []string, rows [][]string, hidden m
 
 // writeGrid renders the header and rows borderless, states in their
 // colours and a connector with a failed task in red, trailing spaces cut.
-func writeGrid(out *strings.Builder, withHeader bool, header []string, rows [][]string, gap, failed int, color bool) {
+func writeGrid(out stringWriter, withHeader bool, header []string, rows [][]string, gap, failed int, color bool) {
 	var hdr []string
 	if withHeader {
 		hdr = make([]string, len(header))
@@ -214,6 +227,28 @@ func writeGrid(out *strings.Builder, withHeader bool, header []string, rows [][]
 			hdr[i] = paint(h, ansiBold, color)
 		}
 	}
+	cells := rows // without colour, paint changes nothing
+	if color {
+		cells = paintCells(rows, failed)
+	}
+	top := [][]string{}
+	if withHeader {
+		top = append(top, hdr)
+	}
+	if len(cells) > 0 && !holdsLineBreak(top) && !holdsLineBreak(cells) {
+		writeRows(out, gap, top, cells)
+		return
+	}
+	// A row over several lines, as go-pretty lays it out (cluster text
+	// never: escapeTable writes CR and LF as \r and \n).
+	for _, line := range renderGrid(hdr, cells, withHeader, gap) {
+		out.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+}
+
+// paintCells colours the cells operators scan for: states, and a
+// connector with a failed task in red with its count.
+func paintCells(rows [][]string, failed int) [][]string {
 	cells := make([][]string, len(rows))
 	for i, r := range rows {
 		alert := failed >= 0 && failed < len(r) && isPositiveCount(r[failed])
@@ -221,79 +256,100 @@ func writeGrid(out *strings.Builder, withHeader bool, header []string, rows [][]
 		for c, v := range r {
 			code := stateColors[v]
 			if alert && (c == 0 || c == failed) {
-				code = ansiRed // a connector with a failed task, and the count
+				code = ansiRed
 			}
-			cells[i][c] = paint(v, code, color)
+			cells[i][c] = paint(v, code, true)
 		}
 	}
-	// go-pretty pads every cell to its column's widest, the last column's
-	// too, whose padding each line then loses here: 15,000 findings beside
-	// one message of 175 KB built 2.6 GB of spaces. When every line is
-	// one row (no cell holds a CR or LF), the last column is written after
-	// the others instead, as go-pretty would have (tabs as four spaces).
-	n := len(hdr)
-	for _, r := range cells {
-		n = max(n, len(r))
-	}
-	lastApart := n > 1 && len(cells) > 0
-	last := func(r []string) string {
-		if len(r) < n {
-			return ""
-		}
-		return strings.ReplaceAll(r[n-1], "\t", "    ")
-	}
-	for _, r := range append([][]string{hdr}, cells...) {
+	return cells
+}
+
+// holdsLineBreak reports whether a cell holds a CR or LF: go-pretty then
+// lays the table out, a row over several lines.
+func holdsLineBreak(rows [][]string) bool {
+	for _, r := range rows {
 		for _, v := range r {
 			if strings.ContainsAny(v, "\r\n") {
-				lastApart = false
+				return true
 			}
 		}
 	}
-	lines := renderGrid(hdr, cells, withHeader, gap, lastApart, n)
-	want := len(cells)
-	if withHeader {
-		want++
-	}
-	if lastApart && len(lines) != want {
-		lastApart = false // not one line a row after all: go-pretty lays it out whole
-		lines = renderGrid(hdr, cells, withHeader, gap, false, n)
-	}
-	for i, line := range lines {
-		if lastApart {
-			r := hdr
-			if !withHeader {
-				r = cells[i]
-			} else if i > 0 {
-				r = cells[i-1]
-			}
-			line += last(r)
+	return false
+}
+
+// writeRows writes the rows of groups one line each, as go-pretty lays
+// them out when no cell holds a line break (TestGridIsGoPretty holds it to
+// go-pretty): every column but the last padded to its widest cell, in
+// display width without colour codes, then gap spaces; the last as it is
+// (go-pretty padded it too, to its widest cell: 15,000 findings beside one
+// message of 175 KB built 2.6 GB of spaces); tabs as four spaces; trailing
+// spaces cut. A plan's -o wide rounds of a thousand workers (2 million
+// rows) took go-pretty 12 s and 3 GB.
+func writeRows(out stringWriter, gap int, groups ...[][]string) {
+	n := 0
+	for _, rows := range groups {
+		for _, r := range rows {
+			n = max(n, len(r))
 		}
-		out.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+	cell := func(r []string, c int) string {
+		if c >= len(r) {
+			return ""
+		}
+		return strings.ReplaceAll(r[c], "\t", "    ")
+	}
+	widths := make([]int, n)
+	for _, rows := range groups {
+		for _, r := range rows {
+			for c := 0; c < n-1; c++ {
+				widths[c] = max(widths[c], text.LongestLineLen(cell(r, c)))
+			}
+		}
+	}
+	var line []byte
+	wrote := false
+	for _, rows := range groups {
+		for _, r := range rows {
+			if len(r) == 0 {
+				continue // go-pretty writes no line for a row of no cells
+			}
+			line = line[:0]
+			for c := 0; c < n-1; c++ {
+				v := strings.TrimRight(cell(r, c), " ") // left-aligned, as go-pretty trims
+				line = append(line, v...)
+				for range max(widths[c]-text.StringWidthWithoutEscSequences(v), 0) + gap {
+					line = append(line, ' ')
+				}
+			}
+			line = append(line, cell(r, n-1)...)
+			line = append(bytes.TrimRight(line, " "), '\n')
+			out.Write(line)
+			wrote = true
+		}
+	}
+	if !wrote {
+		out.Write([]byte{'\n'}) // go-pretty's empty table is one empty line
 	}
 }
 
-// renderGrid lays hdr and cells out with go-pretty, without the last of n
-// columns when lastApart; one string a line.
-func renderGrid(hdr []string, cells [][]string, withHeader bool, gap int, lastApart bool, n int) []string {
-	grid := func(r []string) table.Row {
-		if lastApart && len(r) >= n {
-			r = r[:n-1]
-		}
-		row := make(table.Row, len(r))
+// renderGrid lays hdr and cells out with go-pretty; one string a line.
+func renderGrid(hdr []string, cells [][]string, withHeader bool, gap int) []string {
+	row := func(r []string) table.Row {
+		out := make(table.Row, len(r))
 		for i, v := range r {
-			row[i] = v
+			out[i] = v
 		}
-		return row
+		return out
 	}
 	tw := table.NewWriter()
 	style := borderless()
 	style.Box.PaddingRight = strings.Repeat(" ", gap)
 	tw.SetStyle(style)
 	if withHeader {
-		tw.AppendHeader(grid(hdr))
+		tw.AppendHeader(row(hdr))
 	}
 	for _, r := range cells {
-		tw.AppendRow(grid(r))
+		tw.AppendRow(row(r))
 	}
 	return strings.Split(tw.Render(), "\n")
 }
@@ -332,7 +388,7 @@ func headingStyle(title string) string {
 	return strings.Join(words, " ")
 }
 
-func writeFooter(out *strings.Builder, lines []string) {
+func writeFooter(out stringWriter, lines []string) {
 	for _, l := range lines {
 		out.WriteString(l + "\n")
 	}
