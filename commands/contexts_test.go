@@ -133,6 +133,22 @@ func TestConfigCommands(t *testing.T) {
 	}
 }
 
+// A name in a hand-written file is data: use-context and current-context
+// print it escaped, never as terminal control.
+func TestConfigCommandsEscapeNames(t *testing.T) {
+	writeContexts(t, "contexts:\n  \"\\e]0;pwned\\a\": {}\n")
+	stdout, stderr, code := run(t, "config", "use-context", "\x1b]0;pwned\x07")
+	if code != 0 || stdout != "current context: ^[]0;pwned^G\n" {
+		t.Fatalf("use-context: exit %d %q %q", code, stdout, stderr)
+	}
+	if stdout, _, code = run(t, "config", "current-context"); code != 0 || stdout != "^[]0;pwned^G\n" {
+		t.Errorf("current-context: exit %d %q", code, stdout)
+	}
+	if _, stderr, code = run(t, "config", "set-context", "-g", "g", "evil\x1b[2J"); code != ExitUsage || strings.ContainsRune(stderr, 0x1b) {
+		t.Errorf("set-context of an unprintable name: exit %d %q", code, stderr)
+	}
+}
+
 // TestContextLiveSASL reads a SCRAM cluster through a context whose password
 // is in a file.
 func TestContextLiveSASL(t *testing.T) {

@@ -176,3 +176,23 @@ func BenchmarkLoadManyContexts(b *testing.B) {
 		}
 	}
 }
+
+// A context name set-context would write with a control character, a line
+// break or an invisible mark is refused, and the file left as it was: it
+// could not be typed back, and would print as another name.
+func TestSetContextRefusesUnprintableNames(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "config.yaml")
+	f := &File{Path: p}
+	for _, name := range []string{"\x1b]0;title\x07", "a\nb", "prod\u202e", "x\u2028y", "tab\there", "del\x7f"} {
+		err := f.SetContext(name, []Setting{{Key: "group", Value: "g"}})
+		if err == nil || !strings.Contains(err.Error(), "printable characters") {
+			t.Errorf("%q: %v", name, err)
+		}
+	}
+	if _, err := os.Stat(p); !os.IsNotExist(err) {
+		t.Errorf("a refused name wrote the file: %v", err)
+	}
+	if err := f.SetContext("prod-eu.1 ünïcode", []Setting{{Key: "group", Value: "g"}}); err != nil {
+		t.Errorf("a printable name refused: %v", err)
+	}
+}

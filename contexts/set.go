@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/connectscope/connectscope/format"
 	"github.com/connectscope/connectscope/inspect/source/boundedfile"
 
 	"gopkg.in/yaml.v3"
@@ -35,6 +36,10 @@ type Setting struct {
 func (f *File) SetContext(name string, settings []Setting) error {
 	if name == "" {
 		return fmt.Errorf("a context needs a name")
+	}
+	if format.EscapeTerminal(name) != name {
+		// It could not be typed back, and would print as something else.
+		return fmt.Errorf("context name %q holds a control character, a line break or an invisible mark: give a name of printable characters", name)
 	}
 	var doc yaml.Node
 	b, err := boundedfile.Read(f.Path, MaxConfigFile)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/connectscope/connectscope/commands/cli"
+	"github.com/connectscope/connectscope/format"
 )
 
 // NewCmdCurrentContext is `config current-context`.
@@ -25,6 +26,6 @@ func runCurrentContext(e *cli.Env) error {
 	if f.CurrentContext == "" {
 		return cli.NotFound(fmt.Errorf("no current context in %s: set one with connectscope config use-context NAME", f.Path))
 	}
-	_, err = fmt.Fprintln(e.IO.Out, f.CurrentContext)
+	_, err = fmt.Fprintln(e.IO.Out, format.EscapeTerminal(f.CurrentContext)) // data from a file: never terminal control
 	return err
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/contexts"
+	"github.com/connectscope/connectscope/format"
 	urfave "github.com/urfave/cli/v2"
 )
 
@@ -139,7 +140,7 @@ func runSetContext(e *cli.Env, o *SetContextOptions) error {
 	if err := f.SetContext(o.Name, settings); err != nil {
 		return cli.Exit(cli.ExitUsage, err)
 	}
-	_, err = fmt.Fprintf(e.IO.Out, "context %s written to %s\n", o.Name, f.Path)
+	_, err = fmt.Fprintf(e.IO.Out, "context %s written to %s\n", format.EscapeTerminal(o.Name), format.EscapeTerminal(f.Path))
 	return err
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/connectscope/connectscope/commands/cli"
 	"github.com/connectscope/connectscope/contexts"
+	"github.com/connectscope/connectscope/format"
 )
 
 // UseContextOptions are `config use-context NAME`'s inputs.
@@ -38,6 +39,7 @@ func runUseContext(e *cli.Env, o *UseContextOptions) error {
 	if err != nil {
 		return cli.InputError(err)
 	}
-	_, err = fmt.Fprintf(e.IO.Out, "current context: %s\n", o.Name)
+	// A name from a hand-written file is data: it prints escaped.
+	_, err = fmt.Fprintf(e.IO.Out, "current context: %s\n", format.EscapeTerminal(o.Name))
 	return err
 }
