@@ -30,8 +30,7 @@ func writeYAML(w io.Writer, result any) error {
 	pr, pw := io.Pipe()
 	go func() { pw.CloseWithError(streamJSONForm(pw, result, false)) }()
 	defer pr.Close() // a walk that stops early ends the writer's too
-	dec := json.NewDecoder(bufio.NewReaderSize(pr, 64<<10))
-	dec.UseNumber()
+	dec := newJSONScanner(bufio.NewReaderSize(pr, 64<<10))
 	y := &yamlStream{w: bufio.NewWriter(w), dec: dec, strs: map[string]string{}, numbers: map[string]string{}, keys: map[string]string{}}
 	tok, err := dec.Token()
 	if err != nil {
@@ -46,7 +45,7 @@ func writeYAML(w io.Writer, result any) error {
 // yamlStream writes YAML block by block as the JSON form is read.
 type yamlStream struct {
 	w   *bufio.Writer
-	dec *json.Decoder
+	dec jsonTokens
 	// lead, when set, replaces the indentation of the next line written:
 	// a list item that is itself a container starts on its "- " line, as
 	// the encoder writes it ("- key: v", "- - x").
@@ -384,7 +383,7 @@ func encodeYAMLString(n *yaml.Node) (string, error) {
 // yaml.Node. Scalars get their YAML tag and no style, so the encoder quotes
 // only strings that need it (such as "123" or "true") and writes multi-line
 // strings as blocks.
-func yamlNodeFrom(dec *json.Decoder, tok json.Token) (*yaml.Node, error) {
+func yamlNodeFrom(dec jsonTokens, tok json.Token) (*yaml.Node, error) {
 	switch v := tok.(type) {
 	case json.Delim:
 		var n *yaml.Node
@@ -487,7 +486,7 @@ func blockReadsBack(n *yaml.Node) bool {
 }
 
 // yamlNode reads the next JSON value from dec as a yaml.Node.
-func yamlNode(dec *json.Decoder) (*yaml.Node, error) {
+func yamlNode(dec jsonTokens) (*yaml.Node, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
