@@ -2,7 +2,6 @@ package format
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -171,7 +170,7 @@ func (j jqRun) writeLines(w io.Writer, inputs []any) error {
 	}
 	bw := bufio.NewWriter(w)
 	for _, in := range inputs {
-		input, err := jqInput(in)
+		input, err := jqInput(j.ctx, in)
 		if err != nil {
 			return err
 		}
@@ -221,17 +220,84 @@ func (j jqRun) run(bw *bufio.Writer, code *gojq.Code, input any) (halted bool, e
 }
 
 // jqInput is the JSON form decoded into the plain values gojq works on;
-// numbers stay json.Number so large offsets keep every digit.
-func jqInput(result any) (any, error) {
-	b, err := marshalJSON(result, false)
+// numbers stay json.Number so large offsets keep every digit. The JSON is
+// read as it is written (streamJSONForm, in its own goroutine) and built
+// token by token, never held whole: json.Decoder.Decode reads a value's
+// text whole before it builds it, and a plan of a thousand workers (985 MB
+// as JSON) peaked at 5 GB and went on for seconds after Ctrl-C (ctx).
+func jqInput(ctx context.Context, result any) (any, error) {
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(streamJSONForm(cancelWriter{ctx, pw}, result, false)) }()
+	defer pr.Close() // a build that stops early ends the writer's too
+	b := jqBuilder{ctx: ctx, dec: newJSONScanner(bufio.NewReaderSize(pr, 64<<10))}
+	tok, err := b.dec.Token()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("decoding result for --jq: %w", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := b.value(tok)
+	if err != nil {
 		return nil, fmt.Errorf("decoding result for --jq: %w", err)
 	}
 	return v, nil
+}
+
+// jqBuilder builds the value json.Decoder.Decode gives into an any (with
+// UseNumber) from tokens, looking at ctx every few thousand of them.
+type jqBuilder struct {
+	ctx    context.Context
+	dec    jsonTokens
+	tokens int
+}
+
+func (b *jqBuilder) value(tok json.Token) (any, error) {
+	if b.tokens++; b.tokens%4096 == 0 {
+		if err := b.ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return tok, nil // string, json.Number, bool or nil
+	}
+	var out any
+	switch d {
+	case '{':
+		m := map[string]any{}
+		for b.dec.More() {
+			key, err := b.dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			k, ok := key.(string)
+			if !ok {
+				return nil, fmt.Errorf("object key %v is not a string", key)
+			}
+			if m[k], err = b.next(); err != nil {
+				return nil, err
+			}
+		}
+		out = m
+	case '[':
+		l := []any{}
+		for b.dec.More() {
+			v, err := b.next()
+			if err != nil {
+				return nil, err
+			}
+			l = append(l, v)
+		}
+		out = l
+	default:
+		return nil, fmt.Errorf("unexpected %v", d)
+	}
+	_, err := b.dec.Token() // the closing delimiter
+	return out, err
+}
+
+func (b *jqBuilder) next() (any, error) {
+	tok, err := b.dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	return b.value(tok)
 }
