@@ -221,15 +221,14 @@ func (j jqRun) run(bw *bufio.Writer, code *gojq.Code, input any) (halted bool, e
 
 // jqInput is the JSON form decoded into the plain values gojq works on;
 // numbers stay json.Number so large offsets keep every digit. The JSON is
-// read as it is written (streamJSONForm, in its own goroutine) and built
-// token by token, never held whole: json.Decoder.Decode reads a value's
+// read as it is written (compactTokens) and built token by token, never
+// held whole: json.Decoder.Decode reads a value's
 // text whole before it builds it, and a plan of a thousand workers (985 MB
 // as JSON) peaked at 5 GB and went on for seconds after Ctrl-C (ctx).
 func jqInput(ctx context.Context, result any) (any, error) {
-	pr, pw := io.Pipe()
-	go func() { pw.CloseWithError(streamJSONForm(cancelWriter{ctx, pw}, result, false)) }()
-	defer pr.Close() // a build that stops early ends the writer's too
-	b := jqBuilder{ctx: ctx, dec: newJSONScanner(bufio.NewReaderSize(pr, 64<<10))}
+	dec, stop := compactTokens(ctx, result)
+	defer stop()
+	b := jqBuilder{ctx: ctx, dec: dec}
 	tok, err := b.dec.Token()
 	if err != nil {
 		return nil, fmt.Errorf("decoding result for --jq: %w", err)

@@ -3,6 +3,7 @@ package format
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,8 +11,8 @@ import (
 	"unicode/utf8"
 )
 
-// jsonTokens is what the YAML writer reads JSON through: json.Decoder's
-// Token and More, which jsonScanner gives faster.
+// jsonTokens is what the YAML writer and --jq read JSON through:
+// json.Decoder's Token and More, which jsonScanner gives faster.
 type jsonTokens interface {
 	Token() (json.Token, error)
 	More() bool
@@ -30,6 +31,16 @@ type jsonScanner struct {
 }
 
 func newJSONScanner(r *bufio.Reader) *jsonScanner { return &jsonScanner{r: r} }
+
+// compactTokens reads result's compact JSON form as tokens while it is
+// written (streamJSONForm, in its own goroutine), never holding it whole.
+// ctx ends the writing at its next write; stop ends it for a reader that
+// stops early.
+func compactTokens(ctx context.Context, result any) (tokens *jsonScanner, stop func()) {
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(streamJSONForm(cancelWriter{ctx, pw}, result, false)) }()
+	return newJSONScanner(bufio.NewReaderSize(pr, 64<<10)), func() { pr.Close() }
+}
 
 // skip passes white space, commas and colons, and reports the next byte
 // without reading it.
@@ -65,6 +76,8 @@ func (s *jsonScanner) Token() (json.Token, error) {
 	tok, err := s.token()
 	if err != nil {
 		if errors.Is(err, io.EOF) {
+			// Asked for a token, the text has none left: the writer
+			// stopped short (no caller reads past the value's end).
 			err = io.ErrUnexpectedEOF
 		}
 		s.err = err
@@ -75,9 +88,6 @@ func (s *jsonScanner) Token() (json.Token, error) {
 func (s *jsonScanner) token() (json.Token, error) {
 	c, err := s.skip()
 	if err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, io.EOF // nothing left: as the Decoder says at the end
-		}
 		return nil, err
 	}
 	switch {

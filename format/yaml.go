@@ -2,6 +2,7 @@ package format
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -25,12 +26,10 @@ import (
 // written without it. The text is the same as one encoder over the whole
 // document gives (FuzzYAMLLaidOutMatchesOneDocument).
 func writeYAML(w io.Writer, result any) error {
-	// The JSON form is read as it is written (streamJSON, in its own
-	// goroutine): a plan of hundreds of megabytes is never held whole.
-	pr, pw := io.Pipe()
-	go func() { pw.CloseWithError(streamJSONForm(pw, result, false)) }()
-	defer pr.Close() // a walk that stops early ends the writer's too
-	dec := newJSONScanner(bufio.NewReaderSize(pr, 64<<10))
+	// A plan of hundreds of megabytes is never held whole. (A failed
+	// write to w, Ctrl-C's included, ends the walk and so the writer.)
+	dec, stop := compactTokens(context.Background(), result)
+	defer stop()
 	y := &yamlStream{w: bufio.NewWriter(w), dec: dec, strs: map[string]string{}, numbers: map[string]string{}, keys: map[string]string{}}
 	tok, err := dec.Token()
 	if err != nil {
@@ -147,30 +146,33 @@ func (y *yamlStream) item(key string, tok json.Token, indent int) error {
 	if err != nil {
 		return err
 	}
-	y.line(indent)
 	if key == "" {
-		y.w.WriteString("- ")
+		y.block(text, indent, "- ")
 	} else {
-		y.w.WriteString(key)
-		y.w.WriteString(": ")
+		y.block(text, indent, key, ": ")
 	}
-	first, rest, _ := strings.Cut(text, "\n")
-	y.w.WriteString(first)
-	y.w.WriteByte('\n')
-	y.shifted(rest, indent)
 	return nil
 }
 
-// shifted writes text's lines right by indent, blank lines left blank.
-func (y *yamlStream) shifted(text string, indent int) {
-	for len(text) > 0 {
-		line, rest, _ := strings.Cut(text, "\n")
+// block writes text, as the encoder writes it at indent 0, at indent: its
+// first line after the prefix (and the pending lead), the others shifted
+// right by indent, blank lines left blank.
+func (y *yamlStream) block(text string, indent int, prefix ...string) {
+	first, rest, _ := strings.Cut(text, "\n")
+	y.line(indent)
+	for _, p := range prefix {
+		y.w.WriteString(p)
+	}
+	y.w.WriteString(first)
+	y.w.WriteByte('\n')
+	for len(rest) > 0 {
+		line, more, _ := strings.Cut(rest, "\n")
 		if line != "" {
 			y.w.WriteString(y.pad(indent))
 			y.w.WriteString(line)
 		}
 		y.w.WriteByte('\n')
-		text = rest
+		rest = more
 	}
 }
 
@@ -240,8 +242,8 @@ func remember(cache map[string]string, key, text string) {
 
 // plainWord reports whether the encoder writes the string s as it is: a
 // letter then letters, digits and "_.-/", or a ':' followed by one of
-// them, and no word it, or a YAML 1.1 reader, would read as a bool or null. (It writes more
-// strings plain; the others are asked of it.)
+// them, and no word that it or a YAML 1.1 reader reads as a bool or null.
+// (It writes more strings plain; the others are asked of it.)
 func plainWord(s string) bool {
 	if s == "" || len(s) > cachedBytes || !isASCIILetter(s[0]) {
 		return false
@@ -353,15 +355,7 @@ func (y *yamlStream) piece(n *yaml.Node, indent int) error {
 	if err != nil {
 		return err
 	}
-	for _, line := range strings.SplitAfter(text, "\n") {
-		if line == "" {
-			continue
-		}
-		if line != "\n" {
-			y.line(indent)
-		}
-		y.w.WriteString(line)
-	}
+	y.block(text, indent)
 	_, err = y.w.Write(nil)
 	return err
 }
@@ -472,7 +466,7 @@ func readsAsOtherIn11(s string) bool {
 var yaml11Number = regexp.MustCompile(`^[-+]?(0b[01_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(:[0-5]?[0-9])*(\.[0-9_]*)?([eE][-+]?[0-9]+)?|\.[0-9_]+([eE][-+]?[0-9]+)?|\.(inf|Inf|INF)|\.(nan|NaN|NAN))$`)
 
 // quotedRune reports the runes that put a string in double quotes.
-func quotedRune(r rune) bool { return actsOnTerminal(r) || r == 0x2028 || r == 0x2029 }
+func quotedRune(r rune) bool { return actsOnTerminal(r) || isHiddenMark(r) }
 
 // blockReadsBack reports whether the encoder's own choice for the string
 // scalar n reads back as n's value.
