@@ -323,7 +323,9 @@ func writeRows(out stringWriter, gap int, groups ...[][]string) {
 			}
 			line = append(line, cell(r, n-1)...)
 			line = append(bytes.TrimRight(line, " "), '\n')
-			out.Write(line)
+			if _, err := out.Write(line); err != nil {
+				return // a closed pipe or Ctrl-C: writeTables reports it
+			}
 			wrote = true
 		}
 	}
